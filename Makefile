@@ -1,0 +1,96 @@
+# cuprobe: `make` builds ./cuprobe and build/libcuprobe.a with a C compiler,
+# make and libc alone; `make test` runs every test that needs no GPU, twice
+# (plain with -Werror, then under ASan+UBSan); `make test-gpu` runs tests/gpu/.
+
+CC      ?= cc
+BUILD   ?= build
+OPT     ?= -O2 -g
+WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+           -Wno-format-nonliteral $(if $(WERROR),-Werror)
+SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+SANFLAGS = $(if $(SAN),$(SANITIZE))
+CPPFLAGS = -Iinclude -Isrc/lib -D_GNU_SOURCE
+CFLAGS_ALL = -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
+LDLIBS_ALL = -ldl $(LDLIBS)
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+LIB_SRC  := $(sort $(wildcard src/lib/*/*.c))
+CLI_SRC  := $(sort $(wildcard src/cli/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FAKES    := $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnvidia-ml.so.1
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+TOOL     := $(if $(filter build,$(BUILD)),cuprobe,$(BUILD)/cuprobe)
+
+.PHONY: all test check-build check-unit check-cli test-gpu fuzz fuzz-build bench clean man
+all: $(TOOL)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -DCUPROBE_VERSION='"$(VERSION)"' -MMD -MP -c -o $@ $<
+
+$(BUILD)/libcuprobe.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(TOOL): $(CLI_OBJ) $(BUILD)/libcuprobe.a
+	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(BUILD)/libcuprobe.a $(LDLIBS_ALL)
+
+# Unit tests: one program per tests/unit/test_*.c, linked with the library.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libcuprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcuprobe.a $(LDLIBS_ALL)
+
+# Fake vendor libraries, driven by the scenario file in $CUPROBE_FAKE_SCENARIO.
+# Never sanitized: they are dlopen'ed into the probe child like the real ones.
+$(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libcuda.so.1
+$(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libnvidia-ml.so.1
+
+check-build: $(TOOL) $(UNIT_BIN) $(FAKES)
+
+check-unit: check-build
+	@sh tests/run-unit.sh $(BUILD)
+
+check-cli: check-build
+	@sh tests/cli/run.sh $(TOOL) $(BUILD)
+
+# The CI entry point: everything twice, then one summary line.
+test:
+	@rm -f build/results.txt build-asan/results.txt
+	$(MAKE) --no-print-directory BUILD=build WERROR=1 check-unit check-cli
+	$(MAKE) --no-print-directory BUILD=build-asan WERROR=1 SAN=1 check-unit check-cli
+	@sh tests/summary.sh build/results.txt build-asan/results.txt
+
+test-gpu: $(TOOL)
+	@sh tests/gpu/run.sh ./$(TOOL)
+
+# libFuzzer targets (clang): build/fuzz/fuzz_NAME.  Run one for N seconds:
+#   make fuzz FUZZ_SECONDS=600            (every target, one after another)
+#   build/fuzz/fuzz_modules -max_total_time=600 tests/fuzz/corpus/modules
+FUZZ_SECONDS ?= 60
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+fuzz-build: $(FUZZ_BIN)
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+	@mkdir -p $(dir $@)
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $< $(LIB_SRC) -ldl
+fuzz: fuzz-build
+	@for f in $(FUZZ_BIN); do n=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$n; \
+	  echo "== $$f for $(FUZZ_SECONDS) s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; done
+
+bench: $(TOOL)
+	$(MAKE) -C bench
+
+man: docs/cuprobe.1
+
+clean:
+	rm -rf build build-asan cuprobe
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

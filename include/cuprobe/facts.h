@@ -1,0 +1,308 @@
+/*
+ * cuprobe facts: a plain description of what was seen on a machine.
+ *
+ * Facts are filled by the observe step (src/lib/host, src/lib/probe) and read
+ * by the checks; nothing in here touches the OS.  Every numeric value that
+ * may be unknown uses CP_UNKNOWN (never 0), every yes/no that may be unknown
+ * uses cp_tri.  Strings are NUL-terminated and "" when unknown.
+ *
+ * Fixed-size arrays keep the facts one flat, copyable block: a machine with
+ * more GPUs than CP_MAX_GPUS is described up to that many, and the *_total
+ * counters say how many there really were.
+ */
+#ifndef CUPROBE_FACTS_H
+#define CUPROBE_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CP_UNKNOWN INT64_MIN
+#define CP_KNOWN(v) ((v) != CP_UNKNOWN)
+
+#define CP_MAX_GPUS 32
+#define CP_MAX_PCI 64
+#define CP_MAX_DEVNODES 48
+#define CP_MAX_XIDS 64
+#define CP_MAX_PROCS 16
+#define CP_MAX_VIS 32
+#define CP_MAX_TOOLKITS 12
+#define CP_MAX_CUDARTS 24
+#define CP_MAX_ENV 128
+#define CP_PATH_MAX 512
+
+typedef enum { CP_TRI_UNKNOWN = -1, CP_NO = 0, CP_YES = 1 } cp_tri;
+
+/* ---------------------------------------------------------------- host -- */
+
+/* One PCI function of vendor 0x10de, from /sys/bus/pci/devices/ADDR. */
+typedef struct {
+    char addr[16];            /* "0000:00:06.0" */
+    int64_t vendor;           /* 0x10de */
+    int64_t device;           /* 0x2335 */
+    int64_t class_code;       /* 0x030200: 0x03xx is a GPU, 0x0680 an NVSwitch bridge */
+    int64_t subsys_vendor, subsys_device, revision;
+    int64_t numa_node;        /* -1 when the platform has no NUMA */
+    int64_t cur_speed_mts;    /* link speed in MT/s: "32.0 GT/s PCIe" -> 32000 */
+    int64_t max_speed_mts;
+    int64_t cur_width, max_width;
+    char driver[32];          /* bound kernel driver ("nvidia", "nouveau", "vfio-pci"), "" if none */
+} cp_pci_function;
+
+/* The kernel modules cuprobe looks for, in this fixed order. */
+enum { CP_MOD_NVIDIA, CP_MOD_NVIDIA_UVM, CP_MOD_NVIDIA_MODESET, CP_MOD_NVIDIA_DRM,
+       CP_MOD_NOUVEAU, CP_MOD_COUNT };
+
+typedef struct {
+    char name[24];
+    bool loaded;
+    char state[16];           /* "Live", "Loading", "Unloading" */
+    int64_t size_bytes;
+    int64_t refcount;
+} cp_module;
+
+/* One GPU as listed in /proc/driver/nvidia/gpus/BUS/information. */
+typedef struct {
+    char bus[16];             /* "0000:00:06.0" */
+    char model[96];
+    char uuid[64];            /* "GPU-082af63b-..." */
+    char vbios[32];
+    char firmware[32];
+    int64_t minor;            /* /dev/nvidiaN */
+    cp_tri excluded;
+} cp_procfs_gpu;
+
+typedef struct {
+    bool present;             /* /proc/driver/nvidia/version was read */
+    char version[32];         /* kernel module version "580.159.04" */
+    cp_tri open_module;       /* "Open Kernel Module" vs proprietary */
+    char banner[256];         /* the NVRM version line as read */
+    int ngpus;
+    cp_procfs_gpu gpus[CP_MAX_GPUS];
+} cp_procfs_nvidia;
+
+typedef struct {
+    char path[64];            /* "/dev/nvidia0" */
+    bool exists;
+    bool is_chr;
+    int64_t major, minor;
+    int64_t mode;             /* permission bits, e.g. 0666 */
+    cp_tri accessible;        /* read+write for this user */
+} cp_devnode;
+
+typedef struct {
+    cp_tri in_container;
+    char kind[32];            /* "docker", "podman", "kubernetes", "lxc", "containerd", "" */
+    char evidence[160];       /* what said so: "/.dockerenv", "cgroup /docker/..." */
+    int64_t cgroup_version;   /* 1 or 2 */
+    char cgroup_path[160];
+} cp_container;
+
+typedef enum { CP_VIS_INDEX, CP_VIS_UUID, CP_VIS_MIG, CP_VIS_INVALID } cp_vis_kind;
+
+typedef struct {
+    cp_vis_kind kind;
+    int64_t index;            /* for CP_VIS_INDEX */
+    char text[80];            /* the entry as written */
+} cp_vis_entry;
+
+/* CUDA_VISIBLE_DEVICES as the CUDA driver reads it: a comma list that stops at
+ * the first entry it cannot use; everything from there on is ignored. */
+typedef struct {
+    bool set;
+    char raw[256];
+    int n;                    /* entries parsed, including the invalid one */
+    cp_vis_entry e[CP_MAX_VIS];
+    int first_invalid;        /* index into e[], or -1 */
+} cp_cuda_visible;
+
+typedef enum { CP_NVVIS_UNSET, CP_NVVIS_ALL, CP_NVVIS_NONE, CP_NVVIS_VOID,
+               CP_NVVIS_EMPTY, CP_NVVIS_LIST } cp_nvvis_mode;
+
+typedef struct {
+    bool cuda_visible_set;
+    cp_cuda_visible cuda;
+    cp_nvvis_mode nvidia_mode;        /* NVIDIA_VISIBLE_DEVICES (container runtime) */
+    char nvidia_raw[256];
+    bool order_set;                   /* CUDA_DEVICE_ORDER */
+    char order_raw[64];
+    cp_tri order_valid;               /* FASTEST_FIRST or PCI_BUS_ID */
+} cp_visibility;
+
+typedef struct {
+    int64_t xid;
+    char pci[32];             /* "0000:9b:00" as the driver printed it */
+    int64_t pid;              /* CP_UNKNOWN where the line has none */
+    char process[32];
+    char text[160];           /* the rest of the line */
+} cp_xid_event;
+
+typedef struct {
+    cp_tri readable;
+    char source[32];          /* "/dev/kmsg" */
+    char why[160];            /* why not readable */
+    int nxid;                 /* events kept (the newest CP_MAX_XIDS) */
+    int64_t xid_total;        /* events seen */
+    int64_t fell_off_bus;     /* "GPU has fallen off the bus" lines, with or without an Xid */
+    int64_t api_mismatch;     /* "NVRM: API mismatch" lines */
+    cp_xid_event xids[CP_MAX_XIDS];
+} cp_kernel_log;
+
+typedef struct {
+    char name[64];
+    char value[1024];         /* redacted in snapshots where it looks secret */
+} cp_env_var;
+
+typedef struct {
+    int npci;
+    int64_t npci_total;
+    cp_pci_function pci[CP_MAX_PCI];
+    cp_module modules[CP_MOD_COUNT];
+    bool modules_readable;
+    cp_procfs_nvidia procfs;
+    int ndev;
+    cp_devnode dev[CP_MAX_DEVNODES];
+    cp_container container;
+    cp_visibility vis;
+    cp_kernel_log klog;
+    int64_t uid;
+    int nenv;
+    cp_env_var env[CP_MAX_ENV];   /* the variables that matter to CUDA, see host/env.c */
+} cp_host_facts;
+
+/* -------------------------------------------------------------- driver -- */
+
+/* How a probe that calls into an NVIDIA library ended. */
+typedef enum {
+    CP_PROBE_NOT_RUN = 0,     /* never attempted (e.g. replay without the answer) */
+    CP_PROBE_DONE,            /* answered; see the fields */
+    CP_PROBE_TIMEOUT,         /* did not answer within the deadline and was killed */
+    CP_PROBE_CRASHED,         /* the probe process died (signal) */
+    CP_PROBE_ERROR            /* cuprobe could not run the probe (fork, pipe) */
+} cp_probe_state;
+
+typedef struct {
+    cp_probe_state state;
+    double elapsed_ms;
+    int64_t signal;           /* for CP_PROBE_CRASHED */
+    char detail[160];
+} cp_probe_run;
+
+/* Result of loading one NVIDIA library through the loader. */
+typedef struct {
+    bool loaded;
+    char requested[128];      /* name or override path given to dlopen */
+    char path[CP_PATH_MAX];   /* real path loaded (dladdr/realpath) */
+    char error[CP_PATH_MAX];  /* dlerror() when not loaded */
+    char missing_symbol[64];  /* first required symbol not found */
+    char version_from_path[32]; /* "580.95.05" from libcuda.so.580.95.05 */
+} cp_lib_load;
+
+typedef struct {
+    int ordinal;
+    char name[128];
+    int64_t cc_major, cc_minor;
+    int64_t total_mem_bytes;
+    char pci_bus_id[32];      /* "0000:00:06.0" */
+    char uuid[48];            /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
+    int64_t sm_count;
+    int64_t compute_mode;     /* CUcomputemode */
+} cp_cuda_device;
+
+typedef struct {
+    cp_probe_run run;
+    cp_lib_load lib;
+    int64_t init_result;      /* CUresult of cuInit(0) */
+    char init_name[64];       /* "CUDA_ERROR_NO_DEVICE" */
+    char init_text[192];      /* cuGetErrorString */
+    int64_t driver_version;   /* cuDriverGetVersion: 13000 */
+    int64_t device_count;
+    int ndev;
+    cp_cuda_device dev[CP_MAX_GPUS];
+} cp_cuda_facts;
+
+typedef struct {
+    int64_t pid;
+    int64_t used_bytes;
+} cp_gpu_process;
+
+typedef struct {
+    int index;
+    char name[96];
+    char uuid[96];
+    char pci_bus_id[32];      /* normalised to "0000:00:06.0" */
+    int64_t cc_major, cc_minor;
+    int64_t persistence;      /* 0/1 */
+    int64_t compute_mode;     /* nvmlComputeMode_t */
+    int64_t mig_current, mig_pending;
+    int64_t mem_total_bytes, mem_used_bytes, mem_free_bytes;
+    int64_t nprocs_total;     /* running compute processes */
+    int nprocs;
+    cp_gpu_process procs[CP_MAX_PROCS];
+    int64_t remap_correctable, remap_uncorrectable, remap_pending, remap_failure;
+    int64_t retired_pending;  /* 0/1 */
+    int64_t ecc_current, ecc_pending;
+    int64_t ecc_uncorrected_volatile, ecc_corrected_volatile;
+    int64_t clock_event_reasons;  /* nvmlClocksEventReason* bits */
+    int64_t pcie_gen_cur, pcie_gen_max, pcie_width_cur, pcie_width_max;
+    int64_t temperature_c;
+    int64_t power_mw, power_limit_mw;
+} cp_nvml_device;
+
+typedef struct {
+    cp_probe_run run;
+    cp_lib_load lib;
+    int64_t init_result;      /* nvmlReturn_t of nvmlInit_v2 */
+    char init_text[128];      /* nvmlErrorString */
+    char driver_version[32];  /* nvmlSystemGetDriverVersion: "580.159.04" */
+    char nvml_version[32];
+    int64_t cuda_driver_version;  /* 13000 */
+    int64_t device_count;
+    int ndev;
+    cp_nvml_device dev[CP_MAX_GPUS];
+} cp_nvml_facts;
+
+/* ------------------------------------------------------------- runtime -- */
+
+typedef struct {
+    char path[CP_PATH_MAX];   /* "/usr/local/cuda-13.0" (resolved) */
+    char found_as[CP_PATH_MAX]; /* how it was found: "/usr/local/cuda", "CUDA_HOME", "nvcc on PATH" */
+    char version[32];         /* "13.0.2" or "13.0" */
+    char version_source[32];  /* "version.json", "version.txt", "cuda.h", "dist-info" */
+    bool has_nvcc;
+    bool has_stub_libcuda;
+} cp_toolkit;
+
+typedef struct {
+    char path[CP_PATH_MAX];
+    char found_by[32];        /* "LD_LIBRARY_PATH", "ld.so.cache", "toolkit" */
+    int64_t major, minor, patch;  /* from the file name or the toolkit; CP_UNKNOWN */
+    bool would_load;          /* the copy the dynamic loader picks for its soname */
+} cp_cudart;
+
+typedef struct {
+    int ntk;
+    cp_toolkit tk[CP_MAX_TOOLKITS];
+    int nrt;
+    cp_cudart rt[CP_MAX_CUDARTS];
+    cp_tri ldcache_readable;
+    char stubs_on_ld_path[CP_PATH_MAX]; /* a .../stubs folder in LD_LIBRARY_PATH, else "" */
+    char nvcc_on_path[CP_PATH_MAX];
+} cp_runtime_facts;
+
+/* ---------------------------------------------------------------- all -- */
+
+typedef struct {
+    char origin[CP_PATH_MAX]; /* "live" or the snapshot folder */
+    char captured_at[32];     /* ISO date of the observation */
+    char hostname[64];
+    char kernel_release[96];
+    cp_host_facts host;
+    cp_cuda_facts cuda;
+    cp_nvml_facts nvml;
+    cp_runtime_facts runtime;
+} cp_facts;
+
+/* Clear every field to "unknown / not seen".  Never fails. */
+void cp_facts_init(cp_facts *f);
+
+#endif

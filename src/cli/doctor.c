@@ -1,0 +1,93 @@
+/* cuprobe doctor: walk every layer, find the root cause, say what to do. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "options.h"
+#include "cuprobe/cuprobe.h"
+
+static int parse_live(const char *s, unsigned *mask)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    *mask = 0;
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        if (strcmp(t, "cuda") == 0) *mask |= CP_LIVE_CUDA;
+        else if (strcmp(t, "nvml") == 0) *mask |= CP_LIVE_NVML;
+        else if (strcmp(t, "env") == 0) *mask |= CP_LIVE_ENV;
+        else return -1;
+    }
+    return 0;
+}
+
+/* Test hook for fault injection: CUPROBE_TEST_FAIL_READ=N fails the Nth read. */
+static long fail_read_at(void)
+{
+    const char *s = getenv("CUPROBE_TEST_FAIL_READ");
+    return s ? strtol(s, NULL, 10) : 0;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    int json = 0, verbose = 0, level = 1;
+    const char *color = "auto", *v;
+    for (int i = 0; i < argc; i++) {
+        int m;
+        if ((m = opt_match(argc, argv, &i, "--json", NULL))) json = 1;
+        else if ((m = opt_match(argc, argv, &i, "--verbose", NULL)) || (m = opt_match(argc, argv, &i, "-v", NULL))) verbose = 1;
+        else if ((m = opt_match(argc, argv, &i, "--from", &v)) > 0) o.from_dir = v;
+        else if (m < 0) return CP_EXIT_USAGE;
+        else if ((m = opt_match(argc, argv, &i, "--root", &v)) > 0) o.root = v;
+        else if (m < 0) return CP_EXIT_USAGE;
+        else if ((m = opt_match(argc, argv, &i, "--color", &v)) > 0) {
+            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
+                return cli_usage_error("--color takes auto, always or never, not '%s'", v);
+            color = v;
+        } else if (m < 0) return CP_EXIT_USAGE;
+        else if ((m = opt_match(argc, argv, &i, "--no-color", NULL))) color = "never";
+        else if ((m = opt_match(argc, argv, &i, "--level", &v)) > 0) {
+            if (strcmp(v, "1") == 0) level = 1;
+            else if (strcmp(v, "2") == 0)
+                return cli_usage_error("--level 2 (allocate, compute, copy) is not available in this version yet");
+            else return cli_usage_error("--level takes 1 or 2, not '%s'", v);
+        } else if (m < 0) return CP_EXIT_USAGE;
+        else if ((m = opt_match(argc, argv, &i, "--timeout", &v)) > 0) {
+            if ((o.timeout_ms = opt_seconds_ms(v)) < 0)
+                return cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
+        } else if (m < 0) return CP_EXIT_USAGE;
+        else if ((m = opt_match(argc, argv, &i, "--live", &v)) > 0) {
+            if (parse_live(v, &o.live_mask) != 0) return cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
+        } else if (m < 0) return CP_EXIT_USAGE;
+        else return cli_usage_error(argv[i][0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", argv[i]);
+    }
+    if (o.live_mask && !o.from_dir) return cli_usage_error("--live only makes sense with --from");
+    o.fail_read_at = fail_read_at();
+
+    cp_session *s;
+    char err[512] = "";
+    if (cp_observe(&o, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "cuprobe: %s\n", err);
+        return CP_EXIT_ERROR;
+    }
+    const cp_facts *f = cp_session_facts(s);
+    cp_report r;
+    if (cp_doctor(f, level, &r) != 0) {
+        fprintf(stderr, "cuprobe: out of memory\n");
+        cp_session_free(s);
+        return CP_EXIT_ERROR;
+    }
+    int use_color = strcmp(color, "always") == 0 ||
+                    (strcmp(color, "auto") == 0 && isatty(1) && !getenv("NO_COLOR"));
+    if (json) cp_render_json(&r, f, stdout);
+    else cp_render_text(&r, f, stdout, use_color, verbose);
+    int code = cp_report_exit_code(&r);
+    cp_report_free(&r);
+    cp_session_free(s);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("cuprobe: cannot write the report");
+        return CP_EXIT_ERROR;
+    }
+    return code;
+}

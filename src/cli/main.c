@@ -1,0 +1,35 @@
+/* cuprobe: see the CUDA stack one layer at a time.  The tool is a plain
+ * client of libcuprobe (include/cuprobe/). */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "cuprobe/cuprobe.h"
+
+/* The subcommands.  To add one: write cmd_NAME in src/cli/NAME.c, declare it
+ * in cli.h, add a row here and its options to cli_options (usage.c). */
+const cli_command cli_commands[] = {
+    { "doctor", "[options]", "walk every layer, find the root cause, say what to do (the default)", cmd_doctor },
+    { "snapshot", "DIR [options]", "save what doctor sees into DIR, for a bug report or `doctor --from DIR`", cmd_snapshot },
+    { NULL, NULL, NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)) {
+        cli_print_help(stdout, argc >= 3 ? argv[2] : NULL);
+        return 0;
+    }
+    if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
+        printf("cuprobe %s\n", cp_version());
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--man") == 0) {
+        cli_print_man(stdout);
+        return 0;
+    }
+    if (argc < 2 || argv[1][0] == '-')       /* bare `cuprobe [options]` is doctor */
+        return cmd_doctor(argc - 1, argv + 1);
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (strcmp(argv[1], c->name) == 0) return c->run(argc - 2, argv + 2);
+    return cli_usage_error("unknown command '%s'", argv[1]);
+}

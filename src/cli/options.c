@@ -1,0 +1,30 @@
+/* Option parsing shared by the subcommands. */
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "cli.h"
+
+/* Match argv[*i] against flag; take its value from "--flag=V" or the next
+ * argument.  Returns 1 matched (value in *val when wanted), 0 not this flag,
+ * -1 usage error already reported. */
+int opt_match(int argc, char **argv, int *i, const char *flag, const char **val)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(flag);
+    if (strncmp(a, flag, n) != 0) return 0;
+    if (!val) return a[n] == '\0' ? 1 : 0;
+    if (a[n] == '=') { *val = a + n + 1; return 1; }
+    if (a[n] != '\0') return 0;
+    if (*i + 1 >= argc) { cli_usage_error("option '%s' needs a value", flag); return -1; }
+    *val = argv[++*i];
+    return 1;
+}
+
+/* Parse "5" / "0.5" seconds into milliseconds; -1 when not a number in (0, 3600]. */
+int opt_seconds_ms(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v > 0) || v > 3600) return -1;
+    return (int)(v * 1000 + 0.5) > 0 ? (int)(v * 1000 + 0.5) : 1;
+}

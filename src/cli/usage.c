@@ -1,0 +1,108 @@
+/* The option table, and --help and the man page generated from it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "cuprobe/cuprobe.h"
+
+const cli_option cli_options[] = {
+    { "doctor", "--level", "N", "1: no GPU work, fast (the default and, for now, the only level)", 0 },
+    { "doctor", "--json", NULL, "print the report as JSON (docs/doctor.schema.json)", 0 },
+    { "doctor", "--from", "DIR", "replay a snapshot taken with `cuprobe snapshot DIR`, on any machine", 0 },
+    { "doctor", "--color", "WHEN", "auto (a terminal without NO_COLOR), always or never", 0 },
+    { "doctor", "-v, --verbose", NULL, "show the evidence of passing checks too", 0 },
+    { "", "--timeout", "SECONDS", "deadline for each call into the driver or NVML (default 5)", 0 },
+    { "doctor", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
+    { "doctor", "--live", "LIST", "with --from: take cuda,nvml,env from this machine (tests)", 1 },
+    { "", "-h, --help", NULL, "show this help", 0 },
+    { "", "--version", NULL, "print the version", 0 },
+    { NULL, NULL, NULL, NULL, 0 }
+};
+
+static const char *const exit_codes[][2] = {
+    { "0", "healthy: every check passed or was skipped" },
+    { "1", "warnings, no failure" },
+    { "2", "a failure: the root cause names the lowest broken layer" },
+    { "3", "cuprobe could not do its job (unreadable or damaged snapshot, I/O error)" },
+    { "64", "bad command line" },
+};
+
+static int option_applies(const cli_option *o, const char *cmd)
+{
+    return !o->hidden && (!cmd || !o->command[0] || strcmp(o->command, cmd) == 0);
+}
+
+/* Print --help; see cli.h. */
+void cli_print_help(FILE *out, const char *cmd)
+{
+    fprintf(out, "usage: cuprobe [COMMAND] [options]\n\n"
+                 "cuprobe sees the CUDA stack one layer at a time (hardware, kernel, system, driver,\n"
+                 "runtime, libraries, framework, application), says what works, the lowest layer\n"
+                 "that is broken and what to do.  It never changes the machine.\n\ncommands:\n");
+    for (const cli_command *c = cli_commands; c->name; c++)
+        fprintf(out, "  %-9s %-14s %s\n", c->name, c->args, c->summary);
+    fputs("\noptions:\n", out);
+    for (const cli_option *o = cli_options; o->flag; o++) {
+        if (!option_applies(o, cmd)) continue;
+        char lhs[64];
+        snprintf(lhs, sizeof lhs, "%s%s%s", o->flag, o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(out, "  %-20s %s%s%s%s\n", lhs, o->help, o->command[0] ? "  [" : "", o->command, o->command[0] ? "]" : "");
+    }
+    fputs("\nexit codes:\n", out);
+    for (size_t i = 0; i < sizeof exit_codes / sizeof exit_codes[0]; i++)
+        fprintf(out, "  %-3s %s\n", exit_codes[i][0], exit_codes[i][1]);
+}
+
+static void man_escape(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '-') fputs("\\-", out);
+        else if (*s == '\\') fputs("\\\\", out);
+        else if (*s == '`') fputc('\'', out);
+        else fputc(*s, out);
+    }
+}
+
+/* Print the man page; see cli.h. */
+void cli_print_man(FILE *out)
+{
+    fprintf(out, ".TH CUPROBE 1 \"\" \"cuprobe %s\" \"User Commands\"\n.SH NAME\ncuprobe \\- see the CUDA stack "
+                 "one layer at a time\n.SH SYNOPSIS\n.B cuprobe\n[\\fICOMMAND\\fR] [\\fIoptions\\fR]\n.SH DESCRIPTION\n"
+                 "cuprobe walks the CUDA stack of a Linux machine from the bottom up (hardware, kernel, system, "
+                 "driver, runtime, libraries, framework, application), says what works, the lowest layer that is "
+                 "broken and what to do.  Every call into the driver runs under a deadline; it never changes "
+                 "the machine.\n.SH COMMANDS\n", cp_version());
+    for (const cli_command *c = cli_commands; c->name; c++) {
+        fprintf(out, ".TP\n.B %s %s\n", c->name, c->args);
+        man_escape(out, c->summary);
+        fputc('\n', out);
+    }
+    fputs(".SH OPTIONS\n", out);
+    for (const cli_option *o = cli_options; o->flag; o++) {
+        if (o->hidden) continue;
+        fputs(".TP\n.B ", out);
+        man_escape(out, o->flag);
+        if (o->arg) fprintf(out, " \\fI%s\\fR", o->arg);
+        fputc('\n', out);
+        man_escape(out, o->help);
+        if (o->command[0]) fprintf(out, " (%s)", o->command);
+        fputc('\n', out);
+    }
+    fputs(".SH EXIT STATUS\n", out);
+    for (size_t i = 0; i < sizeof exit_codes / sizeof exit_codes[0]; i++)
+        fprintf(out, ".TP\n.B %s\n%s\n", exit_codes[i][0], exit_codes[i][1]);
+    fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nno colours in the text report\n.TP\n.B CUPROBE_LIBCUDA, CUPROBE_LIBNVML\n"
+          "load this file instead of libcuda.so.1 / libnvidia\\-ml.so.1\n", out);
+}
+
+/* Report a usage error; see cli.h. */
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("cuprobe: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (see 'cuprobe --help')\n", stderr);
+    return CP_EXIT_USAGE;
+}

@@ -1,0 +1,84 @@
+/*
+ * What a check is and the helpers checks share.  A check reads facts and
+ * fills exactly one finding; it never prints and never touches the machine.
+ * Its needs are declared in the table (checks.c) and checked once by the
+ * runner, which turns an unmet need into a skip with its reason.
+ */
+#ifndef CP_CHECK_H
+#define CP_CHECK_H
+
+#include "cuprobe/facts.h"
+#include "cuprobe/report.h"
+
+enum {
+    NEED_GPU_ON_BUS = 1 << 0,   /* an NVIDIA GPU on the PCI bus */
+    NEED_CUDA_INIT = 1 << 1,    /* cuInit succeeded */
+    NEED_NVML = 1 << 2,         /* nvmlInit_v2 succeeded */
+    NEED_LEVEL2 = 1 << 3,       /* doctor --level 2 (GPU work) */
+    HEADLINE = 1 << 8           /* not a need: this check sums up its layer when all pass */
+};
+
+typedef void (*cp_check_fn)(const cp_facts *f, cp_finding *out);
+
+typedef struct {
+    const char *id;             /* "layer.name", stable: part of the JSON output */
+    const char *title;
+    cp_layer layer;
+    unsigned needs;
+    cp_check_fn fn;
+} cp_check;
+
+/* The table, NULL-terminated, bottom layer first (checks.c). */
+extern const cp_check cp_checks[];
+
+/* Set status and summary.  printf-style; truncated to fit. */
+void cp_set(cp_finding *o, cp_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Add one line of evidence. */
+void cp_evidence(cp_finding *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Set the fix (warn and fail must have one). */
+void cp_fix(cp_finding *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Facts helpers shared by checks. */
+int cp_gpus_on_bus(const cp_facts *f);                    /* PCI class 0x03xx, vendor 0x10de */
+int cp_is_gpu_function(const cp_pci_function *p);
+const char *cp_gpu_model(const cp_facts *f, const char *bus);  /* best name for a bus id, or "GPU" */
+int cp_cuda_ok(const cp_facts *f);                        /* cuInit answered 0 */
+int cp_nvml_ok(const cp_facts *f);                        /* nvmlInit answered 0 */
+const char *cp_probe_state_words(cp_probe_state s);
+/* "143771 MiB" style. */
+const char *cp_mib(int64_t bytes, char *buf, int cap);
+/* 13000 -> "13.0". */
+const char *cp_cudaver(int64_t v, char *buf, int cap);
+
+/* Per-layer XID check: reports kernel-log XIDs whose table layer is the
+ * finding's layer (the runner sets out->layer before calling). */
+void cp_check_xid(const cp_facts *f, cp_finding *out);
+
+/* The checks, one per table row (checks.c); each in the file of its layer. */
+void cp_check_pci_gpu(const cp_facts *, cp_finding *);
+void cp_check_pcie_link(const cp_facts *, cp_finding *);
+void cp_check_memory_health(const cp_facts *, cp_finding *);
+void cp_check_clocks(const cp_facts *, cp_finding *);
+void cp_check_nouveau(const cp_facts *, cp_finding *);
+void cp_check_nvidia_module(const cp_facts *, cp_finding *);
+void cp_check_gpu_bound(const cp_facts *, cp_finding *);
+void cp_check_uvm(const cp_facts *, cp_finding *);
+void cp_check_devnodes(const cp_facts *, cp_finding *);
+void cp_check_devnode_access(const cp_facts *, cp_finding *);
+void cp_check_visibility(const cp_facts *, cp_finding *);
+void cp_check_container(const cp_facts *, cp_finding *);
+void cp_check_compute_mode(const cp_facts *, cp_finding *);
+void cp_check_mig(const cp_facts *, cp_finding *);
+void cp_check_gpu_processes(const cp_facts *, cp_finding *);
+void cp_check_memory_headroom(const cp_facts *, cp_finding *);
+void cp_check_libcuda(const cp_facts *, cp_finding *);
+void cp_check_version_match(const cp_facts *, cp_finding *);
+void cp_check_cuinit(const cp_facts *, cp_finding *);
+void cp_check_devices(const cp_facts *, cp_finding *);
+void cp_check_nvml(const cp_facts *, cp_finding *);
+void cp_check_toolkits(const cp_facts *, cp_finding *);
+void cp_check_driver_compat(const cp_facts *, cp_finding *);
+void cp_check_stubs_on_path(const cp_facts *, cp_finding *);
+void cp_check_not_examined(const cp_facts *, cp_finding *);
+
+#endif

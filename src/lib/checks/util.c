@@ -1,0 +1,113 @@
+/* Helpers shared by the checks (check.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "check.h"
+#include "kb/kb.h"
+
+static void vappend(char *dst, size_t cap, const char *sep, const char *fmt, va_list ap)
+{
+    size_t len = strlen(dst);
+    if (len && sep && len + strlen(sep) < cap) {
+        strcat(dst, sep);
+        len += strlen(sep);
+    }
+    if (len < cap) vsnprintf(dst + len, cap - len, fmt, ap);
+}
+
+/* Set status and summary of a finding. */
+void cp_set(cp_finding *o, cp_status s, const char *fmt, ...)
+{
+    va_list ap;
+    o->status = s;
+    o->summary[0] = '\0';
+    va_start(ap, fmt);
+    vappend(o->summary, sizeof o->summary, NULL, fmt, ap);
+    va_end(ap);
+}
+
+/* Append one line of evidence. */
+void cp_evidence(cp_finding *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vappend(o->evidence, sizeof o->evidence, "\n", fmt, ap);
+    va_end(ap);
+}
+
+/* Set the fix of a finding. */
+void cp_fix(cp_finding *o, const char *fmt, ...)
+{
+    va_list ap;
+    o->fix[0] = '\0';
+    va_start(ap, fmt);
+    vappend(o->fix, sizeof o->fix, NULL, fmt, ap);
+    va_end(ap);
+}
+
+/* True for an NVIDIA display/3D controller function. */
+int cp_is_gpu_function(const cp_pci_function *p)
+{
+    return p->vendor == 0x10de && CP_KNOWN(p->class_code) && (p->class_code >> 16) == 0x03;
+}
+
+/* Count NVIDIA GPUs seen on the PCI bus. */
+int cp_gpus_on_bus(const cp_facts *f)
+{
+    int n = 0;
+    for (int i = 0; i < f->host.npci; i++) n += cp_is_gpu_function(&f->host.pci[i]);
+    return n;
+}
+
+/* The best name known for the GPU at a bus address. */
+const char *cp_gpu_model(const cp_facts *f, const char *bus)
+{
+    for (int i = 0; i < f->nvml.ndev; i++)
+        if (strcasecmp(f->nvml.dev[i].pci_bus_id, bus) == 0 && f->nvml.dev[i].name[0])
+            return f->nvml.dev[i].name;
+    for (int i = 0; i < f->cuda.ndev; i++)
+        if (strcasecmp(f->cuda.dev[i].pci_bus_id, bus) == 0 && f->cuda.dev[i].name[0])
+            return f->cuda.dev[i].name;
+    for (int i = 0; i < f->host.procfs.ngpus; i++)
+        if (strcasecmp(f->host.procfs.gpus[i].bus, bus) == 0 && f->host.procfs.gpus[i].model[0])
+            return f->host.procfs.gpus[i].model;
+    return "NVIDIA GPU";
+}
+
+/* cuInit answered CUDA_SUCCESS. */
+int cp_cuda_ok(const cp_facts *f)
+{
+    return f->cuda.run.state == CP_PROBE_DONE && f->cuda.init_result == 0;
+}
+
+/* nvmlInit_v2 answered NVML_SUCCESS. */
+int cp_nvml_ok(const cp_facts *f)
+{
+    return f->nvml.run.state == CP_PROBE_DONE && f->nvml.init_result == 0;
+}
+
+/* Words for how a probe ended. */
+const char *cp_probe_state_words(cp_probe_state s)
+{
+    switch (s) {
+    case CP_PROBE_DONE: return "answered";
+    case CP_PROBE_TIMEOUT: return "did not answer in time";
+    case CP_PROBE_CRASHED: return "crashed";
+    case CP_PROBE_ERROR: return "could not be run";
+    default: return "was not asked";
+    }
+}
+
+/* Bytes as MiB text, "N/A" when unknown. */
+const char *cp_mib(int64_t bytes, char *buf, int cap)
+{
+    if (!CP_KNOWN(bytes)) snprintf(buf, (size_t)cap, "N/A");
+    else snprintf(buf, (size_t)cap, "%lld MiB", (long long)(bytes >> 20));
+    return buf;
+}
+
+/* CUDA version number as "13.0". */
+const char *cp_cudaver(int64_t v, char *buf, int cap)
+{
+    return cp_cuda_version_str(v, buf, cap);
+}

@@ -1,0 +1,49 @@
+/*
+ * The symbol table of libcuda.so.1.
+ *
+ * To add a function: a pointer in cp_cuda_api (cuda_api.h), then one line
+ * here: REQ or OPT, the field, and the exported names newest ABI first when
+ * cuda.h #defines the name to a versioned symbol (then the plain name must
+ * NOT be listed: it is the old ABI).  Without names the field's own name is
+ * looked up.
+ */
+#include "dl/cuda_api.h"
+
+#define SYM(req, field, ...) \
+    { .name = #field, .required = (req), .alt = { __VA_ARGS__ }, \
+      .offset = offsetof(cp_cuda_api, field) }
+#define REQ(field, ...) SYM(true, field, __VA_ARGS__)
+#define OPT(field, ...) SYM(false, field, __VA_ARGS__)
+
+static const cp_dl_sym cuda_syms[] = {
+    REQ(cuInit, NULL),
+    REQ(cuDriverGetVersion, NULL),
+    REQ(cuDeviceGetCount, NULL),
+    REQ(cuDeviceGet, NULL),
+    OPT(cuDeviceGetName, NULL),
+    OPT(cuDeviceGetAttribute, NULL),
+    OPT(cuDeviceTotalMem, "cuDeviceTotalMem_v2"),
+    OPT(cuDeviceGetPCIBusId, NULL),
+    OPT(cuDeviceGetUuid, "cuDeviceGetUuid_v2", "cuDeviceGetUuid"),
+    OPT(cuGetErrorName, NULL),
+    OPT(cuGetErrorString, NULL),
+    /* the plain cuGetProcAddress is the 4-argument 11.3 ABI */
+    OPT(cuGetProcAddress, "cuGetProcAddress_v2"),
+    OPT(cuDevicePrimaryCtxRetain, NULL),
+    OPT(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
+    OPT(cuCtxSetCurrent, NULL),
+    OPT(cuCtxSynchronize, NULL),
+    OPT(cuMemGetInfo, "cuMemGetInfo_v2"),
+    OPT(cuMemAlloc, "cuMemAlloc_v2"),
+    OPT(cuMemFree, "cuMemFree_v2"),
+    OPT(cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
+    OPT(cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
+    { .name = NULL },
+};
+
+const cp_dl_lib cp_cuda_lib = {
+    .soname = "libcuda.so.1",
+    .env = "CUPROBE_LIBCUDA",
+    .syms = cuda_syms,
+    .table_size = sizeof(cp_cuda_api),
+};

@@ -1,0 +1,108 @@
+/*
+ * The subset of the CUDA Driver API (libcuda.so.1) that cuprobe calls, as a
+ * struct of function pointers filled by the loader from cp_cuda_lib.
+ *
+ * Each pointer is named as the source calls it; its type is the ABI of the
+ * symbol actually resolved, which for remapped names is the versioned one
+ * (cuDeviceTotalMem -> cuDeviceTotalMem_v2, REFERENCE 1.2).  Never dlsym the
+ * plain name of a remapped function: it is the CUDA 2.x ABI with 32-bit
+ * sizes and pointers.
+ *
+ * Required entries are non-NULL after a successful load; every other entry
+ * may be NULL on an older driver and the caller must check it.
+ */
+#ifndef CP_DL_CUDA_API_H
+#define CP_DL_CUDA_API_H
+
+#include <stddef.h>
+
+/* test_abi.c includes the official cuda.h first and defines this, so the
+ * typedefs below are checked against the official prototypes. */
+#ifndef CP_CUDA_API_OFFICIAL_TYPES
+#include "dl/cuda_types.h"
+#endif
+
+#include "dl/loader.h"
+
+/* CUresult values cuprobe tests for (REFERENCE 1.6). */
+enum {
+    CP_CUDA_SUCCESS = 0,
+    CP_CUDA_ERROR_INVALID_VALUE = 1,
+    CP_CUDA_ERROR_NOT_INITIALIZED = 3,
+    CP_CUDA_ERROR_STUB_LIBRARY = 34,
+    CP_CUDA_ERROR_DEVICE_UNAVAILABLE = 46,
+    CP_CUDA_ERROR_NO_DEVICE = 100,
+    CP_CUDA_ERROR_INVALID_DEVICE = 101,
+    CP_CUDA_ERROR_NOT_SUPPORTED = 801,
+    CP_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
+    CP_CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804,
+    CP_CUDA_ERROR_UNKNOWN = 999
+};
+
+/* CUdevice_attribute values (REFERENCE 1.5). */
+enum {
+    CP_CU_ATTR_MULTIPROCESSOR_COUNT = 16,
+    CP_CU_ATTR_COMPUTE_MODE = 20,
+    CP_CU_ATTR_PCI_BUS_ID = 33,
+    CP_CU_ATTR_PCI_DEVICE_ID = 34,
+    CP_CU_ATTR_PCI_DOMAIN_ID = 50,
+    CP_CU_ATTR_COMPUTE_CAPABILITY_MAJOR = 75,
+    CP_CU_ATTR_COMPUTE_CAPABILITY_MINOR = 76
+};
+
+/* The exact ABI of each symbol resolved, named after that symbol. */
+typedef CUresult (*cp_cuInit_fn)(unsigned int flags);
+typedef CUresult (*cp_cuDriverGetVersion_fn)(int *version);
+typedef CUresult (*cp_cuDeviceGetCount_fn)(int *count);
+typedef CUresult (*cp_cuDeviceGet_fn)(CUdevice *dev, int ordinal);
+typedef CUresult (*cp_cuDeviceGetName_fn)(char *name, int len, CUdevice dev);
+typedef CUresult (*cp_cuDeviceGetAttribute_fn)(int *value, CUdevice_attribute attr, CUdevice dev);
+typedef CUresult (*cp_cuDeviceTotalMem_v2_fn)(size_t *bytes, CUdevice dev);
+typedef CUresult (*cp_cuDeviceGetPCIBusId_fn)(char *bus_id, int len, CUdevice dev);
+typedef CUresult (*cp_cuDeviceGetUuid_v2_fn)(CUuuid *uuid, CUdevice dev);
+typedef CUresult (*cp_cuGetErrorName_fn)(CUresult error, const char **str);
+typedef CUresult (*cp_cuGetErrorString_fn)(CUresult error, const char **str);
+typedef CUresult (*cp_cuGetProcAddress_v2_fn)(const char *symbol, void **pfn, int cuda_version,
+                                              cuuint64_t flags,
+                                              CUdriverProcAddressQueryResult *status);
+typedef CUresult (*cp_cuDevicePrimaryCtxRetain_fn)(CUcontext *ctx, CUdevice dev);
+typedef CUresult (*cp_cuDevicePrimaryCtxRelease_v2_fn)(CUdevice dev);
+typedef CUresult (*cp_cuCtxSetCurrent_fn)(CUcontext ctx);
+typedef CUresult (*cp_cuCtxSynchronize_fn)(void);
+typedef CUresult (*cp_cuMemGetInfo_v2_fn)(size_t *free_bytes, size_t *total_bytes);
+typedef CUresult (*cp_cuMemAlloc_v2_fn)(CUdeviceptr *dptr, size_t bytes);
+typedef CUresult (*cp_cuMemFree_v2_fn)(CUdeviceptr dptr);
+typedef CUresult (*cp_cuMemcpyHtoD_v2_fn)(CUdeviceptr dst, const void *src, size_t bytes);
+typedef CUresult (*cp_cuMemcpyDtoH_v2_fn)(void *dst, CUdeviceptr src, size_t bytes);
+
+typedef struct {
+    /* required: present in every libcuda since CUDA 2.0 */
+    cp_cuInit_fn cuInit;
+    cp_cuDriverGetVersion_fn cuDriverGetVersion;
+    cp_cuDeviceGetCount_fn cuDeviceGetCount;
+    cp_cuDeviceGet_fn cuDeviceGet;
+    /* optional */
+    cp_cuDeviceGetName_fn cuDeviceGetName;
+    cp_cuDeviceGetAttribute_fn cuDeviceGetAttribute;
+    cp_cuDeviceTotalMem_v2_fn cuDeviceTotalMem;          /* cuDeviceTotalMem_v2, CUDA >= 3.2 */
+    cp_cuDeviceGetPCIBusId_fn cuDeviceGetPCIBusId;       /* CUDA >= 4.1 */
+    cp_cuDeviceGetUuid_v2_fn cuDeviceGetUuid;            /* _v2 (11.4, MIG-aware), else 9.2's */
+    cp_cuGetErrorName_fn cuGetErrorName;                 /* CUDA >= 6.0 */
+    cp_cuGetErrorString_fn cuGetErrorString;             /* CUDA >= 6.0 */
+    cp_cuGetProcAddress_v2_fn cuGetProcAddress;          /* cuGetProcAddress_v2 only, CUDA >= 12.0 */
+    /* level 2: contexts, memory, copies */
+    cp_cuDevicePrimaryCtxRetain_fn cuDevicePrimaryCtxRetain;
+    cp_cuDevicePrimaryCtxRelease_v2_fn cuDevicePrimaryCtxRelease; /* _v2, CUDA >= 11.0 */
+    cp_cuCtxSetCurrent_fn cuCtxSetCurrent;
+    cp_cuCtxSynchronize_fn cuCtxSynchronize;             /* the plain one: _v2 takes a ctx (13.0) */
+    cp_cuMemGetInfo_v2_fn cuMemGetInfo;
+    cp_cuMemAlloc_v2_fn cuMemAlloc;
+    cp_cuMemFree_v2_fn cuMemFree;
+    cp_cuMemcpyHtoD_v2_fn cuMemcpyHtoD;
+    cp_cuMemcpyDtoH_v2_fn cuMemcpyDtoH;
+} cp_cuda_api;
+
+/* libcuda.so.1, overridden by $CUPROBE_LIBCUDA; fills a cp_cuda_api. */
+extern const cp_dl_lib cp_cuda_lib;
+
+#endif

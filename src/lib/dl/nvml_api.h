@@ -1,0 +1,218 @@
+/*
+ * The subset of NVML (libnvidia-ml.so.1) that cuprobe calls: our own type
+ * declarations (there is no nvml.h at build time) and a struct of function
+ * pointers filled by the loader from cp_nvml_lib.
+ *
+ * Layouts follow the NVML header of CUDA 13.x on LP64 (REFERENCE 2.4);
+ * tests/unit/test_abi.c asserts every size and offset listed there.  The
+ * vendor's enums are passed like ints, so they are ints here.
+ *
+ * Only nvmlInit_v2, nvmlShutdown, nvmlDeviceGetCount_v2 and
+ * nvmlDeviceGetHandleByIndex_v2 are required; every other pointer may be
+ * NULL on an older driver and the caller must check it.
+ */
+#ifndef CP_DL_NVML_API_H
+#define CP_DL_NVML_API_H
+
+#include "dl/loader.h"
+
+typedef int nvmlReturn_t;
+typedef struct nvmlDevice_st *nvmlDevice_t;
+typedef int nvmlEnableState_t;        /* 0 disabled, 1 enabled */
+typedef int nvmlComputeMode_t;        /* 0 default, 1 exclusive thread, 2 prohibited, 3 exclusive process */
+typedef int nvmlTemperatureSensors_t; /* 0 = GPU */
+typedef int nvmlMemoryErrorType_t;    /* 0 corrected, 1 uncorrected */
+typedef int nvmlEccCounterType_t;     /* 0 volatile, 1 aggregate */
+typedef int nvmlValueType_t;
+
+/* nvmlReturn_t values cuprobe tests for (REFERENCE 2.2). */
+enum {
+    CP_NVML_SUCCESS = 0,
+    CP_NVML_ERROR_UNINITIALIZED = 1,
+    CP_NVML_ERROR_INVALID_ARGUMENT = 2,
+    CP_NVML_ERROR_NOT_SUPPORTED = 3,
+    CP_NVML_ERROR_NO_PERMISSION = 4,
+    CP_NVML_ERROR_INSUFFICIENT_SIZE = 7,
+    CP_NVML_ERROR_DRIVER_NOT_LOADED = 9,
+    CP_NVML_ERROR_GPU_IS_LOST = 15,
+    CP_NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18,
+    CP_NVML_ERROR_UNKNOWN = 999
+};
+
+enum {
+    CP_NVML_TEMPERATURE_GPU = 0,
+    CP_NVML_MEMORY_ERROR_CORRECTED = 0,
+    CP_NVML_MEMORY_ERROR_UNCORRECTED = 1,
+    CP_NVML_VOLATILE_ECC = 0,
+    CP_NVML_AGGREGATE_ECC = 1,
+    CP_NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE = 80,
+    CP_NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE = 80,
+    CP_NVML_DEVICE_NAME_V2_BUFFER_SIZE = 96,
+    CP_NVML_DEVICE_UUID_V2_BUFFER_SIZE = 96
+};
+
+/* nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v3: 68 bytes. */
+typedef struct {
+    char busIdLegacy[16];        /* "%04X:%02X:%02X.0" */
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    unsigned int pciDeviceId;    /* device id << 16 | vendor id */
+    unsigned int pciSubSystemId;
+    char busId[32];              /* "%08X:%02X:%02X.0" */
+} nvmlPciInfo_t;
+
+/* nvmlPciInfoExt_t, version 0x01000040: 64 bytes. */
+typedef struct {
+    unsigned int version;
+    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId, baseClass, subClass;
+    char busId[32];
+} nvmlPciInfoExt_t;
+
+/* nvmlMemory_t (v1): 24 bytes; used = reserved + allocated. */
+typedef struct {
+    unsigned long long total;
+    unsigned long long free;
+    unsigned long long used;
+} nvmlMemory_t;
+
+/* nvmlMemory_v2_t, version 0x02000028: 40 bytes. */
+typedef struct {
+    unsigned int version;
+    unsigned long long total, reserved, free, used;
+} nvmlMemory_v2_t;
+
+typedef struct {
+    unsigned int gpu;            /* % of time a kernel was running */
+    unsigned int memory;         /* % of time device memory was read or written */
+} nvmlUtilization_t;
+
+/* nvmlProcessInfo_t (= _v2_t), for the _v2 and _v3 process queries: 24 bytes. */
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId;      /* 0xFFFFFFFF outside MIG */
+    unsigned int computeInstanceId;
+} nvmlProcessInfo_t;
+
+/* nvmlProcessInfo_v1_t, for the unversioned symbol only: 16 bytes. */
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+} nvmlProcessInfo_v1_t;
+
+typedef struct {
+    nvmlDevice_t device;
+    unsigned long long eventType;
+    unsigned long long eventData;    /* the XID for XidCriticalError */
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+} nvmlEventData_t;
+
+typedef union {
+    double dVal;
+    int siVal;
+    unsigned int uiVal;
+    unsigned long ulVal;
+    unsigned long long ullVal;
+    signed long long sllVal;
+    unsigned short usVal;
+} nvmlValue_t;
+
+typedef struct {
+    unsigned long long timeStamp;    /* CPU microseconds */
+    nvmlValue_t sampleValue;
+} nvmlSample_t;
+
+/* nvmlTemperature_t, version 0x0100000C: 12 bytes. */
+typedef struct {
+    unsigned int version;
+    nvmlTemperatureSensors_t sensorType;
+    int temperature;
+} nvmlTemperature_t;
+
+typedef struct {
+    unsigned int fieldId;
+    unsigned int scopeId;
+    long long timestamp;             /* microseconds since 1970 */
+    long long latencyUsec;
+    nvmlValueType_t valueType;
+    nvmlReturn_t nvmlReturn;
+    nvmlValue_t value;
+} nvmlFieldValue_t;
+
+typedef nvmlReturn_t (*cp_nvmlInit_v2_fn)(void);
+typedef nvmlReturn_t (*cp_nvmlShutdown_fn)(void);
+typedef const char *(*cp_nvmlErrorString_fn)(nvmlReturn_t result);
+typedef nvmlReturn_t (*cp_nvml_str_fn)(char *buf, unsigned int length);
+typedef nvmlReturn_t (*cp_nvml_int_fn)(int *value);
+typedef nvmlReturn_t (*cp_nvml_uint_fn)(unsigned int *value);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetHandleByIndex_v2_fn)(unsigned int index, nvmlDevice_t *dev);
+typedef nvmlReturn_t (*cp_nvml_dev_str_fn)(nvmlDevice_t dev, char *buf, unsigned int length);
+typedef nvmlReturn_t (*cp_nvml_dev_uint_fn)(nvmlDevice_t dev, unsigned int *value);
+typedef nvmlReturn_t (*cp_nvml_dev_ull_fn)(nvmlDevice_t dev, unsigned long long *value);
+typedef nvmlReturn_t (*cp_nvml_dev_state_fn)(nvmlDevice_t dev, nvmlEnableState_t *state);
+typedef nvmlReturn_t (*cp_nvml_dev_state2_fn)(nvmlDevice_t dev, nvmlEnableState_t *current,
+                                              nvmlEnableState_t *pending);
+typedef nvmlReturn_t (*cp_nvml_dev_uint2_fn)(nvmlDevice_t dev, unsigned int *current,
+                                             unsigned int *pending);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetPciInfo_v3_fn)(nvmlDevice_t dev, nvmlPciInfo_t *pci);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetCudaComputeCapability_fn)(nvmlDevice_t dev, int *major,
+                                                                 int *minor);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetComputeMode_fn)(nvmlDevice_t dev, nvmlComputeMode_t *mode);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetMemoryInfo_fn)(nvmlDevice_t dev, nvmlMemory_t *mem);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetComputeRunningProcesses_v3_fn)(nvmlDevice_t dev,
+                                                                      unsigned int *count,
+                                                                      nvmlProcessInfo_t *infos);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetRemappedRows_fn)(nvmlDevice_t dev, unsigned int *corr,
+                                                        unsigned int *unc, unsigned int *pending,
+                                                        unsigned int *failure);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetTotalEccErrors_fn)(nvmlDevice_t dev,
+                                                          nvmlMemoryErrorType_t type,
+                                                          nvmlEccCounterType_t counter,
+                                                          unsigned long long *count);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetTemperature_fn)(nvmlDevice_t dev,
+                                                       nvmlTemperatureSensors_t sensor,
+                                                       unsigned int *temp_c);
+
+typedef struct {
+    /* required */
+    cp_nvmlInit_v2_fn nvmlInit;                          /* nvmlInit_v2 */
+    cp_nvmlShutdown_fn nvmlShutdown;
+    cp_nvml_uint_fn nvmlDeviceGetCount;                  /* nvmlDeviceGetCount_v2 */
+    cp_nvmlDeviceGetHandleByIndex_v2_fn nvmlDeviceGetHandleByIndex; /* _v2 */
+    /* optional: system */
+    cp_nvmlErrorString_fn nvmlErrorString;
+    cp_nvml_str_fn nvmlSystemGetDriverVersion;
+    cp_nvml_str_fn nvmlSystemGetNVMLVersion;
+    /* v1 on purpose: _v2 dlopens libcuda and calls into it from NVML */
+    cp_nvml_int_fn nvmlSystemGetCudaDriverVersion;
+    /* optional: per device */
+    cp_nvml_dev_str_fn nvmlDeviceGetName;
+    cp_nvml_dev_str_fn nvmlDeviceGetUUID;
+    cp_nvmlDeviceGetPciInfo_v3_fn nvmlDeviceGetPciInfo;  /* nvmlDeviceGetPciInfo_v3 */
+    cp_nvmlDeviceGetCudaComputeCapability_fn nvmlDeviceGetCudaComputeCapability;
+    cp_nvml_dev_state_fn nvmlDeviceGetPersistenceMode;
+    cp_nvmlDeviceGetComputeMode_fn nvmlDeviceGetComputeMode;
+    cp_nvml_dev_uint2_fn nvmlDeviceGetMigMode;           /* Ampere and newer */
+    cp_nvmlDeviceGetMemoryInfo_fn nvmlDeviceGetMemoryInfo;
+    cp_nvmlDeviceGetComputeRunningProcesses_v3_fn nvmlDeviceGetComputeRunningProcesses; /* _v3 */
+    cp_nvmlDeviceGetRemappedRows_fn nvmlDeviceGetRemappedRows; /* Ampere and newer */
+    cp_nvml_dev_state_fn nvmlDeviceGetRetiredPagesPendingStatus;
+    cp_nvml_dev_state2_fn nvmlDeviceGetEccMode;
+    cp_nvmlDeviceGetTotalEccErrors_fn nvmlDeviceGetTotalEccErrors;
+    /* ...EventReasons (NVML >= 535), else the same call under its older name */
+    cp_nvml_dev_ull_fn nvmlDeviceGetCurrentClocksEventReasons;
+    cp_nvml_dev_uint_fn nvmlDeviceGetCurrPcieLinkGeneration;
+    cp_nvml_dev_uint_fn nvmlDeviceGetCurrPcieLinkWidth;
+    cp_nvml_dev_uint_fn nvmlDeviceGetMaxPcieLinkGeneration;
+    cp_nvml_dev_uint_fn nvmlDeviceGetMaxPcieLinkWidth;
+    cp_nvmlDeviceGetTemperature_fn nvmlDeviceGetTemperature; /* deprecated in 13.0, still exported */
+    cp_nvml_dev_uint_fn nvmlDeviceGetPowerUsage;
+    cp_nvml_dev_uint_fn nvmlDeviceGetEnforcedPowerLimit;
+} cp_nvml_api;
+
+/* libnvidia-ml.so.1, overridden by $CUPROBE_LIBNVML; fills a cp_nvml_api. */
+extern const cp_dl_lib cp_nvml_lib;
+
+#endif

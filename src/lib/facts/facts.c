@@ -1,0 +1,76 @@
+/* Facts: initialisation to "nothing seen". */
+#include <string.h>
+#include "cuprobe/facts.h"
+
+static void unknown_i64(int64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) v[i] = CP_UNKNOWN;
+}
+
+#define UNKNOWN_RANGE(first, last) \
+    unknown_i64(&(first), (size_t)(&(last) - &(first)) + 1)
+
+static void init_pci(cp_pci_function *p)
+{
+    UNKNOWN_RANGE(p->vendor, p->max_width);
+}
+
+static void init_cuda_dev(cp_cuda_device *d, int i)
+{
+    d->ordinal = i;
+    UNKNOWN_RANGE(d->cc_major, d->total_mem_bytes);
+    d->sm_count = d->compute_mode = CP_UNKNOWN;
+}
+
+static void init_nvml_dev(cp_nvml_device *d, int i)
+{
+    d->index = i;
+    UNKNOWN_RANGE(d->cc_major, d->nprocs_total);
+    UNKNOWN_RANGE(d->remap_correctable, d->power_limit_mw);
+    for (int p = 0; p < CP_MAX_PROCS; p++)
+        d->procs[p].pid = d->procs[p].used_bytes = CP_UNKNOWN;
+}
+
+/* Clear every field to "unknown / not seen".  Never fails. */
+void cp_facts_init(cp_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    cp_host_facts *h = &f->host;
+    for (int i = 0; i < CP_MAX_PCI; i++) init_pci(&h->pci[i]);
+    h->npci_total = 0;
+    static const char *const mod_names[CP_MOD_COUNT] = {
+        "nvidia", "nvidia_uvm", "nvidia_modeset", "nvidia_drm", "nouveau" };
+    for (int i = 0; i < CP_MOD_COUNT; i++) {
+        strcpy(h->modules[i].name, mod_names[i]);
+        h->modules[i].size_bytes = h->modules[i].refcount = CP_UNKNOWN;
+    }
+    h->procfs.open_module = CP_TRI_UNKNOWN;
+    for (int i = 0; i < CP_MAX_GPUS; i++) {
+        h->procfs.gpus[i].minor = CP_UNKNOWN;
+        h->procfs.gpus[i].excluded = CP_TRI_UNKNOWN;
+    }
+    for (int i = 0; i < CP_MAX_DEVNODES; i++) {
+        cp_devnode *d = &h->dev[i];
+        d->major = d->minor = d->mode = CP_UNKNOWN;
+        d->accessible = CP_TRI_UNKNOWN;
+    }
+    h->container.in_container = CP_TRI_UNKNOWN;
+    h->container.cgroup_version = CP_UNKNOWN;
+    h->vis.cuda.first_invalid = -1;
+    h->vis.order_valid = CP_TRI_UNKNOWN;
+    h->klog.readable = CP_TRI_UNKNOWN;
+    for (int i = 0; i < CP_MAX_XIDS; i++) h->klog.xids[i].xid = h->klog.xids[i].pid = CP_UNKNOWN;
+    h->uid = CP_UNKNOWN;
+
+    f->cuda.init_result = f->cuda.driver_version = f->cuda.device_count = CP_UNKNOWN;
+    f->cuda.run.signal = CP_UNKNOWN;
+    for (int i = 0; i < CP_MAX_GPUS; i++) init_cuda_dev(&f->cuda.dev[i], i);
+
+    f->nvml.init_result = f->nvml.cuda_driver_version = f->nvml.device_count = CP_UNKNOWN;
+    f->nvml.run.signal = CP_UNKNOWN;
+    for (int i = 0; i < CP_MAX_GPUS; i++) init_nvml_dev(&f->nvml.dev[i], i);
+
+    f->runtime.ldcache_readable = CP_TRI_UNKNOWN;
+    for (int i = 0; i < CP_MAX_CUDARTS; i++)
+        f->runtime.rt[i].major = f->runtime.rt[i].minor = f->runtime.rt[i].patch = CP_UNKNOWN;
+}

@@ -1,0 +1,315 @@
+/* Facts <-> answers text, driven by one field table per struct. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stddef.h>
+#include "facts_kv.h"
+
+typedef enum { FT_I64, FT_STR, FT_BOOL, FT_INT, FT_DBL } ftype;
+
+typedef struct {
+    const char *key;
+    ftype type;
+    size_t off, size;
+} field;
+
+#define FI(S, m) { #m, FT_I64, offsetof(S, m), sizeof(((S *)0)->m) }
+#define FS(S, m) { #m, FT_STR, offsetof(S, m), sizeof(((S *)0)->m) }
+#define FB(S, m) { #m, FT_BOOL, offsetof(S, m), sizeof(((S *)0)->m) }
+#define FN(S, m) { #m, FT_INT, offsetof(S, m), sizeof(((S *)0)->m) }
+#define FD(S, m) { #m, FT_DBL, offsetof(S, m), sizeof(((S *)0)->m) }
+
+/* Fields of the probe run and the library load, shared by cuda and nvml. */
+#define RUN_AND_LIB(S) \
+    FN(S, run.state), FD(S, run.elapsed_ms), FI(S, run.signal), FS(S, run.detail), \
+    FB(S, lib.loaded), FS(S, lib.requested), FS(S, lib.path), FS(S, lib.error), \
+    FS(S, lib.missing_symbol), FS(S, lib.version_from_path)
+
+static const field cuda_fields[] = {
+    RUN_AND_LIB(cp_cuda_facts),
+    FI(cp_cuda_facts, init_result), FS(cp_cuda_facts, init_name), FS(cp_cuda_facts, init_text),
+    FI(cp_cuda_facts, driver_version), FI(cp_cuda_facts, device_count),
+    { NULL, FT_INT, 0, 0 }
+};
+
+static const field cuda_dev_fields[] = {
+    FS(cp_cuda_device, name), FI(cp_cuda_device, cc_major), FI(cp_cuda_device, cc_minor),
+    FI(cp_cuda_device, total_mem_bytes), FS(cp_cuda_device, pci_bus_id),
+    FS(cp_cuda_device, uuid), FI(cp_cuda_device, sm_count), FI(cp_cuda_device, compute_mode),
+    { NULL, FT_INT, 0, 0 }
+};
+
+static const field nvml_fields[] = {
+    RUN_AND_LIB(cp_nvml_facts),
+    FI(cp_nvml_facts, init_result), FS(cp_nvml_facts, init_text),
+    FS(cp_nvml_facts, driver_version), FS(cp_nvml_facts, nvml_version),
+    FI(cp_nvml_facts, cuda_driver_version), FI(cp_nvml_facts, device_count),
+    { NULL, FT_INT, 0, 0 }
+};
+
+#define NV(m) FI(cp_nvml_device, m)
+static const field nvml_dev_fields[] = {
+    FS(cp_nvml_device, name), FS(cp_nvml_device, uuid), FS(cp_nvml_device, pci_bus_id),
+    NV(cc_major), NV(cc_minor), NV(persistence), NV(compute_mode), NV(mig_current),
+    NV(mig_pending), NV(mem_total_bytes), NV(mem_used_bytes), NV(mem_free_bytes),
+    NV(nprocs_total), NV(remap_correctable), NV(remap_uncorrectable), NV(remap_pending),
+    NV(remap_failure), NV(retired_pending), NV(ecc_current), NV(ecc_pending),
+    NV(ecc_uncorrected_volatile), NV(ecc_corrected_volatile), NV(clock_event_reasons),
+    NV(pcie_gen_cur), NV(pcie_gen_max), NV(pcie_width_cur), NV(pcie_width_max),
+    NV(temperature_c), NV(power_mw), NV(power_limit_mw),
+    { NULL, FT_INT, 0, 0 }
+};
+#undef NV
+
+static const field proc_fields[] = {
+    FI(cp_gpu_process, pid), FI(cp_gpu_process, used_bytes), { NULL, FT_INT, 0, 0 }
+};
+
+static const field devnode_fields[] = {
+    FS(cp_devnode, path), FB(cp_devnode, exists), FB(cp_devnode, is_chr),
+    FI(cp_devnode, major), FI(cp_devnode, minor), FI(cp_devnode, mode),
+    FN(cp_devnode, accessible), { NULL, FT_INT, 0, 0 }
+};
+
+static const field meta_fields[] = {
+    FS(cp_facts, captured_at), FS(cp_facts, hostname), FS(cp_facts, kernel_release),
+    { NULL, FT_INT, 0, 0 }
+};
+
+static void put_fields(cp_buf *b, const char *prefix, const field *t, const void *base)
+{
+    char key[160];
+    for (; t->key; t++) {
+        const char *p = (const char *)base + t->off;
+        snprintf(key, sizeof key, "%s%s", prefix, t->key);
+        switch (t->type) {
+        case FT_I64: { int64_t v; memcpy(&v, p, sizeof v); cp_kv_put_i64(b, key, v); break; }
+        case FT_STR: cp_kv_put_str(b, key, p); break;
+        case FT_BOOL: { bool v; memcpy(&v, p, sizeof v); cp_kv_put_i64(b, key, v); break; }
+        case FT_INT: { int v; memcpy(&v, p, sizeof v); cp_kv_put_i64(b, key, v); break; }
+        case FT_DBL: { double v; memcpy(&v, p, sizeof v); cp_buf_printf(b, "%s %.3f\n", key, v); break; }
+        }
+    }
+}
+
+/* Set one field from its text; returns 0, or -1 for a value of the wrong type. */
+static int set_field(const field *t, const char *name, void *base, const char *value)
+{
+    for (; t->key; t++) {
+        if (strcmp(t->key, name) != 0) continue;
+        char *p = (char *)base + t->off;
+        int64_t v;
+        switch (t->type) {
+        case FT_STR:
+            snprintf(p, t->size, "%s", value);
+            return 0;
+        case FT_DBL: {
+            char *end;
+            double d = strtod(value, &end);
+            if (end == value || *end) return -1;
+            memcpy(p, &d, sizeof d);
+            return 0;
+        }
+        default:
+            if (!cp_kv_i64(value, &v)) return -1;
+            if (t->type == FT_I64) { memcpy(p, &v, sizeof v); return 0; }
+            if (v == CP_UNKNOWN || v < -1000000 || v > 1000000) return -1;
+            if (t->type == FT_BOOL) { bool bv = v != 0; memcpy(p, &bv, sizeof bv); }
+            else { int iv = (int)v; memcpy(p, &iv, sizeof iv); }
+            return 0;
+        }
+    }
+    return 0;   /* unknown field: newer writer, ignore */
+}
+
+/* Append the "cuda." block. */
+void cp_facts_put_cuda(cp_buf *b, const cp_cuda_facts *c)
+{
+    char prefix[48];
+    put_fields(b, "cuda.", cuda_fields, c);
+    cp_kv_put_i64(b, "cuda.ndev", c->ndev);
+    for (int i = 0; i < c->ndev && i < CP_MAX_GPUS; i++) {
+        snprintf(prefix, sizeof prefix, "cuda.dev.%d.", i);
+        put_fields(b, prefix, cuda_dev_fields, &c->dev[i]);
+    }
+    cp_kv_put_str(b, "cuda.end", "ok");
+}
+
+/* Append the "nvml." block. */
+void cp_facts_put_nvml(cp_buf *b, const cp_nvml_facts *n)
+{
+    char prefix[64];
+    put_fields(b, "nvml.", nvml_fields, n);
+    cp_kv_put_i64(b, "nvml.ndev", n->ndev);
+    for (int i = 0; i < n->ndev && i < CP_MAX_GPUS; i++) {
+        const cp_nvml_device *d = &n->dev[i];
+        snprintf(prefix, sizeof prefix, "nvml.dev.%d.", i);
+        put_fields(b, prefix, nvml_dev_fields, d);
+        snprintf(prefix, sizeof prefix, "nvml.dev.%d.nprocs", i);
+        cp_kv_put_i64(b, prefix, d->nprocs);
+        for (int p = 0; p < d->nprocs && p < CP_MAX_PROCS; p++) {
+            snprintf(prefix, sizeof prefix, "nvml.dev.%d.proc.%d.", i, p);
+            put_fields(b, prefix, proc_fields, &d->procs[p]);
+        }
+    }
+    cp_kv_put_str(b, "nvml.end", "ok");
+}
+
+/* True when a variable looks like it holds a secret. */
+int cp_env_looks_secret(const char *name, const char *value)
+{
+    static const char *const words[] = { "TOKEN", "SECRET", "PASSW", "PASSWD", "KEY",
+        "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "SIGNATURE", NULL };
+    char up[64];
+    size_t i;
+    for (i = 0; name[i] && i < sizeof up - 1; i++) up[i] = (char)toupper((unsigned char)name[i]);
+    up[i] = '\0';
+    for (int w = 0; words[w]; w++)
+        if (strstr(up, words[w])) return 1;
+    /* credentials inside URLs: scheme://user:pass@host */
+    const char *at = strchr(value, '@'), *scheme = strstr(value, "://");
+    if (at && scheme && scheme < at && memchr(scheme + 3, ':', (size_t)(at - scheme - 3)))
+        return 1;
+    return 0;
+}
+
+/* Append the "host." block: uid, device nodes, environment. */
+void cp_facts_put_host(cp_buf *b, const cp_host_facts *h, int redact_secrets)
+{
+    char prefix[64];
+    cp_kv_put_i64(b, "host.uid", h->uid);
+    cp_kv_put_i64(b, "host.ndev", h->ndev);
+    for (int i = 0; i < h->ndev && i < CP_MAX_DEVNODES; i++) {
+        snprintf(prefix, sizeof prefix, "host.dev.%d.", i);
+        put_fields(b, prefix, devnode_fields, &h->dev[i]);
+    }
+    for (int i = 0; i < h->nenv && i < CP_MAX_ENV; i++) {
+        const cp_env_var *e = &h->env[i];
+        snprintf(prefix, sizeof prefix, "host.env.%s", e->name);
+        bool secret = redact_secrets && cp_env_looks_secret(e->name, e->value);
+        cp_kv_put_str(b, prefix, secret ? "<redacted>" : e->value);
+    }
+    cp_kv_put_str(b, "host.end", "ok");
+}
+
+/* Append the "meta." block. */
+void cp_facts_put_meta(cp_buf *b, const cp_facts *f)
+{
+    put_fields(b, "meta.", meta_fields, f);
+    cp_kv_put_str(b, "meta.end", "ok");
+}
+
+typedef struct {
+    cp_facts *f;
+    int seen;
+    char *err;
+    size_t errcap;
+    int bad;
+} load_ctx;
+
+/* "3.name" -> index 3 and *rest = "name"; -1 when out of range. */
+static int take_index(const char *s, int max, const char **rest)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '.' || v < 0 || v >= max) return -1;
+    *rest = end + 1;
+    return (int)v;
+}
+
+static int load_nvml_dev(cp_nvml_facts *n, const char *k, const char *v)
+{
+    const char *rest;
+    int i = take_index(k, CP_MAX_GPUS, &rest);
+    if (i < 0) return -1;
+    cp_nvml_device *d = &n->dev[i];
+    if (i >= n->ndev) n->ndev = i + 1;
+    if (strcmp(rest, "nprocs") == 0) {
+        int64_t x;
+        if (!cp_kv_i64(v, &x) || x < 0 || x > CP_MAX_PROCS) return -1;
+        d->nprocs = (int)x;
+        return 0;
+    }
+    if (strncmp(rest, "proc.", 5) == 0) {
+        const char *pf;
+        int p = take_index(rest + 5, CP_MAX_PROCS, &pf);
+        if (p < 0) return -1;
+        if (p >= d->nprocs) d->nprocs = p + 1;
+        return set_field(proc_fields, pf, &d->procs[p], v);
+    }
+    return set_field(nvml_dev_fields, rest, d, v);
+}
+
+static int load_host(cp_host_facts *h, const char *k, const char *v)
+{
+    const char *rest;
+    if (strcmp(k, "uid") == 0) return cp_kv_i64(v, &h->uid) ? 0 : -1;
+    if (strcmp(k, "ndev") == 0) return 0;
+    if (strncmp(k, "dev.", 4) == 0) {
+        int i = take_index(k + 4, CP_MAX_DEVNODES, &rest);
+        if (i < 0) return -1;
+        if (i >= h->ndev) h->ndev = i + 1;
+        return set_field(devnode_fields, rest, &h->dev[i], v);
+    }
+    if (strncmp(k, "env.", 4) == 0) {
+        if (h->nenv >= CP_MAX_ENV || !k[4]) return -1;
+        cp_env_var *e = &h->env[h->nenv++];
+        snprintf(e->name, sizeof e->name, "%s", k + 4);
+        snprintf(e->value, sizeof e->value, "%s", v);
+        return 0;
+    }
+    return 0;
+}
+
+static int load_one(const char *key, const char *value, void *arg)
+{
+    load_ctx *c = arg;
+    cp_facts *f = c->f;
+    const char *rest;
+    int rc = 0;
+    if (strncmp(key, "cuda.", 5) == 0) {
+        const char *k = key + 5;
+        if (strcmp(k, "end") == 0) c->seen |= CP_KV_CUDA;
+        else if (strcmp(k, "ndev") == 0) rc = 0;
+        else if (strncmp(k, "dev.", 4) == 0) {
+            int i = take_index(k + 4, CP_MAX_GPUS, &rest);
+            if (i < 0) rc = -1;
+            else {
+                if (i >= f->cuda.ndev) f->cuda.ndev = i + 1;
+                rc = set_field(cuda_dev_fields, rest, &f->cuda.dev[i], value);
+            }
+        } else rc = set_field(cuda_fields, k, &f->cuda, value);
+    } else if (strncmp(key, "nvml.", 5) == 0) {
+        const char *k = key + 5;
+        if (strcmp(k, "end") == 0) c->seen |= CP_KV_NVML;
+        else if (strcmp(k, "ndev") == 0) rc = 0;
+        else if (strncmp(k, "dev.", 4) == 0) rc = load_nvml_dev(&f->nvml, k + 4, value);
+        else rc = set_field(nvml_fields, k, &f->nvml, value);
+    } else if (strncmp(key, "host.", 5) == 0) {
+        if (strcmp(key + 5, "end") == 0) c->seen |= CP_KV_HOST;
+        else rc = load_host(&f->host, key + 5, value);
+    } else if (strncmp(key, "meta.", 5) == 0) {
+        if (strcmp(key + 5, "end") == 0) c->seen |= CP_KV_META;
+        else rc = set_field(meta_fields, key + 5, f, value);
+    }
+    if (rc && !c->bad) {
+        c->bad = 1;
+        snprintf(c->err, c->errcap, "bad value for '%s': '%.60s'", key, value);
+    }
+    return 0;
+}
+
+/* Apply answers text to f; see facts_kv.h. */
+int cp_facts_load(const char *text, size_t len, cp_facts *f, char *err, size_t errcap)
+{
+    load_ctx c = { f, 0, err, errcap, 0 };
+    /* a last line without its newline was cut off: drop it, the missing end
+     * marker then reports the truncation */
+    while (len > 0 && text[len - 1] != '\n') len--;
+    int malformed = cp_kv_parse(text, len, load_one, &c);
+    if (malformed < 0) { snprintf(err, errcap, "out of memory"); return -1; }
+    if (c.bad) return -1;
+    if (malformed > 0) { snprintf(err, errcap, "%d malformed line%s", malformed, malformed > 1 ? "s" : ""); return -1; }
+    return c.seen;
+}

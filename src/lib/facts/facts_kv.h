@@ -1,0 +1,33 @@
+/*
+ * Facts <-> answers text (kv.h).  Used by the probe children to send their
+ * results to the parent, and by snapshots to store everything that is not a
+ * plain file.  Every writer ends its block with "<prefix>.end ok" so a
+ * truncated file is recognised.
+ */
+#ifndef CP_FACTS_KV_H
+#define CP_FACTS_KV_H
+
+#include <stddef.h>
+#include "cuprobe/facts.h"
+#include "kv.h"
+
+/* Append the "cuda." / "nvml." / "host." / "meta." blocks. */
+void cp_facts_put_cuda(cp_buf *b, const cp_cuda_facts *c);
+void cp_facts_put_nvml(cp_buf *b, const cp_nvml_facts *n);
+/* Host answers that are not files: uid, device nodes, environment. */
+void cp_facts_put_host(cp_buf *b, const cp_host_facts *h, int redact_secrets);
+void cp_facts_put_meta(cp_buf *b, const cp_facts *f);
+
+/* Which blocks a load saw complete (bit per block). */
+enum { CP_KV_CUDA = 1, CP_KV_NVML = 2, CP_KV_HOST = 4, CP_KV_META = 8 };
+
+/* Apply answers text to f (keys of unknown blocks or fields are ignored, so
+ * newer snapshots load in older tools).  Returns the mask of blocks whose
+ * end marker was seen, or -1 with err filled for malformed text. */
+int cp_facts_load(const char *text, size_t len, cp_facts *f, char *err, size_t errcap);
+
+/* True when an environment variable's name or value looks like a secret
+ * (TOKEN, SECRET, PASSWORD, KEY, CREDENTIAL, AUTH, COOKIE, ...). */
+int cp_env_looks_secret(const char *name, const char *value);
+
+#endif

@@ -1,0 +1,286 @@
+/*
+ * The observe step: read the host through one cp_fs, ask the driver and NVML
+ * in child processes under a deadline, or replay all of it from a snapshot.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "cuprobe/cuprobe.h"
+#include "facts_kv.h"
+#include "host/host.h"
+#include "probe/deadline.h"
+#include "probe/probe.h"
+
+extern char **environ;
+
+struct cp_session {
+    cp_facts f;
+    cp_fs *fs;
+};
+
+#define ANSWERS_FILE "answers.txt"
+#define ANSWERS_MAX ((size_t)8 << 20)
+
+/* The library's version string. */
+const char *cp_version(void)
+{
+#ifdef CUPROBE_VERSION
+    return CUPROBE_VERSION;
+#else
+    return "0.0.0";
+#endif
+}
+
+/* Variables that change what CUDA, its libraries or the frameworks do, or
+ * that say where we run.  Everything else in the environment is ignored. */
+static int env_relevant(const char *name)
+{
+    static const char *const prefixes[] = { "CUDA", "NVIDIA_", "NV_", "LD_", "CUDNN", "NCCL",
+        "CUBLAS", "TORCH", "PYTORCH", "XLA", "JAX", "TF_", "CONDA", "VIRTUAL_ENV", "PYTHON",
+        "OMPI_", "SLURM_", "KUBERNETES_SERVICE_HOST", "container", NULL };
+    static const char *const exact[] = { "PATH", "LIBRARY_PATH", "HOME", "USER", NULL };
+    for (int i = 0; exact[i]; i++)
+        if (strcmp(name, exact[i]) == 0) return 1;
+    for (int i = 0; prefixes[i]; i++)
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return 1;
+    return 0;
+}
+
+static void collect_env(cp_host_facts *h)
+{
+    h->nenv = 0;
+    for (char **e = environ; e && *e && h->nenv < CP_MAX_ENV; e++) {
+        const char *eq = strchr(*e, '=');
+        if (!eq || eq == *e || (size_t)(eq - *e) >= sizeof h->env[0].name) continue;
+        cp_env_var *v = &h->env[h->nenv];
+        memcpy(v->name, *e, (size_t)(eq - *e));
+        v->name[eq - *e] = '\0';
+        if (!env_relevant(v->name)) continue;
+        snprintf(v->value, sizeof v->value, "%s", eq + 1);
+        h->nenv++;
+    }
+}
+
+static void cuda_child(cp_buf *out, void *arg)
+{
+    (void)arg;
+    cp_facts *f = malloc(sizeof *f);
+    if (!f) { out->failed = true; return; }
+    cp_facts_init(f);
+    cp_cuda_probe_fill(&f->cuda);
+    cp_facts_put_cuda(out, &f->cuda);
+    free(f);
+}
+
+static void nvml_child(cp_buf *out, void *arg)
+{
+    (void)arg;
+    cp_facts *f = malloc(sizeof *f);
+    if (!f) { out->failed = true; return; }
+    cp_facts_init(f);
+    cp_nvml_probe_fill(&f->nvml);
+    cp_facts_put_nvml(out, &f->nvml);
+    free(f);
+}
+
+/* Ask libcuda and NVML at the same time, each in its own child. */
+static void probe_driver(cp_facts *f, unsigned which, int timeout_ms)
+{
+    cp_probe_job jobs[2];
+    cp_probe_run *runs[2];
+    int n = 0;
+    cp_facts *fresh = malloc(sizeof *fresh);
+    if (!fresh) return;
+    cp_facts_init(fresh);
+    if (which & CP_LIVE_CUDA) {
+        f->cuda = fresh->cuda;
+        runs[n] = &f->cuda.run;
+        cp_probe_start(&jobs[n++], cuda_child, NULL);
+    }
+    if (which & CP_LIVE_NVML) {
+        f->nvml = fresh->nvml;
+        runs[n] = &f->nvml.run;
+        cp_probe_start(&jobs[n++], nvml_child, NULL);
+    }
+    free(fresh);
+    cp_probe_wait(jobs, n, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        char err[160];
+        if (jobs[i].out.len)   /* a child killed mid-way leaves what it managed to say */
+            cp_facts_load(jobs[i].out.data, jobs[i].out.len, f, err, sizeof err);
+        *runs[i] = jobs[i].run;
+        cp_buf_free(&jobs[i].out);
+    }
+}
+
+static void observe_host_files(cp_fs *fs, cp_facts *f)
+{
+    cp_host_facts *h = &f->host;
+    cp_host_read_pci(fs, h);
+    cp_host_read_modules(fs, h);
+    cp_host_read_procfs(fs, &h->procfs);
+    cp_host_read_container(fs, &h->container);
+    cp_host_read_kernel_log(fs, &h->klog);
+}
+
+static void observe_meta(cp_facts *f)
+{
+    struct utsname u;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(f->captured_at, sizeof f->captured_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (uname(&u) == 0) {
+        snprintf(f->hostname, sizeof f->hostname, "%s", u.nodename);
+        snprintf(f->kernel_release, sizeof f->kernel_release, "%s", u.release);
+    }
+}
+
+static int load_answers(const char *dir, cp_facts *f, char *err, size_t errcap)
+{
+    char path[CP_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", dir, ANSWERS_FILE);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(err, errcap, "'%s' is not a cuprobe snapshot: cannot open '%s': %s",
+                 dir, path, strerror(errno));
+        return -1;
+    }
+    char *text = malloc(ANSWERS_MAX);
+    size_t len = text ? fread(text, 1, ANSWERS_MAX, fp) : 0;
+    int io_error = ferror(fp);
+    fclose(fp);
+    if (!text || io_error) {
+        snprintf(err, errcap, "cannot read '%s'", path);
+        free(text);
+        return -1;
+    }
+    char why[200];
+    int seen = cp_facts_load(text, len, f, why, sizeof why);
+    free(text);
+    if (seen < 0) {
+        snprintf(err, errcap, "snapshot file '%s' is damaged: %s", path, why);
+        return -1;
+    }
+    static const struct { int bit; const char *name; } blocks[] = {
+        { CP_KV_META, "meta" }, { CP_KV_HOST, "host" }, { CP_KV_CUDA, "cuda" }, { CP_KV_NVML, "nvml" } };
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
+        if (!(seen & blocks[i].bit)) {
+            snprintf(err, errcap, "snapshot file '%s' is truncated: the '%s' answers are incomplete",
+                     path, blocks[i].name);
+            return -1;
+        }
+    return 0;
+}
+
+/* Observe or replay; see cuprobe.h. */
+int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t errcap)
+{
+    *out = NULL;
+    cp_session *s = calloc(1, sizeof *s);
+    if (!s) { snprintf(err, errcap, "out of memory"); return -1; }
+    cp_facts *f = &s->f;
+    cp_facts_init(f);
+    unsigned live = CP_LIVE_CUDA | CP_LIVE_NVML | CP_LIVE_ENV;
+    if (o->from_dir) {
+        char root[CP_PATH_MAX + 8];
+        struct stat st;
+        snprintf(root, sizeof root, "%s/root", o->from_dir);
+        if (stat(o->from_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            snprintf(err, errcap, "cannot open snapshot '%s': %s", o->from_dir,
+                     errno ? strerror(errno) : "not a folder");
+            free(s);
+            return -1;
+        }
+        if (load_answers(o->from_dir, f, err, errcap) != 0) { free(s); return -1; }
+        s->fs = cp_fs_open(root, false);
+        snprintf(f->origin, sizeof f->origin, "%s", o->from_dir);
+        live = o->live_mask;
+    } else {
+        s->fs = cp_fs_open(o->root ? o->root : "/", o->record);
+        snprintf(f->origin, sizeof f->origin, "live");
+        observe_meta(f);
+    }
+    if (!s->fs) { snprintf(err, errcap, "out of memory"); free(s); return -1; }
+    if (o->fail_read_at > 0) cp_fs_fail_read_at(s->fs, o->fail_read_at);
+
+    observe_host_files(s->fs, f);
+    if (live & CP_LIVE_ENV) collect_env(&f->host);
+    if (!o->from_dir) {
+        f->host.uid = (int64_t)getuid();
+        cp_host_read_devnodes(s->fs, &f->host);
+    }
+    cp_parse_visibility(cp_host_getenv(&f->host, "CUDA_VISIBLE_DEVICES"),
+                        cp_host_getenv(&f->host, "NVIDIA_VISIBLE_DEVICES"),
+                        cp_host_getenv(&f->host, "CUDA_DEVICE_ORDER"), &f->host.vis);
+    cp_runtime_observe(s->fs, &f->host, &f->runtime);
+    if (live & (CP_LIVE_CUDA | CP_LIVE_NVML))
+        probe_driver(f, live & (CP_LIVE_CUDA | CP_LIVE_NVML), o->timeout_ms > 0 ? o->timeout_ms : 5000);
+    *out = s;
+    return 0;
+}
+
+/* The session's facts. */
+const cp_facts *cp_session_facts(const cp_session *s)
+{
+    return &s->f;
+}
+
+static int dir_is_empty_or_missing(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) return errno == ENOENT ? 1 : -1;
+    if (!S_ISDIR(st.st_mode)) return 0;
+    return rmdir(dir) == 0 ? 1 : 0;   /* empty folders can be removed and made again */
+}
+
+/* Write a snapshot folder; see cuprobe.h. */
+int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t errcap)
+{
+    int e = dir_is_empty_or_missing(dir);
+    if (e <= 0) {
+        snprintf(err, errcap, "cannot write snapshot to '%s': %s", dir,
+                 e < 0 ? strerror(errno) : "it exists and is not an empty folder");
+        return -1;
+    }
+    if (mkdir(dir, 0755) != 0) {
+        snprintf(err, errcap, "cannot create '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    char path[CP_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/root", dir);
+    if (mkdir(path, 0755) != 0 || cp_fs_write_snapshot(s->fs, path, err, errcap) != 0) {
+        if (!err[0]) snprintf(err, errcap, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    cp_buf b = { 0 };
+    cp_buf_printf(&b, "# cuprobe %s snapshot answers: what the driver, NVML and the OS said\n",
+                  cp_version());
+    cp_facts_put_meta(&b, &s->f);
+    cp_facts_put_host(&b, &s->f.host, 1);
+    cp_facts_put_cuda(&b, &s->f.cuda);
+    cp_facts_put_nvml(&b, &s->f.nvml);
+    snprintf(path, sizeof path, "%s/%s", dir, ANSWERS_FILE);
+    FILE *fp = b.failed ? NULL : fopen(path, "wb");
+    int ok = fp && fwrite(b.data, 1, b.len, fp) == b.len;
+    if (fp && fclose(fp) != 0) ok = 0;
+    cp_buf_free(&b);
+    if (!ok) {
+        snprintf(err, errcap, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Free a session. */
+void cp_session_free(cp_session *s)
+{
+    if (!s) return;
+    cp_fs_close(s->fs);
+    free(s);
+}

@@ -1,0 +1,668 @@
+/*
+ * The file-system door: root prefixing, bounded reads (including record by
+ * record reads of character devices such as /dev/kmsg), sorted listings, and
+ * the in-memory record that `cuprobe snapshot` writes back out.
+ *
+ * Everything lives in the cp_fs struct; there is no global state, so several
+ * views (a live one and a replayed snapshot) can coexist.
+ */
+#include "host/fsroot.h"
+#include "cuprobe/facts.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* What a recorded path was seen as. */
+enum rec_kind { REC_PLACEHOLDER, REC_FILE, REC_DIR, REC_LINK };
+
+typedef struct {
+    char *path;               /* machine path, "/proc/modules" */
+    enum rec_kind kind;
+    char *data;               /* file bytes or link target (NUL-terminated) */
+    size_t len;
+} cp_rec;
+
+struct cp_fs {
+    char *root;               /* as given, for cp_fs_root */
+    char *prefix;             /* root without trailing '/', "" when live */
+    bool live;
+    bool record;
+    bool record_oom;          /* a record was dropped: the snapshot is incomplete */
+    long fail_countdown;      /* fault injection: the read that takes it to 0 fails */
+    cp_rec *recs;
+    size_t nrec, caprec;
+};
+
+/* Largest single /dev/kmsg record the kernel hands out (a record that does
+ * not fit the read buffer fails with EINVAL, so the buffer must hold one). */
+#define KMSG_RECORD_MAX 8192
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* A ".." component would let a path leave the root; "." and "//" are harmless. */
+static bool has_dotdot(const char *path)
+{
+    const char *p = path;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        if (e - p == 2 && p[0] == '.' && p[1] == '.')
+            return true;
+        p = e;
+    }
+    return false;
+}
+
+/* Join root and machine path into out.  Returns 0 or -errno. */
+static int join(const cp_fs *fs, const char *path, char *out, size_t cap)
+{
+    if (!path || !*path)
+        return -EINVAL;
+    if (has_dotdot(path))
+        return -EINVAL;
+    int n = snprintf(out, cap, "%s%s%s", fs->prefix, path[0] == '/' ? "" : "/", path);
+    if (n < 0 || (size_t)n >= cap)
+        return -ENAMETOOLONG;
+    return 0;
+}
+
+cp_fs *cp_fs_open(const char *root, bool record)
+{
+    cp_fs *fs = calloc(1, sizeof *fs);
+    if (!fs)
+        return NULL;
+    if (!root || !*root)
+        root = "/";
+    fs->root = dup_str(root);
+    fs->prefix = dup_str(root);
+    if (!fs->root || !fs->prefix) {
+        cp_fs_close(fs);
+        return NULL;
+    }
+    size_t n = strlen(fs->prefix);
+    while (n > 0 && fs->prefix[n - 1] == '/')
+        fs->prefix[--n] = '\0';
+    fs->live = (n == 0);
+    fs->record = record;
+    return fs;
+}
+
+void cp_fs_close(cp_fs *fs)
+{
+    if (!fs)
+        return;
+    for (size_t i = 0; i < fs->nrec; i++) {
+        free(fs->recs[i].path);
+        free(fs->recs[i].data);
+    }
+    free(fs->recs);
+    free(fs->root);
+    free(fs->prefix);
+    free(fs);
+}
+
+const char *cp_fs_root(const cp_fs *fs)
+{
+    return fs ? fs->root : "/";
+}
+
+bool cp_fs_is_live(const cp_fs *fs)
+{
+    return fs && fs->live;
+}
+
+void cp_fs_fail_read_at(cp_fs *fs, long n)
+{
+    if (fs)
+        fs->fail_countdown = n > 0 ? n : 0;
+}
+
+/* ---------------------------------------------------------- recording -- */
+
+static cp_rec *rec_find(cp_fs *fs, const char *path)
+{
+    for (size_t i = 0; i < fs->nrec; i++)
+        if (strcmp(fs->recs[i].path, path) == 0)
+            return &fs->recs[i];
+    return NULL;
+}
+
+static cp_rec *rec_add(cp_fs *fs, const char *path)
+{
+    if (fs->nrec == fs->caprec) {
+        size_t ncap = fs->caprec ? fs->caprec * 2 : 64;
+        cp_rec *n = realloc(fs->recs, ncap * sizeof *n);
+        if (!n)
+            return NULL;
+        fs->recs = n;
+        fs->caprec = ncap;
+    }
+    char *p = dup_str(path);
+    if (!p)
+        return NULL;
+    cp_rec *r = &fs->recs[fs->nrec++];
+    memset(r, 0, sizeof *r);
+    r->path = p;
+    r->kind = REC_PLACEHOLDER;
+    return r;
+}
+
+/* Stronger evidence replaces weaker: placeholder < link < file; a folder is
+ * never replaced (its children are recorded under it).  data may be NULL. */
+static void rec_put(cp_fs *fs, const char *path, enum rec_kind kind,
+                    const char *data, size_t len)
+{
+    if (!fs->record)
+        return;
+    cp_rec *r = rec_find(fs, path);
+    if (r) {
+        if (r->kind == REC_DIR || kind == REC_PLACEHOLDER)
+            return;
+        if (kind == REC_LINK && r->kind == REC_FILE)
+            return;
+    } else if (!(r = rec_add(fs, path))) {
+        fs->record_oom = true;
+        return;
+    }
+    if (kind == REC_DIR || kind == REC_PLACEHOLDER) {
+        free(r->data);
+        r->data = NULL;
+        r->len = 0;
+        r->kind = kind;
+        return;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        fs->record_oom = true;
+        return;
+    }
+    if (len)
+        memcpy(copy, data, len);
+    copy[len] = '\0';
+    free(r->data);
+    r->data = copy;
+    r->len = len;
+    r->kind = kind;
+}
+
+static cp_fs_type type_of(mode_t m)
+{
+    if (S_ISREG(m))
+        return CP_FS_FILE;
+    if (S_ISDIR(m))
+        return CP_FS_DIR;
+    if (S_ISCHR(m))
+        return CP_FS_CHR;
+    return CP_FS_OTHER;
+}
+
+/* -------------------------------------------------------------- reads -- */
+
+/* Character devices hand out one record per read(); /dev/kmsg answers EPIPE
+ * for a record overwritten since the last read and EAGAIN once it runs dry. */
+static int read_records(int fd, char *buf, size_t cap, size_t *len)
+{
+    char rec[KMSG_RECORD_MAX];
+    size_t n = 0;
+    while (n + 1 < cap) {
+        ssize_t r = read(fd, rec, sizeof rec);
+        if (r < 0) {
+            if (errno == EINTR || errno == EPIPE)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                break;
+            if (n == 0)
+                return -errno;
+            break;
+        }
+        if (r == 0)
+            break;
+        size_t take = (size_t)r;
+        if (take > cap - 1 - n)
+            take = cap - 1 - n;
+        memcpy(buf + n, rec, take);
+        n += take;
+        if (buf[n - 1] != '\n' && n + 1 < cap)
+            buf[n++] = '\n';
+    }
+    *len = n;
+    return 0;
+}
+
+static int read_plain(int fd, char *buf, size_t cap, size_t *len)
+{
+    size_t n = 0;
+    while (n + 1 < cap) {
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            /* a FIFO opened non-blocking has nothing more for us */
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                break;
+            return -errno;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    *len = n;
+    return 0;
+}
+
+int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
+{
+    char full[PATH_MAX];
+    size_t got = 0;
+    if (len)
+        *len = 0;
+    if (!fs || !buf || cap == 0)
+        return -EINVAL;
+    buf[0] = '\0';
+    if (fs->fail_countdown > 0 && --fs->fail_countdown == 0)
+        return -EIO;
+    int rc = join(fs, path, full, sizeof full);
+    if (rc)
+        return rc;
+    int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        rc = -errno;
+        close(fd);
+        return rc;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return -EISDIR;
+    }
+    rc = S_ISCHR(st.st_mode) ? read_records(fd, buf, cap, &got)
+                             : read_plain(fd, buf, cap, &got);
+    close(fd);
+    if (rc)
+        return rc;
+    buf[got] = '\0';
+    if (len)
+        *len = got;
+    rec_put(fs, path, REC_FILE, buf, got);
+    return 0;
+}
+
+int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len)
+{
+    size_t got = 0;
+    if (!out)
+        return -EINVAL;
+    *out = NULL;
+    if (len)
+        *len = 0;
+    if (max == 0)
+        return -EINVAL;
+    char *buf = malloc(max);
+    if (!buf)
+        return -ENOMEM;
+    int rc = cp_fs_read(fs, path, buf, max, &got);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    /* most files are far smaller than the cap the caller allowed */
+    char *small = realloc(buf, got + 1);
+    *out = small ? small : buf;
+    if (len)
+        *len = got;
+    return 0;
+}
+
+int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap)
+{
+    char full[PATH_MAX];
+    if (!fs || !buf || cap == 0)
+        return -EINVAL;
+    buf[0] = '\0';
+    int rc = join(fs, path, full, sizeof full);
+    if (rc)
+        return rc;
+    ssize_t n = readlink(full, buf, cap - 1);
+    if (n < 0)
+        return -errno;
+    buf[n] = '\0';
+    rec_put(fs, path, REC_LINK, buf, (size_t)n);
+    return 0;
+}
+
+cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
+                      int64_t *rdev_major, int64_t *rdev_minor)
+{
+    char full[PATH_MAX];
+    struct stat st;
+    if (!fs || join(fs, path, full, sizeof full) != 0 || stat(full, &st) != 0)
+        return CP_FS_MISSING;
+    cp_fs_type t = type_of(st.st_mode);
+    if (mode)
+        *mode = (int64_t)(st.st_mode & 07777);
+    if (rdev_major)
+        *rdev_major = t == CP_FS_CHR ? (int64_t)major(st.st_rdev) : CP_UNKNOWN;
+    if (rdev_minor)
+        *rdev_minor = t == CP_FS_CHR ? (int64_t)minor(st.st_rdev) : CP_UNKNOWN;
+    rec_put(fs, path, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
+    return t;
+}
+
+int cp_fs_access_rw(cp_fs *fs, const char *path)
+{
+    char full[PATH_MAX];
+    /* a snapshot's files belong to whoever unpacked it: their permissions
+     * say nothing about the captured machine */
+    if (!fs || !fs->live || join(fs, path, full, sizeof full) != 0)
+        return -1;
+    if (access(full, R_OK | W_OK) == 0)
+        return 1;
+    return (errno == EACCES || errno == EROFS || errno == EPERM) ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ listing -- */
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Read every name of an open folder except "." and "..".  Returns 0 or -errno. */
+static int collect_names(DIR *d, char ***out, size_t *count)
+{
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 32;
+            char **nn = realloc(names, ncap * sizeof *nn);
+            if (!nn) {
+                free_names(names, n);
+                return -ENOMEM;
+            }
+            names = nn;
+            cap = ncap;
+        }
+        if (!(names[n] = dup_str(de->d_name))) {
+            free_names(names, n);
+            return -ENOMEM;
+        }
+        n++;
+    }
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_names);
+    *out = names;
+    *count = n;
+    return 0;
+}
+
+/* Record one listed entry by what it points at; a dangling link is kept as
+ * a link so a replay sees it dangle too. */
+static cp_fs_type list_entry_type(cp_fs *fs, int dfd, const char *dir, const char *name)
+{
+    struct stat st;
+    char mpath[PATH_MAX];
+    cp_fs_type t = CP_FS_MISSING;
+    int n = snprintf(mpath, sizeof mpath, "%s%s%s", dir,
+                     dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+    bool named = n > 0 && (size_t)n < sizeof mpath;
+    if (fstatat(dfd, name, &st, 0) == 0) {
+        t = type_of(st.st_mode);
+        if (named)
+            rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
+    } else if (named && fs->record) {
+        char target[PATH_MAX];
+        ssize_t r = readlinkat(dfd, name, target, sizeof target - 1);
+        if (r >= 0)
+            rec_put(fs, mpath, REC_LINK, target, (size_t)r);
+    }
+    return t;
+}
+
+int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
+{
+    char full[PATH_MAX];
+    if (!fs || !dir)
+        return -EINVAL;
+    int rc = join(fs, dir, full, sizeof full);
+    if (rc)
+        return rc;
+    DIR *d = opendir(full);
+    if (!d)
+        return -errno;
+    char **names = NULL;
+    size_t n = 0;
+    rc = collect_names(d, &names, &n);
+    if (rc) {
+        closedir(d);
+        return rc;
+    }
+    rec_put(fs, dir, REC_DIR, NULL, 0);
+    int visited = 0;
+    for (size_t i = 0; i < n; i++) {
+        cp_fs_type t = list_entry_type(fs, dirfd(d), dir, names[i]);
+        visited++;
+        if (cb && cb(names[i], t, arg) != 0)
+            break;
+    }
+    free_names(names, n);
+    closedir(d);
+    return visited;
+}
+
+/* ----------------------------------------------------------- snapshot -- */
+
+static void set_err(char *errbuf, size_t cap, const char *what, const char *path, int err)
+{
+    if (!errbuf || cap == 0)
+        return;
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s", strerror(err));
+    if (msg[0] >= 'A' && msg[0] <= 'Z')
+        msg[0] = (char)(msg[0] - 'A' + 'a');
+    snprintf(errbuf, cap, "cannot %s '%s': %s", what, path, msg);
+}
+
+/* Write the bytes at the end of an opened path. */
+static int write_file_at(int dfd, const char *name, const cp_rec *r)
+{
+    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -errno;
+    size_t off = 0;
+    while (off < r->len) {
+        ssize_t w = write(fd, r->data + off, r->len - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            return -e;
+        }
+        off += (size_t)w;
+    }
+    return close(fd) == 0 ? 0 : -errno;
+}
+
+static int write_link_at(int dfd, const char *name, const char *target)
+{
+    if (symlinkat(target, dfd, name) == 0)
+        return 0;
+    if (errno != EEXIST)
+        return -errno;
+    struct stat st;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return -errno;
+    /* a folder recorded at the same path holds children: keep it */
+    if (S_ISDIR(st.st_mode))
+        return 0;
+    if (unlinkat(dfd, name, 0) != 0 || symlinkat(target, dfd, name) != 0)
+        return -errno;
+    return 0;
+}
+
+/* Create one recorded item below the folder rootfd, walking each component
+ * with O_NOFOLLOW so nothing is written outside it. */
+static int write_one(int rootfd, const cp_rec *r)
+{
+    char comp[NAME_MAX + 1];
+    const char *p = r->path;
+    int dfd = dup(rootfd);
+    if (dfd < 0)
+        return -errno;
+    int rc = 0;
+    for (;;) {
+        while (*p == '/')
+            p++;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        size_t n = (size_t)(e - p);
+        if (n == 0)
+            break;                    /* the root itself */
+        if (n > NAME_MAX) {
+            rc = -ENAMETOOLONG;
+            break;
+        }
+        memcpy(comp, p, n);
+        comp[n] = '\0';
+        if (strcmp(comp, "..") == 0) {
+            rc = -EINVAL;
+            break;
+        }
+        const char *rest = e;
+        while (*rest == '/')
+            rest++;
+        bool last = *rest == '\0';
+        if (strcmp(comp, ".") == 0) {
+            p = e;
+            if (last)
+                break;
+            continue;
+        }
+        if (last && r->kind != REC_DIR) {
+            rc = r->kind == REC_LINK ? write_link_at(dfd, comp, r->data ? r->data : "")
+                                     : write_file_at(dfd, comp, r);
+            break;
+        }
+        if (mkdirat(dfd, comp, 0755) != 0 && errno != EEXIST) {
+            rc = -errno;
+            break;
+        }
+        int nfd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (nfd < 0) {
+            rc = -errno;
+            break;
+        }
+        close(dfd);
+        dfd = nfd;
+        if (last)
+            break;
+        p = e;
+    }
+    close(dfd);
+    return rc;
+}
+
+static int cmp_recs(const void *a, const void *b)
+{
+    return strcmp((*(const cp_rec *const *)a)->path, (*(const cp_rec *const *)b)->path);
+}
+
+/* mkdir -p for the snapshot folder itself (a path the user chose). */
+static int mkdir_p(const char *dir)
+{
+    char buf[PATH_MAX];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof buf)
+        return -ENAMETOOLONG;
+    memcpy(buf, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return -errno;
+        buf[i] = c;
+    }
+    return 0;
+}
+
+int cp_fs_write_snapshot(const cp_fs *fs, const char *dir, char *errbuf, size_t errcap)
+{
+    if (errbuf && errcap)
+        errbuf[0] = '\0';
+    if (!fs || !dir || !*dir) {
+        set_err(errbuf, errcap, "write snapshot to", dir ? dir : "", EINVAL);
+        return -EINVAL;
+    }
+    if (fs->record_oom) {
+        set_err(errbuf, errcap, "record files for", dir, ENOMEM);
+        return -ENOMEM;
+    }
+    int rc = mkdir_p(dir);
+    int rootfd = rc ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (rc || rootfd < 0) {
+        rc = rc ? rc : -errno;
+        set_err(errbuf, errcap, "create", dir, -rc);
+        return rc;
+    }
+    const cp_rec **order = malloc((fs->nrec ? fs->nrec : 1) * sizeof *order);
+    if (!order) {
+        close(rootfd);
+        set_err(errbuf, errcap, "write snapshot to", dir, ENOMEM);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < fs->nrec; i++)
+        order[i] = &fs->recs[i];
+    qsort(order, fs->nrec, sizeof *order, cmp_recs);
+    /* folders and files first, links last: a link never stands where a
+     * folder with recorded children must go */
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        for (size_t i = 0; i < fs->nrec && rc == 0; i++) {
+            const cp_rec *r = order[i];
+            if ((r->kind == REC_LINK) != (pass == 1))
+                continue;
+            if (has_dotdot(r->path))
+                rc = -EINVAL;
+            else
+                rc = write_one(rootfd, r);
+            if (rc)
+                set_err(errbuf, errcap, "write", r->path, -rc);
+        }
+    }
+    free(order);
+    close(rootfd);
+    return rc;
+}

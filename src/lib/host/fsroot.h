@@ -1,0 +1,75 @@
+/*
+ * One door to the file system: every OS read of the observe step goes
+ * through a cp_fs, which prefixes paths with a root ("/" live, or a captured
+ * snapshot's root/ folder) and can record what it saw so `cuprobe snapshot`
+ * can write the same files out again.
+ *
+ * Paths given to these functions are absolute machine paths ("/proc/modules");
+ * the root is prepended internally.  None of them print or exit.
+ */
+#ifndef CP_FSROOT_H
+#define CP_FSROOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cp_fs cp_fs;
+
+/* Open a file-system view rooted at `root` ("/" for the live machine).  When
+ * `record` is true, every read, listing, stat and readlink is remembered for
+ * cp_fs_write_snapshot.  Returns NULL only when out of memory. */
+cp_fs *cp_fs_open(const char *root, bool record);
+
+/* Release the view and everything it recorded.  NULL is allowed. */
+void cp_fs_close(cp_fs *fs);
+
+/* The root this view was opened with. */
+const char *cp_fs_root(const cp_fs *fs);
+
+/* True when the view is the live machine ("/"). */
+bool cp_fs_is_live(const cp_fs *fs);
+
+/* Read up to cap-1 bytes of `path` into buf and NUL-terminate it; *len gets
+ * the byte count (may contain NULs for binary files).  Character devices such
+ * as /dev/kmsg are read non-blocking, record by record, until they run dry.
+ * Returns 0, or -errno (-ENOENT, -EACCES, ...).  A file longer than cap-1 is
+ * truncated silently: callers size cap for the files they expect. */
+int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len);
+
+/* Like cp_fs_read, but allocates: *out gets a malloc'd, NUL-terminated buffer
+ * of at most max bytes, owned by the caller.  Returns 0 or -errno. */
+int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len);
+
+/* readlink(2) through the root; buf is NUL-terminated.  Returns 0 or -errno. */
+int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap);
+
+/* What a path is, following links. */
+typedef enum { CP_FS_MISSING = 0, CP_FS_FILE, CP_FS_DIR, CP_FS_CHR, CP_FS_OTHER } cp_fs_type;
+
+/* stat(2) through the root.  On success fills the optional outputs (mode:
+ * permission bits, rdev_major/minor for device nodes) and returns the type;
+ * CP_FS_MISSING when it does not exist or cannot be seen. */
+cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
+                      int64_t *rdev_major, int64_t *rdev_minor);
+
+/* access(path, R_OK|W_OK) through the root: 1 yes, 0 no, -1 unknown. */
+int cp_fs_access_rw(cp_fs *fs, const char *path);
+
+/* Call cb(name, type, arg) for every entry of `dir` except "." and "..", in
+ * sorted order so results never depend on directory order.  A non-zero
+ * return from cb stops the walk.  Returns the number of entries visited, or
+ * -errno when the folder cannot be opened. */
+typedef int (*cp_fs_entry_cb)(const char *name, cp_fs_type type, void *arg);
+int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg);
+
+/* Write every recorded item under `dir` (the snapshot's root/ folder): files
+ * with the bytes read, folders, links as links, stat-only files as empty
+ * placeholders.  Returns 0, or -errno with errbuf naming the failing path. */
+int cp_fs_write_snapshot(const cp_fs *fs, const char *dir, char *errbuf, size_t errcap);
+
+/* Test hook: make the Nth cp_fs_read from now on fail with -EIO (0 = never).
+ * Set from CUPROBE_TEST_FAIL_READ by the tool; fault-injection tests loop N. */
+void cp_fs_fail_read_at(cp_fs *fs, long n);
+
+#endif

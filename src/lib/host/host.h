@@ -1,0 +1,104 @@
+/*
+ * Host sources: what the OS says about the CUDA stack, read through a cp_fs.
+ *
+ * Two kinds of functions live here:
+ *   cp_parse_*  pure parsers of outside text: (text, len) in, facts out.
+ *               They never read files, are bounds-checked for any input
+ *               (NULs, no final newline, huge lines) and each has a fuzz
+ *               target in tests/fuzz/.
+ *   cp_host_*   readers: fetch the files through the cp_fs and call a parser.
+ *               They return 0 when the source was read, -errno when it could
+ *               not be (the facts then keep their "unknown" values).
+ */
+#ifndef CP_HOST_H
+#define CP_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cuprobe/facts.h"
+#include "fsroot.h"
+
+/* ---- PCI (/sys/bus/pci/devices) ---------------------------------------- */
+
+/* "32.0 GT/s PCIe" -> 32000, "2.5 GT/s" -> 2500, "8 GT/s" -> 8000 (MT/s);
+ * "Unknown" or garbage -> CP_UNKNOWN. */
+int64_t cp_parse_link_speed(const char *text, size_t len);
+
+/* "0x10de\n" -> 0x10de; "16\n" -> 16; "-1" -> -1; garbage -> CP_UNKNOWN.
+ * Accepts optional 0x prefix when base16 is true, surrounding whitespace. */
+int64_t cp_parse_sysfs_int(const char *text, size_t len, int base16);
+
+/* Fill h->pci[] with every function of vendor 0x10de, sorted by address. */
+int cp_host_read_pci(cp_fs *fs, cp_host_facts *h);
+
+/* ---- kernel modules (/proc/modules) ------------------------------------ */
+
+/* Parse /proc/modules text into mods[CP_MOD_COUNT] (the fixed list in
+ * facts.h; names are filled for every slot, loaded=false when absent). */
+void cp_parse_modules(const char *text, size_t len, cp_module mods[CP_MOD_COUNT]);
+int cp_host_read_modules(cp_fs *fs, cp_host_facts *h);
+
+/* ---- /proc/driver/nvidia ----------------------------------------------- */
+
+/* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04 ..." */
+void cp_parse_nvidia_version(const char *text, size_t len, cp_procfs_nvidia *p);
+/* gpus/BUS/information ("Model: \t\t NVIDIA H200\n..."). */
+void cp_parse_nvidia_gpu_info(const char *text, size_t len, cp_procfs_gpu *g);
+int cp_host_read_procfs(cp_fs *fs, cp_procfs_nvidia *p);
+
+/* ---- device nodes ------------------------------------------------------- */
+
+/* /dev/nvidiactl, /dev/nvidia[0-9]*, /dev/nvidia-uvm, /dev/nvidia-uvm-tools,
+ * /dev/nvidia-modeset, /dev/nvidia-caps/<*>: which exist, are character
+ * devices and are read+writable by this user.  Live view only. */
+int cp_host_read_devnodes(cp_fs *fs, cp_host_facts *h);
+
+/* ---- containers and cgroups --------------------------------------------- */
+
+/* Parse a /proc/PID/cgroup text: version (a single "0::" line -> 2), path,
+ * and container hints in it (docker, kubepods, libpod, lxc, containerd). */
+void cp_parse_cgroup(const char *text, size_t len, cp_container *c);
+/* /.dockerenv, /run/.containerenv, /proc/1/cgroup, /proc/self/cgroup,
+ * /proc/1/environ's container= is NOT read (root only). */
+int cp_host_read_container(cp_fs *fs, cp_container *c);
+
+/* ---- visibility variables ----------------------------------------------- */
+
+/* Parse CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER
+ * (NULL = unset) the way the CUDA driver and the container runtime do. */
+void cp_parse_visibility(const char *cuda_visible, const char *nvidia_visible,
+                         const char *device_order, cp_visibility *v);
+
+/* ---- kernel log ---------------------------------------------------------- */
+
+/* Find XID lines ("NVRM: Xid (PCI:0000:9b:00): 79, pid=..., name=..., text"),
+ * "GPU has fallen off the bus" and "API mismatch" lines, in either /dev/kmsg
+ * record form ("6,1234,5678,-;NVRM: ...") or dmesg form ("[  1.2] NVRM: ...").
+ * Keeps the newest CP_MAX_XIDS events; counts all. */
+void cp_parse_kernel_log(const char *text, size_t len, cp_kernel_log *k);
+/* Reads /dev/kmsg; where that is refused says why (readable = CP_NO). */
+int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k);
+
+/* ---- runtime: toolkits and libcudart (src/lib/host/toolkit.c) ----------- */
+
+/* Parse a toolkit's version.json; writes "13.0.2" (the "cuda" entry's
+ * "version") to out.  Returns 0, or -1 when not found/garbage. */
+int cp_parse_version_json(const char *text, size_t len, char *out, size_t cap);
+
+/* Parse glibc's /etc/ld.so.cache (new "glibc-ld.so.cache1.1" format, alone or
+ * after the old "ld.so-1.7.0" one): cb(soname, path, arg) for every x86-64
+ * entry.  Returns entries seen, or -1 for a file it cannot make sense of. */
+typedef int (*cp_ldcache_cb)(const char *soname, const char *path, void *arg);
+int cp_parse_ldcache(const unsigned char *data, size_t len, cp_ldcache_cb cb, void *arg);
+
+/* Find CUDA toolkits and libcudart copies the way a program would (see
+ * runtime facts).  Reads environment values from h->env (LD_LIBRARY_PATH,
+ * CUDA_HOME, CUDA_PATH, PATH), so a replay sees the captured environment. */
+int cp_runtime_observe(cp_fs *fs, const cp_host_facts *h, cp_runtime_facts *rt);
+
+/* ---- environment --------------------------------------------------------- */
+
+/* Value of NAME in the captured environment, or NULL when unset. */
+const char *cp_host_getenv(const cp_host_facts *h, const char *name);
+
+#endif

@@ -1,0 +1,220 @@
+/*
+ * The kernel log's NVIDIA lines: XIDs (the driver's numbered GPU errors),
+ * "GPU has fallen off the bus" and "API mismatch" (user-space driver and
+ * kernel module of different versions).
+ *
+ *   6,1234,5678,-;NVRM: Xid (PCI:0000:9b:00): 79, pid=2024380, name=nvidia-smi, GPU has fallen off the bus.
+ *   [  123.456] NVRM: Xid (PCI:0000:01:00): 13, pid='<unknown>', name=<unknown>, Graphics Exception ...
+ *   [  123.456] NVRM: Xid (0000:01:00): 62, 0000(0000) 00000000 00000000
+ *
+ * Lines are matched by substring, so the record prefix (kmsg, dmesg or
+ * syslog) does not matter.
+ */
+#include "host/host.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XID_TAG "NVRM: Xid ("
+#define OFF_BUS "GPU has fallen off the bus"
+#define API_MISMATCH "NVRM: API mismatch"
+
+/* Large enough for the default 128 KiB-1 MiB kernel ring many times over. */
+#define KMSG_MAX (4u << 20)
+
+typedef struct {
+    const char *p;
+    size_t n;
+} span;
+
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+static void span_copy(span s, char *out, size_t cap)
+{
+    size_t n = s.n;
+    const char *nul = memchr(s.p, '\0', n);
+    if (nul)
+        n = (size_t)(nul - s.p);
+    while (n > 0 && blank(s.p[n - 1]))
+        n--;
+    if (n > cap - 1)
+        n = cap - 1;
+    memcpy(out, s.p, n);
+    out[n] = '\0';
+}
+
+static void skip_blanks(span *s)
+{
+    while (s->n > 0 && blank(*s->p)) {
+        s->p++;
+        s->n--;
+    }
+}
+
+static bool eat(span *s, const char *lit)
+{
+    size_t n = strlen(lit);
+    if (s->n < n || memcmp(s->p, lit, n) != 0)
+        return false;
+    s->p += n;
+    s->n -= n;
+    return true;
+}
+
+/* Decimal number at the start of s; CP_UNKNOWN when none. */
+static int64_t eat_number(span *s)
+{
+    int64_t v = 0;
+    size_t d = 0;
+    while (d < s->n && s->p[d] >= '0' && s->p[d] <= '9' && d < 18) {
+        v = v * 10 + (s->p[d] - '0');
+        d++;
+    }
+    if (d == 0)
+        return CP_UNKNOWN;
+    s->p += d;
+    s->n -= d;
+    return v;
+}
+
+/* The value of "KEY=VALUE," at the start of s, up to the next comma. */
+static bool eat_field(span *s, const char *key, span *val)
+{
+    skip_blanks(s);
+    if (!eat(s, key))
+        return false;
+    const char *c = memchr(s->p, ',', s->n);
+    size_t n = c ? (size_t)(c - s->p) : s->n;
+    val->p = s->p;
+    val->n = n;
+    s->p += n;
+    s->n -= n;
+    eat(s, ",");
+    return true;
+}
+
+/* "(PCI:0000:9b:00): 79, pid=2024380, name=nvidia-smi, GPU has fallen off the bus." */
+static void parse_xid(span s, cp_xid_event *e)
+{
+    memset(e, 0, sizeof *e);
+    e->xid = CP_UNKNOWN;
+    e->pid = CP_UNKNOWN;
+    const char *close = memchr(s.p, ')', s.n);
+    if (!close)
+        return;
+    span pci = { s.p, (size_t)(close - s.p) };
+    eat(&pci, "PCI:");
+    span_copy(pci, e->pci, sizeof e->pci);
+    s.n -= (size_t)(close + 1 - s.p);
+    s.p = close + 1;
+    if (!eat(&s, ":"))
+        return;
+    skip_blanks(&s);
+    e->xid = eat_number(&s);
+    eat(&s, ",");
+    span val;
+    if (eat_field(&s, "pid=", &val)) {
+        e->pid = eat_number(&val);
+        if (val.n > 0 && e->pid != CP_UNKNOWN)
+            e->pid = CP_UNKNOWN;          /* "pid=12x": not a number after all */
+    }
+    if (eat_field(&s, "name=", &val))
+        span_copy(val, e->process, sizeof e->process);
+    skip_blanks(&s);
+    span_copy(s, e->text, sizeof e->text);
+}
+
+static void reset_counts(cp_kernel_log *k)
+{
+    k->nxid = 0;
+    k->xid_total = 0;
+    k->fell_off_bus = 0;
+    k->api_mismatch = 0;
+}
+
+/* Put the ring buffer's oldest kept event first. */
+static void unroll(cp_kernel_log *k)
+{
+    if (k->xid_total <= CP_MAX_XIDS)
+        return;
+    size_t head = (size_t)(k->xid_total % CP_MAX_XIDS);
+    cp_xid_event tmp[CP_MAX_XIDS];
+    for (size_t i = 0; i < CP_MAX_XIDS; i++)
+        tmp[i] = k->xids[(head + i) % CP_MAX_XIDS];
+    memcpy(k->xids, tmp, sizeof tmp);
+}
+
+static void scan_line(const char *line, size_t n, cp_kernel_log *k)
+{
+    const char *x = memmem(line, n, XID_TAG, sizeof XID_TAG - 1);
+    if (x) {
+        size_t off = (size_t)(x - line) + sizeof XID_TAG - 1;
+        span s = { line + off, n - off };
+        parse_xid(s, &k->xids[k->xid_total % CP_MAX_XIDS]);
+        k->xid_total++;
+    }
+    if (memmem(line, n, OFF_BUS, sizeof OFF_BUS - 1))
+        k->fell_off_bus++;
+    if (memmem(line, n, API_MISMATCH, sizeof API_MISMATCH - 1))
+        k->api_mismatch++;
+}
+
+/* Count and collect the NVIDIA lines of a kernel log text (see host.h).
+ * Resets the counters and events of k first; readable, source and why are
+ * left to the reader.  Never fails. */
+void cp_parse_kernel_log(const char *text, size_t len, cp_kernel_log *k)
+{
+    if (!k)
+        return;
+    reset_counts(k);
+    if (!text)
+        return;
+    for (size_t i = 0; i < len;) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        scan_line(text + i, end - i, k);
+        i = end + 1;
+    }
+    unroll(k);
+    k->nxid = k->xid_total < CP_MAX_XIDS ? (int)k->xid_total : CP_MAX_XIDS;
+}
+
+/* Read /dev/kmsg through fs and parse it into k.  Returns 0, or -errno with
+ * k->readable = CP_NO and k->why saying what to do (a non-root user on a
+ * kernel with dmesg_restrict is refused). */
+int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (!k)
+        return -EINVAL;
+    memset(k, 0, sizeof *k);
+    k->readable = CP_TRI_UNKNOWN;
+    snprintf(k->source, sizeof k->source, "/dev/kmsg");
+    int rc = cp_fs_read_alloc(fs, "/dev/kmsg", KMSG_MAX, &text, &len);
+    if (rc) {
+        k->readable = CP_NO;
+        if (rc == -EACCES || rc == -EPERM)
+            snprintf(k->why, sizeof k->why, "cannot read /dev/kmsg: permission denied "
+                     "(kernel.dmesg_restrict=1?); run as root to see XIDs");
+        else if (rc == -ENOENT)
+            snprintf(k->why, sizeof k->why, "cannot read /dev/kmsg: it does not exist");
+        else {
+            char msg[96];
+            snprintf(msg, sizeof msg, "%s", strerror(-rc));
+            if (msg[0] >= 'A' && msg[0] <= 'Z')
+                msg[0] = (char)(msg[0] - 'A' + 'a');
+            snprintf(k->why, sizeof k->why, "cannot read /dev/kmsg: %s", msg);
+        }
+        return rc;
+    }
+    k->readable = CP_YES;
+    cp_parse_kernel_log(text, len, k);
+    free(text);
+    return 0;
+}

@@ -1,0 +1,632 @@
+/*
+ * Runtime layer sources: CUDA toolkits on disk and the libcudart copies a
+ * program could load, found the way a program and the dynamic loader would
+ * find them.  Everything is read through the cp_fs (never exec, never
+ * dlopen), so replaying a snapshot sees the same answer; environment values
+ * come from the captured h->env.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+#include "kb/kb.h"
+
+/* ------------------------------------------------ other version files -- */
+
+/* Copy the version-looking run (digits and dots, starting with a digit) at
+ * p..end into out.  Returns 0 or -1. */
+static int copy_version_run(const char *p, const char *end, char *out, size_t cap)
+{
+    size_t w = 0;
+    if (p >= end || !(*p >= '0' && *p <= '9'))
+        return -1;
+    while (p < end && ((*p >= '0' && *p <= '9') || *p == '.') && w + 1 < cap)
+        out[w++] = *p++;
+    while (w > 0 && out[w - 1] == '.')
+        w--;   /* "11.8." at a sentence end */
+    out[w] = '\0';
+    return w ? 0 : -1;
+}
+
+/* version.txt, the file before version.json (CUDA 11.0 and older):
+ * "CUDA Version 11.0.228". */
+static int parse_version_txt(const char *text, size_t len, char *out, size_t cap)
+{
+    static const char tag[] = "CUDA Version ";
+    const char *p = memmem(text, len, tag, sizeof tag - 1);
+    if (!p)
+        return -1;
+    p += sizeof tag - 1;
+    return copy_version_run(p, text + len, out, cap);
+}
+
+/* include/cuda.h: "#define CUDA_VERSION 13000" -> "13.0". */
+static int parse_cuda_h(const char *text, size_t len, char *out, size_t cap)
+{
+    static const char tag[] = "#define CUDA_VERSION";
+    const char *end = text + len, *p = text;
+    while ((p = memmem(p, (size_t)(end - p), tag, sizeof tag - 1)) != NULL) {
+        p += sizeof tag - 1;
+        if (p >= end || (*p != ' ' && *p != '\t'))
+            continue;   /* CUDA_VERSION_SOMETHING */
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        long long v = 0;
+        int digits = 0;
+        while (p < end && *p >= '0' && *p <= '9' && digits < 7) {
+            v = v * 10 + (*p++ - '0');
+            digits++;
+        }
+        if (digits < 4)
+            return -1;
+        cp_cuda_version_str(v, out, (int)cap);
+        return 0;
+    }
+    return -1;
+}
+
+/* "nvidia_cuda_runtime-13.0.96.dist-info" or
+ * "nvidia_cuda_runtime_cu12-12.4.127.dist-info" with prefix
+ * "nvidia_cuda_runtime" -> "13.0.96". */
+static int parse_dist_info(const char *name, const char *prefix, char *out, size_t cap)
+{
+    static const char suffix[] = ".dist-info";
+    size_t n = strlen(name), plen = strlen(prefix);
+    if (n < plen + sizeof suffix || strncmp(name, prefix, plen) != 0 ||
+        strcmp(name + n - (sizeof suffix - 1), suffix) != 0)
+        return -1;
+    const char *dash = strchr(name + plen, '-');
+    if (!dash || (dash != name + plen && strncmp(name + plen, "_cu", 3) != 0))
+        return -1;
+    return copy_version_run(dash + 1, name + n - (sizeof suffix - 1), out, cap);
+}
+
+/* -------------------------------------------------------------- paths -- */
+
+/* Resolve every symbolic link in the absolute machine path `in` through the
+ * cp_fs, like realpath(3) but without needing the last parts to exist, so
+ * the result can be stat'ed and compared.  "." and ".." are folded after
+ * links are followed, as the kernel does.  Returns 0, or -1 for a relative
+ * path, a link loop or a path too long. */
+static int resolve(cp_fs *fs, const char *in, char *out, size_t cap)
+{
+    char done[CP_PATH_MAX], todo[2 * CP_PATH_MAX], rest[2 * CP_PATH_MAX], link[CP_PATH_MAX];
+    size_t dlen = 0;
+    int links = 0;
+    if (!in || in[0] != '/' || strlen(in) >= sizeof todo)
+        return -1;
+    strcpy(todo, in);
+    done[0] = '\0';
+    const char *p = todo;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        size_t clen = (size_t)(e - p);
+        if (clen == 0 || (clen == 1 && p[0] == '.')) {
+            p = e;
+            continue;
+        }
+        if (clen == 2 && p[0] == '.' && p[1] == '.') {
+            while (dlen > 0 && done[dlen - 1] != '/')
+                dlen--;
+            if (dlen > 0)
+                dlen--;
+            done[dlen] = '\0';
+            p = e;
+            continue;
+        }
+        if (dlen + 1 + clen >= sizeof done)
+            return -1;
+        size_t parent = dlen;
+        done[dlen++] = '/';
+        memcpy(done + dlen, p, clen);
+        dlen += clen;
+        done[dlen] = '\0';
+        p = e;
+        if (cp_fs_readlink(fs, done, link, sizeof link) != 0)
+            continue;   /* not a link, or missing: keep the name as written */
+        if (++links > 40)
+            return -1;  /* ELOOP, as the kernel counts */
+        if (strlen(p) >= sizeof rest)
+            return -1;
+        strcpy(rest, p);
+        int n = snprintf(todo, sizeof todo, "%s/%s", link, rest);
+        if (n < 0 || (size_t)n >= sizeof todo)
+            return -1;
+        p = todo;
+        dlen = link[0] == '/' ? 0 : parent;
+        done[dlen] = '\0';
+    }
+    int n = snprintf(out, cap, "%s", dlen ? done : "/");
+    return (n < 0 || (size_t)n >= cap) ? -1 : 0;
+}
+
+/* dir + "/" + name into out; 0, or -1 when it does not fit. */
+static int join(char *out, size_t cap, const char *dir, const char *name)
+{
+    size_t d = strlen(dir);
+    int n = snprintf(out, cap, "%s%s%s", dir, (d && dir[d - 1] == '/') ? "" : "/", name);
+    return (n < 0 || (size_t)n >= cap) ? -1 : 0;
+}
+
+/* Cut the last component off an absolute path ("/a/b" -> "/a", "/a" -> "/"). */
+static void cut_last(char *path)
+{
+    char *s = strrchr(path, '/');
+    if (s == path)
+        s[1] = '\0';
+    else if (s)
+        *s = '\0';
+}
+
+/* Next entry of a ':'-separated list at *p into out (truncated entries come
+ * back empty).  Returns 0 at the end of the list, else 1. */
+static int next_entry(const char **p, char *out, size_t cap)
+{
+    if (!*p || !**p)
+        return 0;
+    const char *e = strchr(*p, ':');
+    size_t n = e ? (size_t)(e - *p) : strlen(*p);
+    if (n < cap) {
+        memcpy(out, *p, n);
+        out[n] = '\0';
+    } else {
+        out[0] = '\0';
+    }
+    *p = e ? e + 1 : *p + n;
+    return 1;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* ------------------------------------------------------------ observe -- */
+
+typedef struct {
+    char soname[64];
+    char path[CP_PATH_MAX];
+} cache_hit;
+
+/* Working state of one cp_runtime_observe call (heap: it is ~30 KB). */
+typedef struct {
+    cp_fs *fs;
+    const cp_host_facts *h;
+    cp_runtime_facts *rt;
+    char real[CP_MAX_CUDARTS][CP_PATH_MAX];   /* resolved path of rt->rt[i] */
+    int ncache;
+    cache_hit cache[CP_MAX_CUDARTS];         /* libcudart entries of ld.so.cache, in order */
+} obs;
+
+static void set_str(char *dst, size_t cap, const char *src)
+{
+    snprintf(dst, cap, "%s", src);
+}
+
+/* Prefer the sources that name the full release (version.json, version.txt)
+ * over cuda.h, which only knows major.minor; dist-info is for pip-style
+ * trees that carry nothing else. */
+static void toolkit_version(cp_fs *fs, cp_toolkit *t)
+{
+    char path[CP_PATH_MAX + 32], small[512];
+    char *buf = NULL;
+    size_t n = 0;
+    if (join(path, sizeof path, t->path, "version.json") == 0 &&
+        cp_fs_read_alloc(fs, path, 256 * 1024, &buf, &n) == 0) {
+        int ok = cp_parse_version_json(buf, n, t->version, sizeof t->version) == 0;
+        free(buf);
+        if (ok) {
+            set_str(t->version_source, sizeof t->version_source, "version.json");
+            return;
+        }
+    }
+    if (join(path, sizeof path, t->path, "version.txt") == 0 &&
+        cp_fs_read(fs, path, small, sizeof small, &n) == 0 &&
+        parse_version_txt(small, n, t->version, sizeof t->version) == 0) {
+        set_str(t->version_source, sizeof t->version_source, "version.txt");
+        return;
+    }
+    /* CUDA_VERSION sits near the top of cuda.h (line ~260 of a 1 MB file) */
+    if (join(path, sizeof path, t->path, "include/cuda.h") == 0 &&
+        cp_fs_read_alloc(fs, path, 64 * 1024, &buf, &n) == 0) {
+        int ok = parse_cuda_h(buf, n, t->version, sizeof t->version) == 0;
+        free(buf);
+        if (ok) {
+            set_str(t->version_source, sizeof t->version_source, "cuda.h");
+            return;
+        }
+    }
+    t->version[0] = '\0';
+}
+
+typedef struct {
+    const char *prefix;
+    char *out;
+    size_t cap;
+} dist_arg;
+
+static int dist_cb(const char *name, cp_fs_type type, void *arg)
+{
+    dist_arg *a = arg;
+    (void)type;
+    return parse_dist_info(name, a->prefix, a->out, a->cap) == 0;
+}
+
+/* Last resort: wheel metadata folders in TK/dist-info (runtime, then nvcc). */
+static void toolkit_dist_info(cp_fs *fs, cp_toolkit *t)
+{
+    static const char *const prefixes[] = {"nvidia_cuda_runtime", "nvidia_cuda_nvcc"};
+    char dir[CP_PATH_MAX + 16];
+    if (t->version[0] || join(dir, sizeof dir, t->path, "dist-info") != 0)
+        return;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !t->version[0]; i++) {
+        dist_arg a = {prefixes[i], t->version, sizeof t->version};
+        cp_fs_list(fs, dir, dist_cb, &a);
+    }
+    if (t->version[0])
+        set_str(t->version_source, sizeof t->version_source, "dist-info");
+}
+
+static int is_file(cp_fs *fs, const char *dir, const char *name)
+{
+    char path[2 * CP_PATH_MAX];
+    return join(path, sizeof path, dir, name) == 0 &&
+           cp_fs_stat(fs, path, NULL, NULL, NULL) == CP_FS_FILE;
+}
+
+typedef struct {
+    cp_fs *fs;
+    const char *tk;
+    bool found;
+} stub_arg;
+
+static int stub_cb(const char *name, cp_fs_type type, void *arg)
+{
+    stub_arg *a = arg;
+    char path[2 * CP_PATH_MAX];
+    (void)type;
+    int n = snprintf(path, sizeof path, "%s/targets/%s/lib/stubs", a->tk, name);
+    if (n > 0 && (size_t)n < sizeof path && is_file(a->fs, path, "libcuda.so"))
+        a->found = true;
+    return a->found;
+}
+
+/* lib64/ is the runfile layout, lib/ the one of some distribution and wheel
+ * trees, targets/ARCH/lib the cross layout lib64 usually links to. */
+static bool toolkit_has_stub(cp_fs *fs, const char *tk)
+{
+    char dir[2 * CP_PATH_MAX];
+    if ((join(dir, sizeof dir, tk, "lib64/stubs") == 0 && is_file(fs, dir, "libcuda.so")) ||
+        (join(dir, sizeof dir, tk, "lib/stubs") == 0 && is_file(fs, dir, "libcuda.so")))
+        return true;
+    stub_arg a = {fs, tk, false};
+    if (join(dir, sizeof dir, tk, "targets") == 0)
+        cp_fs_list(fs, dir, stub_cb, &a);
+    return a.found;
+}
+
+/* Is `tok` one of the ", "-separated items of `list`? */
+static bool has_token(const char *list, const char *tok)
+{
+    size_t n = strlen(tok);
+    for (const char *p = list; (p = strstr(p, tok)) != NULL; p++)
+        if ((p == list || (p >= list + 2 && p[-2] == ',' && p[-1] == ' ')) &&
+            (p[n] == '\0' || p[n] == ','))
+            return true;
+    return false;
+}
+
+/* Add the toolkit at `where` (any path; links resolved), found as `how`.
+ * A toolkit already listed gets `how` appended to its found_as instead. */
+static void add_toolkit(obs *o, const char *where, const char *how)
+{
+    char real[CP_PATH_MAX];
+    cp_runtime_facts *rt = o->rt;
+    if (resolve(o->fs, where, real, sizeof real) != 0 ||
+        cp_fs_stat(o->fs, real, NULL, NULL, NULL) != CP_FS_DIR)
+        return;
+    for (int i = 0; i < rt->ntk; i++) {
+        cp_toolkit *t = &rt->tk[i];
+        if (strcmp(t->path, real) != 0)
+            continue;
+        size_t used = strlen(t->found_as);
+        if (!has_token(t->found_as, how) && used + 2 + strlen(how) < sizeof t->found_as)
+            snprintf(t->found_as + used, sizeof t->found_as - used, ", %s", how);
+        return;
+    }
+    if (rt->ntk >= CP_MAX_TOOLKITS)
+        return;
+    cp_toolkit *t = &rt->tk[rt->ntk++];
+    memset(t, 0, sizeof *t);
+    set_str(t->path, sizeof t->path, real);
+    set_str(t->found_as, sizeof t->found_as, how);
+    toolkit_version(o->fs, t);
+    toolkit_dist_info(o->fs, t);
+    char bin[CP_PATH_MAX + 8];
+    t->has_nvcc = join(bin, sizeof bin, real, "bin") == 0 && is_file(o->fs, bin, "nvcc");
+    t->has_stub_libcuda = toolkit_has_stub(o->fs, real);
+}
+
+static int cuda_dir_cb(const char *name, cp_fs_type type, void *arg)
+{
+    char path[CP_PATH_MAX];
+    (void)type;   /* links are followed by add_toolkit */
+    if (strncmp(name, "cuda-", 5) == 0 && join(path, sizeof path, "/usr/local", name) == 0)
+        add_toolkit(arg, path, "/usr/local/cuda-*");
+    return 0;
+}
+
+/* The first nvcc on PATH; its toolkit is the folder above its real bin/. */
+static void find_nvcc(obs *o)
+{
+    char dir[CP_PATH_MAX], nvcc[CP_PATH_MAX], real[CP_PATH_MAX];
+    const char *p = cp_host_getenv(o->h, "PATH");
+    while (next_entry(&p, dir, sizeof dir)) {
+        if (dir[0] != '/' || join(nvcc, sizeof nvcc, dir, "nvcc") != 0 ||
+            cp_fs_stat(o->fs, nvcc, NULL, NULL, NULL) != CP_FS_FILE)
+            continue;   /* relative entries depend on a cwd we do not know */
+        set_str(o->rt->nvcc_on_path, sizeof o->rt->nvcc_on_path, nvcc);
+        if (resolve(o->fs, nvcc, real, sizeof real) == 0) {
+            cut_last(real);
+            /* only a .../bin/nvcc names its toolkit; /usr/bin gives /usr,
+             * the layout of distribution packages */
+            if (ends_with(real, "/bin")) {
+                cut_last(real);
+                add_toolkit(o, real, "nvcc on PATH");
+            }
+        }
+        return;
+    }
+}
+
+static void find_toolkits(obs *o)
+{
+    const char *v;
+    add_toolkit(o, "/usr/local/cuda", "/usr/local/cuda");
+    if ((v = cp_host_getenv(o->h, "CUDA_HOME")) != NULL && v[0] == '/')
+        add_toolkit(o, v, "CUDA_HOME");
+    if ((v = cp_host_getenv(o->h, "CUDA_PATH")) != NULL && v[0] == '/')
+        add_toolkit(o, v, "CUDA_PATH");
+    find_nvcc(o);
+    cp_fs_list(o->fs, "/usr/local", cuda_dir_cb, o);
+}
+
+/* "libcudart.so.12.4.127" -> 12, 4, 127; returns components parsed. */
+static int cudart_name_version(const char *path, int64_t v[3])
+{
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    v[0] = v[1] = v[2] = CP_UNKNOWN;
+    if (strncmp(name, "libcudart.so.", 13) != 0)
+        return 0;
+    return cp_version_split(name + 13, &v[0], &v[1], &v[2]);
+}
+
+/* The toolkit whose tree holds `real`, or NULL. */
+static const cp_toolkit *toolkit_of(const cp_runtime_facts *rt, const char *real)
+{
+    for (int i = 0; i < rt->ntk; i++) {
+        size_t n = strlen(rt->tk[i].path);
+        if (strncmp(real, rt->tk[i].path, n) == 0 && real[n] == '/')
+            return &rt->tk[i];
+    }
+    return NULL;
+}
+
+/* Version of one copy: from its file name or its link target's name,
+ * whichever says more; else from the toolkit it lives in, when the majors
+ * agree. */
+static void cudart_version(const obs *o, cp_cudart *c, const char *real)
+{
+    int64_t a[3], b[3], t[3];
+    int na = cudart_name_version(c->path, a);
+    int nb = cudart_name_version(real, b);
+    const int64_t *best = nb > na ? b : a;
+    c->major = best[0];
+    c->minor = best[1];
+    c->patch = best[2];
+    const cp_toolkit *tk = toolkit_of(o->rt, real);
+    if ((na > nb ? na : nb) >= 3 || !tk ||
+        cp_version_split(tk->version, &t[0], &t[1], &t[2]) == 0)
+        return;
+    if (CP_KNOWN(c->major) && c->major != t[0])
+        return;   /* a stray copy dropped into a toolkit of another major */
+    c->major = t[0];
+    c->minor = t[1];
+    c->patch = t[2];
+}
+
+/* Add one libcudart copy at `path` unless the same real file is already
+ * listed (the first finder wins: LD_LIBRARY_PATH, ld.so.cache, toolkit). */
+static void add_cudart(obs *o, const char *path, const char *found_by)
+{
+    char real[CP_PATH_MAX];
+    cp_runtime_facts *rt = o->rt;
+    if (resolve(o->fs, path, real, sizeof real) != 0 ||
+        cp_fs_stat(o->fs, real, NULL, NULL, NULL) != CP_FS_FILE)
+        return;
+    for (int i = 0; i < rt->nrt; i++)
+        if (strcmp(o->real[i], real) == 0)
+            return;
+    if (rt->nrt >= CP_MAX_CUDARTS)
+        return;
+    cp_cudart *c = &rt->rt[rt->nrt];
+    memset(c, 0, sizeof *c);
+    set_str(c->path, sizeof c->path, path);
+    set_str(c->found_by, sizeof c->found_by, found_by);
+    set_str(o->real[rt->nrt], sizeof o->real[0], real);
+    rt->nrt++;
+    cudart_version(o, c, real);
+}
+
+typedef struct {
+    obs *o;
+    const char *dir;
+    const char *found_by;
+} dir_arg;
+
+static int cudart_dir_cb(const char *name, cp_fs_type type, void *arg)
+{
+    dir_arg *a = arg;
+    char path[CP_PATH_MAX];
+    (void)type;
+    /* libcudart.so.N[.M.P]; the bare libcudart.so is the link-time name only */
+    if (strncmp(name, "libcudart.so.", 13) == 0 && name[13] >= '0' && name[13] <= '9' &&
+        join(path, sizeof path, a->dir, name) == 0)
+        add_cudart(a->o, path, a->found_by);
+    return 0;
+}
+
+static void scan_dir(obs *o, const char *dir, const char *found_by)
+{
+    dir_arg a = {o, dir, found_by};
+    cp_fs_list(o->fs, dir, cudart_dir_cb, &a);
+}
+
+static int cache_cb(const char *soname, const char *path, void *arg)
+{
+    obs *o = arg;
+    if (strncmp(soname, "libcudart.so.", 13) != 0 || o->ncache >= CP_MAX_CUDARTS)
+        return 0;
+    cache_hit *c = &o->cache[o->ncache];
+    if (strlen(soname) >= sizeof c->soname || strlen(path) >= sizeof c->path || path[0] != '/')
+        return 0;
+    strcpy(c->soname, soname);
+    strcpy(c->path, path);
+    o->ncache++;
+    return 0;
+}
+
+static void read_ldcache(obs *o)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    if (cp_fs_read_alloc(o->fs, "/etc/ld.so.cache", 16u << 20, &buf, &n) != 0) {
+        o->rt->ldcache_readable = CP_NO;
+        return;
+    }
+    int r = cp_parse_ldcache((const unsigned char *)buf, n, cache_cb, o);
+    free(buf);
+    /* a cache we cannot parse tells the loader's answer no better than none */
+    o->rt->ldcache_readable = r < 0 ? CP_NO : CP_YES;
+    for (int i = 0; i < o->ncache; i++)
+        add_cudart(o, o->cache[i].path, "ld.so.cache");
+}
+
+/* The soname a program built against cudart major.minor asks for: every
+ * 11.x shares "libcudart.so.11.0", 10.x and older carry major.minor, 12 and
+ * later the major alone.  Returns 0, or -1 when it cannot be told. */
+static int cudart_soname(int64_t major, int64_t minor, char *buf, size_t cap)
+{
+    if (!CP_KNOWN(major) || major < 0 || major > 999)
+        return -1;
+    if (major >= 12)
+        snprintf(buf, cap, "libcudart.so.%lld", (long long)major);
+    else if (major == 11)
+        snprintf(buf, cap, "libcudart.so.11.0");
+    else if (CP_KNOWN(minor) && minor >= 0 && minor <= 999)
+        snprintf(buf, cap, "libcudart.so.%lld.%lld", (long long)major, (long long)minor);
+    else
+        return -1;
+    return 0;
+}
+
+/* Mark the copy the dynamic loader would open for `soname`: the first
+ * LD_LIBRARY_PATH folder holding that name, else the first ld.so.cache
+ * entry for it.  A program's own RUNPATH and the default folders (/lib,
+ * /usr/lib) are not modelled. */
+static void mark_would_load(obs *o, const char *soname)
+{
+    char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
+    const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
+    bool found = false;
+    while (!found && next_entry(&p, dir, sizeof dir)) {
+        found = dir[0] == '/' && join(path, sizeof path, dir, soname) == 0 &&
+                resolve(o->fs, path, real, sizeof real) == 0 &&
+                cp_fs_stat(o->fs, real, NULL, NULL, NULL) == CP_FS_FILE;
+    }
+    for (int i = 0; !found && i < o->ncache; i++) {
+        found = strcmp(o->cache[i].soname, soname) == 0 &&
+                resolve(o->fs, o->cache[i].path, real, sizeof real) == 0 &&
+                cp_fs_stat(o->fs, real, NULL, NULL, NULL) == CP_FS_FILE;
+    }
+    for (int i = 0; found && i < o->rt->nrt; i++)
+        if (strcmp(o->real[i], real) == 0)
+            o->rt->rt[i].would_load = true;
+}
+
+/* A stubs folder on LD_LIBRARY_PATH: named .../stubs, or holding a libcuda
+ * that really lives in one.  Programs then load the stub and fail with
+ * CUDA_ERROR_STUB_LIBRARY (34). */
+static void find_stubs(obs *o)
+{
+    static const char *const names[] = {"libcuda.so.1", "libcuda.so"};
+    char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
+    const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
+    while (next_entry(&p, dir, sizeof dir)) {
+        size_t n = strlen(dir);
+        while (n > 1 && dir[n - 1] == '/')
+            dir[--n] = '\0';
+        bool stub = ends_with(dir, "/stubs");
+        for (size_t i = 0; !stub && dir[0] == '/' && i < 2; i++)
+            stub = join(path, sizeof path, dir, names[i]) == 0 &&
+                   cp_fs_stat(o->fs, path, NULL, NULL, NULL) == CP_FS_FILE &&
+                   resolve(o->fs, path, real, sizeof real) == 0 && strstr(real, "/stubs/");
+        if (stub) {
+            set_str(o->rt->stubs_on_ld_path, sizeof o->rt->stubs_on_ld_path, dir);
+            return;
+        }
+    }
+}
+
+/* Fill rt with the toolkits (from /usr/local/cuda, $CUDA_HOME, $CUDA_PATH,
+ * the first nvcc on $PATH and /usr/local/cuda-*, de-duplicated by real
+ * path) and the libcudart copies (LD_LIBRARY_PATH folders, ld.so.cache,
+ * each toolkit's lib64/ and lib/), marking per soname (libcudart.so.13,
+ * libcudart.so.11.0) the copy the dynamic loader would pick.  Never runs programs.  Returns 0, -EINVAL for NULL
+ * arguments, -ENOMEM; what could not be read stays unknown / empty. */
+int cp_runtime_observe(cp_fs *fs, const cp_host_facts *h, cp_runtime_facts *rt)
+{
+    if (!fs || !h || !rt)
+        return -EINVAL;
+    memset(rt, 0, sizeof *rt);
+    rt->ldcache_readable = CP_TRI_UNKNOWN;
+    obs *o = calloc(1, sizeof *o);
+    if (!o)
+        return -ENOMEM;
+    o->fs = fs;
+    o->h = h;
+    o->rt = rt;
+
+    find_toolkits(o);
+    find_stubs(o);
+
+    char dir[CP_PATH_MAX], lib[CP_PATH_MAX + 8];
+    const char *p = cp_host_getenv(h, "LD_LIBRARY_PATH");
+    while (next_entry(&p, dir, sizeof dir))
+        if (dir[0] == '/')
+            scan_dir(o, dir, "LD_LIBRARY_PATH");
+    read_ldcache(o);
+    for (int i = 0; i < rt->ntk; i++) {
+        if (join(lib, sizeof lib, rt->tk[i].path, "lib64") == 0)
+            scan_dir(o, lib, "toolkit");
+        if (join(lib, sizeof lib, rt->tk[i].path, "lib") == 0)
+            scan_dir(o, lib, "toolkit");
+    }
+
+    /* once per soname: marking is idempotent, the walk is cheap */
+    for (int i = 0; i < rt->nrt; i++) {
+        char soname[32];
+        if (cudart_soname(rt->rt[i].major, rt->rt[i].minor, soname, sizeof soname) == 0)
+            mark_would_load(o, soname);
+    }
+    free(o);
+    return 0;
+}

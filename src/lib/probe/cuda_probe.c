@@ -1,0 +1,138 @@
+/*
+ * The libcuda probe: load the driver library, cuInit, versions and the
+ * properties of each visible device.  No context is created.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dl/cuda_api.h"
+#include "dl/loader.h"
+#include "probe/probe.h"
+
+/* Every field this probe owns to "unknown"; run belongs to the caller. */
+static void cuda_clear(cp_cuda_facts *out)
+{
+    cp_probe_run run = out->run;
+    memset(out, 0, sizeof *out);
+    out->run = run;
+    out->init_result = CP_UNKNOWN;
+    out->driver_version = CP_UNKNOWN;
+    out->device_count = CP_UNKNOWN;
+    for (int i = 0; i < CP_MAX_GPUS; i++) {
+        cp_cuda_device *d = &out->dev[i];
+        d->ordinal = i;
+        d->cc_major = d->cc_minor = CP_UNKNOWN;
+        d->total_mem_bytes = CP_UNKNOWN;
+        d->sm_count = CP_UNKNOWN;
+        d->compute_mode = CP_UNKNOWN;
+    }
+}
+
+/* Name and text of a CUresult from the driver itself; "" where it cannot
+ * say (the stub answers 34 to these as well). */
+static void error_text(const cp_cuda_api *api, CUresult r, cp_cuda_facts *out)
+{
+    const char *s = NULL;
+    if (api->cuGetErrorName && api->cuGetErrorName(r, &s) == CP_CUDA_SUCCESS && s)
+        cp_dl_copy(out->init_name, sizeof out->init_name, s);
+    s = NULL;
+    if (api->cuGetErrorString && api->cuGetErrorString(r, &s) == CP_CUDA_SUCCESS && s)
+        cp_dl_copy(out->init_text, sizeof out->init_text, s);
+}
+
+static int64_t attribute(const cp_cuda_api *api, CUdevice dev, int attr)
+{
+    int v = 0;
+    if (!api->cuDeviceGetAttribute || api->cuDeviceGetAttribute(&v, attr, dev) != CP_CUDA_SUCCESS)
+        return CP_UNKNOWN;
+    return v;
+}
+
+/* "GPU-082af63b-aecb-ecc3-16f5-ca2658e93a3e", as nvidia-smi and NVML print it. */
+static void format_uuid(const CUuuid *u, char *out, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)u->bytes;
+    snprintf(out, n,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+             b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+static void fill_device(const cp_cuda_api *api, int ordinal, cp_cuda_device *d)
+{
+    CUdevice dev = 0;
+    d->ordinal = ordinal;
+    if (api->cuDeviceGet(&dev, ordinal) != CP_CUDA_SUCCESS)
+        return;
+
+    char name[sizeof d->name] = "";
+    if (api->cuDeviceGetName && api->cuDeviceGetName(name, (int)sizeof name, dev) == CP_CUDA_SUCCESS) {
+        name[sizeof name - 1] = '\0';
+        cp_dl_copy(d->name, sizeof d->name, name);
+    }
+
+    int64_t major = attribute(api, dev, CP_CU_ATTR_COMPUTE_CAPABILITY_MAJOR);
+    int64_t minor = attribute(api, dev, CP_CU_ATTR_COMPUTE_CAPABILITY_MINOR);
+    if (CP_KNOWN(major) && CP_KNOWN(minor)) {
+        d->cc_major = major;
+        d->cc_minor = minor;
+    }
+    d->sm_count = attribute(api, dev, CP_CU_ATTR_MULTIPROCESSOR_COUNT);
+    d->compute_mode = attribute(api, dev, CP_CU_ATTR_COMPUTE_MODE);
+
+    /* cuDeviceTotalMem_v2: the plain symbol would truncate to 32 bits */
+    size_t bytes = 0;
+    if (api->cuDeviceTotalMem && api->cuDeviceTotalMem(&bytes, dev) == CP_CUDA_SUCCESS &&
+        bytes <= (size_t)INT64_MAX)
+        d->total_mem_bytes = (int64_t)bytes;
+
+    char bus[64] = "";
+    if (api->cuDeviceGetPCIBusId &&
+        api->cuDeviceGetPCIBusId(bus, (int)sizeof bus, dev) == CP_CUDA_SUCCESS) {
+        bus[sizeof bus - 1] = '\0';
+        cp_dl_norm_pci_bus_id(bus, d->pci_bus_id, sizeof d->pci_bus_id);
+    }
+
+    CUuuid uuid;
+    memset(&uuid, 0, sizeof uuid);
+    if (api->cuDeviceGetUuid && api->cuDeviceGetUuid(&uuid, dev) == CP_CUDA_SUCCESS)
+        format_uuid(&uuid, d->uuid, sizeof d->uuid);
+}
+
+static void fill_devices(const cp_cuda_api *api, cp_cuda_facts *out)
+{
+    int count = 0;
+    if (api->cuDeviceGetCount(&count) != CP_CUDA_SUCCESS || count < 0)
+        return;
+    out->device_count = count;
+    out->ndev = count < CP_MAX_GPUS ? count : CP_MAX_GPUS;
+    for (int i = 0; i < out->ndev; i++)
+        fill_device(api, i, &out->dev[i]);
+}
+
+void cp_cuda_probe_fill(cp_cuda_facts *out)
+{
+    cp_cuda_api api;
+
+    cuda_clear(out);
+    /* Kept open on purpose: after cuInit the driver owns threads and exit
+     * handlers in this library, and the probe runs in a child that exits. */
+    if (!cp_dl_load(&cp_cuda_lib, &api, &out->lib))
+        return;
+
+    CUresult r = api.cuInit(0);
+    out->init_result = r;
+    error_text(&api, r, out);
+
+    /* answers before cuInit, and tells the driver's CUDA version even when
+     * cuInit fails (no device, mismatch) */
+    int version = 0;
+    if (api.cuDriverGetVersion(&version) == CP_CUDA_SUCCESS)
+        out->driver_version = version;
+
+    /* a stub (.../stubs/libcuda.so, 34) or any failed cuInit: the device
+     * calls would only answer CUDA_ERROR_NOT_INITIALIZED */
+    if (r != CP_CUDA_SUCCESS)
+        return;
+    fill_devices(&api, out);
+}

@@ -1,0 +1,152 @@
+/* Probes in child processes under a deadline (deadline.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "deadline.h"
+
+/* Monotonic clock in milliseconds. */
+double cp_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void child_quiet_stdio(void)
+{
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0) return;
+    dup2(null, 0);
+    dup2(null, 1);
+    dup2(null, 2);
+    if (null > 2) close(null);
+}
+
+/* Fork a child running fn; see deadline.h. */
+int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
+{
+    memset(job, 0, sizeof *job);
+    job->pid = -1;
+    job->fd = -1;
+    job->run.signal = CP_UNKNOWN;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        job->run.state = CP_PROBE_ERROR;
+        snprintf(job->run.detail, sizeof job->run.detail, "cannot create a pipe: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);   /* the child must not flush the parent's buffered output again */
+    job->t0_ms = cp_now_ms();
+    pid_t pid = fork();
+    if (pid < 0) {
+        job->run.state = CP_PROBE_ERROR;
+        snprintf(job->run.detail, sizeof job->run.detail, "cannot fork: %s", strerror(errno));
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        child_quiet_stdio();
+        cp_buf out = { 0 };
+        fn(&out, arg);
+        if (!out.failed) write_all(p[1], out.data, out.len);
+        _exit(out.failed ? 3 : 0);
+    }
+    close(p[1]);
+    job->pid = pid;
+    job->fd = p[0];
+    return 0;
+}
+
+/* Read what is available from a job's pipe; sets eof at end. */
+static void drain(cp_probe_job *j)
+{
+    char chunk[8192];
+    for (;;) {
+        ssize_t r = read(j->fd, chunk, sizeof chunk);
+        if (r > 0) {
+            /* a runaway child cannot make the parent grow without bound */
+            if (j->out.len < (size_t)16 << 20) cp_buf_append(&j->out, chunk, (size_t)r);
+            continue;
+        }
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0 && errno == EAGAIN) return;
+        j->eof = 1;
+        return;
+    }
+}
+
+static void finish(cp_probe_job *j, int timed_out)
+{
+    int status = 0;
+    j->run.elapsed_ms = cp_now_ms() - j->t0_ms;
+    if (timed_out) {
+        kill(j->pid, SIGKILL);
+        /* reap if it dies promptly; a child stuck in uninterruptible sleep is
+         * left behind rather than letting it hang us too */
+        for (int i = 0; i < 20; i++) {
+            if (waitpid(j->pid, &status, WNOHANG) != 0) break;
+            usleep(5000);
+        }
+        j->run.state = CP_PROBE_TIMEOUT;
+        snprintf(j->run.detail, sizeof j->run.detail, "no answer within %.1f s",
+                 j->run.elapsed_ms / 1000.0);
+    } else {
+        while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR) {}
+        if (WIFSIGNALED(status)) {
+            j->run.state = CP_PROBE_CRASHED;
+            j->run.signal = WTERMSIG(status);
+            snprintf(j->run.detail, sizeof j->run.detail, "probe process killed by signal %d (%s)",
+                     WTERMSIG(status), strsignal(WTERMSIG(status)));
+        } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+            j->run.state = CP_PROBE_CRASHED;
+            snprintf(j->run.detail, sizeof j->run.detail, "probe process exited with status %d",
+                     WEXITSTATUS(status));
+        } else {
+            j->run.state = CP_PROBE_DONE;
+        }
+    }
+    close(j->fd);
+    j->fd = -1;
+}
+
+/* Wait for the jobs under one deadline; see deadline.h. */
+void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms)
+{
+    double end = cp_now_ms() + timeout_ms;
+    for (int i = 0; i < n; i++)
+        if (jobs[i].fd >= 0) fcntl(jobs[i].fd, F_SETFL, fcntl(jobs[i].fd, F_GETFL) | O_NONBLOCK);
+    for (;;) {
+        struct pollfd pf[8];
+        int idx[8], m = 0;
+        for (int i = 0; i < n && m < 8; i++)
+            if (jobs[i].fd >= 0 && !jobs[i].eof) { pf[m].fd = jobs[i].fd; pf[m].events = POLLIN; idx[m++] = i; }
+        if (m == 0) break;
+        double left = end - cp_now_ms();
+        if (left <= 0) break;
+        int r = poll(pf, (nfds_t)m, (int)left + 1);
+        if (r < 0 && errno != EINTR) break;
+        for (int k = 0; k < m; k++)
+            if (pf[k].revents) drain(&jobs[idx[k]]);
+    }
+    for (int i = 0; i < n; i++)
+        if (jobs[i].fd >= 0) finish(&jobs[i], !jobs[i].eof);
+}

@@ -1,0 +1,44 @@
+/*
+ * Run a probe in a child process under a deadline.  A GPU that fell off the
+ * bus makes cuInit and NVML hang inside the kernel; the child takes that
+ * risk, the parent never blocks past the deadline.
+ *
+ *     cp_probe_job jobs[2];
+ *     cp_probe_start(&jobs[0], cuda_child, &arg);   // both run at once
+ *     cp_probe_start(&jobs[1], nvml_child, &arg);
+ *     cp_probe_wait(jobs, 2, 5000);                  // then read jobs[i].out
+ */
+#ifndef CP_DEADLINE_H
+#define CP_DEADLINE_H
+
+#include <sys/types.h>
+#include "cuprobe/facts.h"
+#include "facts/kv.h"
+
+/* Runs in the child: write answers text into out.  Its stdout and stderr
+ * go to /dev/null. */
+typedef void (*cp_probe_fn)(cp_buf *out, void *arg);
+
+typedef struct {
+    pid_t pid;
+    int fd;
+    double t0_ms;
+    int eof;
+    cp_buf out;               /* what the child wrote; owned by the job */
+    cp_probe_run run;         /* how it ended, filled by cp_probe_wait */
+} cp_probe_job;
+
+/* Fork a child that runs fn(out, arg) and sends the result back through a
+ * pipe.  Returns 0, or -1 (run.state = CP_PROBE_ERROR, run.detail says why). */
+int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg);
+
+/* Wait for every started job until all finished or timeout_ms passed since
+ * the call; kills what is left (SIGKILL) and never waits for a child stuck
+ * in the kernel.  Fills each job's run.  Free the outputs with
+ * cp_buf_free(&job->out). */
+void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms);
+
+/* Monotonic milliseconds, for timing probes and commands. */
+double cp_now_ms(void);
+
+#endif

@@ -1,0 +1,268 @@
+/*
+ * The NVML probe: load libnvidia-ml, nvmlInit_v2, versions and the state of
+ * each device, nvmlShutdown.  Every call's result is checked; a call that is
+ * absent, unsupported or failing leaves its fields CP_UNKNOWN.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dl/loader.h"
+#include "dl/nvml_api.h"
+#include "probe/probe.h"
+
+#define OK CP_NVML_SUCCESS
+
+/* Room for processes that start between the two calls. */
+#define PROC_SLACK 8
+#define PROC_TRIES 3
+
+static void nvml_clear_device(cp_nvml_device *d, int index)
+{
+    memset(d, 0, sizeof *d);
+    d->index = index;
+    int64_t *unknown[] = {
+        &d->cc_major, &d->cc_minor, &d->persistence, &d->compute_mode,
+        &d->mig_current, &d->mig_pending,
+        &d->mem_total_bytes, &d->mem_used_bytes, &d->mem_free_bytes, &d->nprocs_total,
+        &d->remap_correctable, &d->remap_uncorrectable, &d->remap_pending, &d->remap_failure,
+        &d->retired_pending, &d->ecc_current, &d->ecc_pending,
+        &d->ecc_uncorrected_volatile, &d->ecc_corrected_volatile, &d->clock_event_reasons,
+        &d->pcie_gen_cur, &d->pcie_gen_max, &d->pcie_width_cur, &d->pcie_width_max,
+        &d->temperature_c, &d->power_mw, &d->power_limit_mw,
+    };
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+        *unknown[i] = CP_UNKNOWN;
+}
+
+/* Every field this probe owns to "unknown"; run belongs to the caller. */
+static void nvml_clear(cp_nvml_facts *out)
+{
+    cp_probe_run run = out->run;
+    memset(out, 0, sizeof *out);
+    out->run = run;
+    out->init_result = CP_UNKNOWN;
+    out->cuda_driver_version = CP_UNKNOWN;
+    out->device_count = CP_UNKNOWN;
+    for (int i = 0; i < CP_MAX_GPUS; i++)
+        nvml_clear_device(&out->dev[i], i);
+}
+
+static int64_t u64_or_unknown(unsigned long long v)
+{
+    return v <= (unsigned long long)INT64_MAX ? (int64_t)v : CP_UNKNOWN;
+}
+
+/* One unsigned value from a (device, unsigned *) call, or CP_UNKNOWN. */
+static int64_t dev_uint(cp_nvml_dev_uint_fn fn, nvmlDevice_t h)
+{
+    unsigned int v = 0;
+    if (!fn || fn(h, &v) != OK)
+        return CP_UNKNOWN;
+    return v;
+}
+
+static int64_t dev_state(cp_nvml_dev_state_fn fn, nvmlDevice_t h)
+{
+    nvmlEnableState_t v = 0;
+    if (!fn || fn(h, &v) != OK)
+        return CP_UNKNOWN;
+    return v;
+}
+
+static void get_str(cp_nvml_dev_str_fn fn, nvmlDevice_t h, char *dst, size_t n)
+{
+    char buf[CP_NVML_DEVICE_UUID_V2_BUFFER_SIZE] = "";
+    if (fn && fn(h, buf, sizeof buf) == OK) {
+        buf[sizeof buf - 1] = '\0';
+        cp_dl_copy(dst, n, buf);
+    }
+}
+
+static void fill_identity(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
+{
+    get_str(api->nvmlDeviceGetName, h, d->name, sizeof d->name);
+    get_str(api->nvmlDeviceGetUUID, h, d->uuid, sizeof d->uuid);
+
+    nvmlPciInfo_t pci;
+    memset(&pci, 0, sizeof pci);
+    if (api->nvmlDeviceGetPciInfo && api->nvmlDeviceGetPciInfo(h, &pci) == OK) {
+        pci.busId[sizeof pci.busId - 1] = '\0';
+        cp_dl_norm_pci_bus_id(pci.busId, d->pci_bus_id, sizeof d->pci_bus_id);
+    }
+
+    int major = 0, minor = 0;
+    if (api->nvmlDeviceGetCudaComputeCapability &&
+        api->nvmlDeviceGetCudaComputeCapability(h, &major, &minor) == OK) {
+        d->cc_major = major;
+        d->cc_minor = minor;
+    }
+}
+
+static void fill_modes(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
+{
+    d->persistence = dev_state(api->nvmlDeviceGetPersistenceMode, h);
+
+    nvmlComputeMode_t mode = 0;
+    if (api->nvmlDeviceGetComputeMode && api->nvmlDeviceGetComputeMode(h, &mode) == OK)
+        d->compute_mode = mode;
+
+    /* NOT_SUPPORTED before Ampere: unknown, not "disabled" */
+    unsigned int cur = 0, pend = 0;
+    if (api->nvmlDeviceGetMigMode && api->nvmlDeviceGetMigMode(h, &cur, &pend) == OK) {
+        d->mig_current = cur;
+        d->mig_pending = pend;
+    }
+
+    nvmlMemory_t mem;
+    memset(&mem, 0, sizeof mem);
+    if (api->nvmlDeviceGetMemoryInfo && api->nvmlDeviceGetMemoryInfo(h, &mem) == OK) {
+        d->mem_total_bytes = u64_or_unknown(mem.total);
+        d->mem_used_bytes = u64_or_unknown(mem.used);
+        d->mem_free_bytes = u64_or_unknown(mem.free);
+    }
+}
+
+/* Compute processes, two calls: ask the count, then fetch with slack since
+ * processes come and go in between; retry a few times if it still grew. */
+static void fill_procs(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
+{
+    if (!api->nvmlDeviceGetComputeRunningProcesses)
+        return;
+    unsigned int count = 0;
+    nvmlReturn_t r = api->nvmlDeviceGetComputeRunningProcesses(h, &count, NULL);
+    if (r == OK) {
+        d->nprocs_total = 0;   /* nothing running */
+        return;
+    }
+    for (int tries = 0; r == CP_NVML_ERROR_INSUFFICIENT_SIZE && tries < PROC_TRIES; tries++) {
+        unsigned int cap = count + PROC_SLACK;
+        nvmlProcessInfo_t *buf = calloc(cap, sizeof *buf);
+        if (!buf)
+            return;
+        count = cap;
+        r = api->nvmlDeviceGetComputeRunningProcesses(h, &count, buf);
+        if (r == OK) {
+            unsigned int n = count < cap ? count : cap;
+            d->nprocs_total = n;
+            d->nprocs = n < CP_MAX_PROCS ? (int)n : CP_MAX_PROCS;
+            for (int i = 0; i < d->nprocs; i++) {
+                d->procs[i].pid = buf[i].pid;
+                d->procs[i].used_bytes = u64_or_unknown(buf[i].usedGpuMemory);
+            }
+        }
+        free(buf);
+    }
+}
+
+/* Memory health: remapped rows (Ampere+), retired pages (pre-Ampere),
+ * ECC mode and volatile counters. */
+static void fill_health(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
+{
+    unsigned int corr = 0, unc = 0, pending = 0, failure = 0;
+    if (api->nvmlDeviceGetRemappedRows &&
+        api->nvmlDeviceGetRemappedRows(h, &corr, &unc, &pending, &failure) == OK) {
+        d->remap_correctable = corr;
+        d->remap_uncorrectable = unc;
+        d->remap_pending = pending ? 1 : 0;
+        d->remap_failure = failure ? 1 : 0;
+    }
+
+    d->retired_pending = dev_state(api->nvmlDeviceGetRetiredPagesPendingStatus, h);
+
+    nvmlEnableState_t cur = 0, pend = 0;
+    if (api->nvmlDeviceGetEccMode && api->nvmlDeviceGetEccMode(h, &cur, &pend) == OK) {
+        d->ecc_current = cur;
+        d->ecc_pending = pend;
+    }
+
+    unsigned long long n = 0;
+    if (api->nvmlDeviceGetTotalEccErrors &&
+        api->nvmlDeviceGetTotalEccErrors(h, CP_NVML_MEMORY_ERROR_UNCORRECTED,
+                                         CP_NVML_VOLATILE_ECC, &n) == OK)
+        d->ecc_uncorrected_volatile = u64_or_unknown(n);
+    n = 0;
+    if (api->nvmlDeviceGetTotalEccErrors &&
+        api->nvmlDeviceGetTotalEccErrors(h, CP_NVML_MEMORY_ERROR_CORRECTED,
+                                         CP_NVML_VOLATILE_ECC, &n) == OK)
+        d->ecc_corrected_volatile = u64_or_unknown(n);
+}
+
+static void fill_link_power(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
+{
+    unsigned long long reasons = 0;
+    if (api->nvmlDeviceGetCurrentClocksEventReasons &&
+        api->nvmlDeviceGetCurrentClocksEventReasons(h, &reasons) == OK)
+        d->clock_event_reasons = u64_or_unknown(reasons);
+
+    d->pcie_gen_cur = dev_uint(api->nvmlDeviceGetCurrPcieLinkGeneration, h);
+    d->pcie_gen_max = dev_uint(api->nvmlDeviceGetMaxPcieLinkGeneration, h);
+    d->pcie_width_cur = dev_uint(api->nvmlDeviceGetCurrPcieLinkWidth, h);
+    d->pcie_width_max = dev_uint(api->nvmlDeviceGetMaxPcieLinkWidth, h);
+
+    unsigned int t = 0;
+    if (api->nvmlDeviceGetTemperature &&
+        api->nvmlDeviceGetTemperature(h, CP_NVML_TEMPERATURE_GPU, &t) == OK)
+        d->temperature_c = t;
+
+    d->power_mw = dev_uint(api->nvmlDeviceGetPowerUsage, h);
+    d->power_limit_mw = dev_uint(api->nvmlDeviceGetEnforcedPowerLimit, h);
+}
+
+static void fill_system(const cp_nvml_api *api, cp_nvml_facts *out)
+{
+    char buf[CP_NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
+
+    buf[0] = '\0';
+    if (api->nvmlSystemGetDriverVersion &&
+        api->nvmlSystemGetDriverVersion(buf, sizeof buf) == OK) {
+        buf[sizeof buf - 1] = '\0';
+        cp_dl_copy(out->driver_version, sizeof out->driver_version, buf);
+    }
+    buf[0] = '\0';
+    if (api->nvmlSystemGetNVMLVersion && api->nvmlSystemGetNVMLVersion(buf, sizeof buf) == OK) {
+        buf[sizeof buf - 1] = '\0';
+        cp_dl_copy(out->nvml_version, sizeof out->nvml_version, buf);
+    }
+    int v = 0;
+    if (api->nvmlSystemGetCudaDriverVersion && api->nvmlSystemGetCudaDriverVersion(&v) == OK)
+        out->cuda_driver_version = v;
+}
+
+void cp_nvml_probe_fill(cp_nvml_facts *out)
+{
+    cp_nvml_api api;
+
+    nvml_clear(out);
+    if (!cp_dl_load(&cp_nvml_lib, &api, &out->lib))
+        return;
+
+    nvmlReturn_t r = api.nvmlInit();
+    out->init_result = r;
+    if (api.nvmlErrorString) {
+        const char *s = api.nvmlErrorString(r);
+        cp_dl_copy(out->init_text, sizeof out->init_text, s);
+    }
+    if (r != OK)
+        return;
+
+    fill_system(&api, out);
+
+    unsigned int count = 0;
+    if (api.nvmlDeviceGetCount(&count) == OK) {
+        out->device_count = count;
+        out->ndev = count < CP_MAX_GPUS ? (int)count : CP_MAX_GPUS;
+    }
+    for (int i = 0; i < out->ndev; i++) {
+        nvmlDevice_t h = NULL;
+        cp_nvml_device *d = &out->dev[i];
+        if (api.nvmlDeviceGetHandleByIndex((unsigned)i, &h) != OK)
+            continue;
+        fill_identity(&api, h, d);
+        fill_modes(&api, h, d);
+        fill_procs(&api, h, d);
+        fill_health(&api, h, d);
+        fill_link_power(&api, h, d);
+    }
+    api.nvmlShutdown();
+    /* left loaded, like libcuda: the probe's process exits soon after */
+}

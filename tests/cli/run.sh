@@ -1,0 +1,91 @@
+#!/bin/sh
+# CLI cases as data: every tests/cli/cases/*.case runs the tool once and
+# checks its exit code and output.  Usage: tests/cli/run.sh TOOL BUILD
+#
+# Case file lines ("key: value"; '#' starts a comment):
+#   args:       the command line; @SNAP@ is the case's private fixture copy
+#   fixture:    tests/fixtures/NAME to copy to @SNAP@ before the run
+#   write:      PATH = TEXT     write TEXT (printf %b escapes) to @SNAP@/PATH
+#   remove:     PATH            delete @SNAP@/PATH (file or folder)
+#   link:       PATH = TARGET   make @SNAP@/PATH a symlink to TARGET
+#   answer:     KEY VALUE       append to @SNAP@/answers.txt (later lines win)
+#   scenario:   NAME            load the fake libcuda/libnvidia-ml with
+#                               tests/fakes/scenarios/NAME.txt
+#   env:        NAME=VALUE      set in the tool's (otherwise empty) environment
+#   exit:       N               expected exit code
+#   stdout:     TEXT            stdout must contain TEXT (any number of lines)
+#   not-stdout: TEXT            stdout must not contain TEXT
+#   stderr:     TEXT            stderr must contain TEXT
+#   max-ms:     N               the run must take at most N milliseconds
+tool=$1
+build=$2
+out=$build/results.txt
+root=$(pwd)
+pass=0 fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuprobe-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+field() { sed -n "s/^$1: //p" "$2"; }
+
+for case in tests/cli/cases/*.case; do
+    name=${case##*/}; name=${name%.case}
+    snap=$tmp/$name
+    fixture=$(field fixture "$case")
+    [ -n "$fixture" ] && cp -R "tests/fixtures/$fixture" "$snap"
+    mkdir -p "$snap"
+    field remove "$case" | while IFS= read -r p; do rm -rf "${snap:?}/$p"; done
+    field write "$case" | while IFS= read -r w; do
+        p=${w%% = *}; t=${w#* = }; mkdir -p "$(dirname "$snap/$p")"; rm -rf "${snap:?}/$p"; printf '%b' "$t" >"$snap/$p"; done
+    field link "$case" | while IFS= read -r w; do
+        p=${w%% = *}; t=${w#* = }; mkdir -p "$(dirname "$snap/$p")"; rm -rf "${snap:?}/$p"; ln -s "$t" "$snap/$p"; done
+    field answer "$case" >>"$snap/answers.txt.add"
+    if [ -s "$snap/answers.txt.add" ] && [ -f "$snap/answers.txt" ]; then cat "$snap/answers.txt.add" >>"$snap/answers.txt"; fi
+    rm -f "$snap/answers.txt.add"
+    set -- PATH=/usr/bin:/bin HOME="$tmp"
+    scen=$(field scenario "$case")
+    if [ -n "$scen" ]; then
+        set -- "$@" CUPROBE_FAKE_SCENARIO="$root/tests/fakes/scenarios/$scen.txt" \
+            CUPROBE_LIBCUDA="$root/$build/fakes/libcuda.so.1" CUPROBE_LIBNVML="$root/$build/fakes/libnvidia-ml.so.1"
+    fi
+    while IFS= read -r e; do [ -n "$e" ] && set -- "$@" "$e"; done <<EOT
+$(field env "$case")
+EOT
+    args=$(field args "$case" | sed "s#@SNAP@#$snap#g")
+    t0=$(date +%s%N)
+    # shellcheck disable=SC2086 # args are split on purpose
+    env -i "$@" ASAN_OPTIONS=detect_leaks=1 "$root/$tool" $args >"$tmp/$name.out" 2>"$tmp/$name.err"
+    code=$?
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    ok=1 why=""
+    want=$(field exit "$case")
+    [ "$code" = "$want" ] || { ok=0; why="exit $code, expected $want"; }
+    while IFS= read -r s; do
+        [ -z "$s" ] && continue
+        grep -qF -- "$s" "$tmp/$name.out" || { ok=0; why="$why; stdout lacks: $s"; }
+    done <<EOT
+$(field stdout "$case")
+EOT
+    while IFS= read -r s; do
+        [ -z "$s" ] && continue
+        grep -qF -- "$s" "$tmp/$name.out" && { ok=0; why="$why; stdout has: $s"; }
+    done <<EOT
+$(field not-stdout "$case")
+EOT
+    while IFS= read -r s; do
+        [ -z "$s" ] && continue
+        grep -qF -- "$s" "$tmp/$name.err" || { ok=0; why="$why; stderr lacks: $s"; }
+    done <<EOT
+$(field stderr "$case")
+EOT
+    maxms=$(field max-ms "$case")
+    [ -n "$maxms" ] && [ "$ms" -gt "$maxms" ] && { ok=0; why="$why; took $ms ms > $maxms"; }
+    grep -q "ERROR: AddressSanitizer\|runtime error:" "$tmp/$name.err" && { ok=0; why="$why; sanitizer report"; }
+    if [ $ok = 1 ]; then pass=$((pass + 1)); printf 'ok     cli %s\n' "$name"
+    else
+        fail=$((fail + 1)); printf 'FAIL   cli %s: %s\n' "$name" "$why"
+        sed 's/^/    out| /' "$tmp/$name.out" | head -n 40; sed 's/^/    err| /' "$tmp/$name.err" | head -n 20
+    fi
+done
+echo "cli cases $pass 0 0" | awk -v p=$pass -v f=$fail '{print "cli", "cases", p, f, 0}' >>"$out"
+printf '%d passed, %d failed\n' "$pass" "$fail"
+exit 0

@@ -1,0 +1,428 @@
+/*
+ * A fake libnvidia-ml.so.1 driven by a scenario file (see fake_common.h for
+ * the keys).  It exports the versioned names the NVML header maps to
+ * (nvmlInit_v2, nvmlDeviceGetPciInfo_v3, ...) and declares its own types, as
+ * the real header lays them out, independently of cuprobe's nvml_api.h.
+ */
+#include <stddef.h>
+#include <unistd.h>
+
+#include "fake_common.h"
+
+typedef int nvmlReturn_t;
+typedef struct nvmlDevice_st { int index; } *nvmlDevice_t;
+
+typedef struct {
+    char busIdLegacy[16];
+    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+    char busId[32];
+} nvmlPciInfo_t;
+
+typedef struct {
+    unsigned long long total, free, used;
+} nvmlMemory_t;
+
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId, computeInstanceId;
+} nvmlProcessInfo_t;
+
+enum {
+    FK_SUCCESS = 0, FK_UNINITIALIZED = 1, FK_INVALID_ARGUMENT = 2, FK_NOT_SUPPORTED = 3,
+    FK_INSUFFICIENT_SIZE = 7
+};
+
+#define FK_MAX_DEV 64
+#define FK_MAX_PROCS 256
+
+static int g_init;            /* nvmlInit_v2 reference count */
+static struct nvmlDevice_st g_devs[FK_MAX_DEV];
+
+nvmlReturn_t nvmlInit_v2(void)
+{
+    fk_load(1);
+    if (fk_int("nvml.init.hang", 0))
+        for (;;)
+            pause();
+    long long r = fk_int("nvml.init", 0);
+    if (r != 0)
+        return (nvmlReturn_t)r;
+    g_init++;
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlShutdown(void)
+{
+    if (g_init <= 0)
+        return FK_UNINITIALIZED;
+    g_init--;
+    return FK_SUCCESS;
+}
+
+static const struct { int code; const char *text; } errors[] = {
+    { 0, "Success" }, { 1, "Uninitialized" }, { 2, "Invalid Argument" },
+    { 3, "Not Supported" }, { 4, "Insufficient Permissions" }, { 7, "Insufficient Size" },
+    { 9, "Driver Not Loaded" }, { 12, "NVML Shared Library Not Found" },
+    { 15, "GPU is lost" }, { 18, "Driver/library version mismatch" },
+};
+
+const char *nvmlErrorString(nvmlReturn_t result)
+{
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+        if (errors[i].code == result)
+            return errors[i].text;
+    return "Unknown Error";
+}
+
+static nvmlReturn_t put_str(const char *v, char *buf, unsigned int length)
+{
+    if (!g_init)
+        return FK_UNINITIALIZED;
+    if (!buf)
+        return FK_INVALID_ARGUMENT;
+    if (!v)
+        return FK_NOT_SUPPORTED;
+    if (strlen(v) + 1 > length)
+        return FK_INSUFFICIENT_SIZE;
+    memcpy(buf, v, strlen(v) + 1);
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length)
+{
+    return put_str(fk_get("nvml.driver"), version, length);
+}
+
+nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length)
+{
+    return put_str(fk_get("nvml.version"), version, length);
+}
+
+nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *version)
+{
+    long long v;
+    if (!g_init)
+        return FK_UNINITIALIZED;
+    if (!version)
+        return FK_INVALID_ARGUMENT;
+    if (!fk_num(fk_get("nvml.cuda"), &v))
+        return FK_NOT_SUPPORTED;
+    *version = (int)v;
+    return FK_SUCCESS;
+}
+
+/* The real _v2 asks libcuda; here it answers the same. */
+nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *version)
+{
+    return nvmlSystemGetCudaDriverVersion(version);
+}
+
+static int ndevices(void)
+{
+    long long n = fk_int("nvml.devices", 0);
+    return n < 0 ? 0 : n > FK_MAX_DEV ? FK_MAX_DEV : (int)n;
+}
+
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count)
+{
+    if (!g_init)
+        return FK_UNINITIALIZED;
+    if (!count)
+        return FK_INVALID_ARGUMENT;
+    *count = (unsigned)ndevices();
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device)
+{
+    if (!g_init)
+        return FK_UNINITIALIZED;
+    if (!device || index >= (unsigned)ndevices())
+        return FK_INVALID_ARGUMENT;
+    g_devs[index].index = (int)index;
+    *device = &g_devs[index];
+    return FK_SUCCESS;
+}
+
+/* The scenario value of one field of a device handle; *rc says why not. */
+static const char *field(nvmlDevice_t d, const char *name, nvmlReturn_t *rc)
+{
+    *rc = FK_SUCCESS;
+    if (!g_init) {
+        *rc = FK_UNINITIALIZED;
+        return NULL;
+    }
+    if (!d || d < g_devs || d >= g_devs + FK_MAX_DEV || d->index >= ndevices()) {
+        *rc = FK_INVALID_ARGUMENT;
+        return NULL;
+    }
+    const char *v = fk_dev("nvml", d->index, name);
+    if (!v)
+        *rc = FK_NOT_SUPPORTED;
+    return v;
+}
+
+static nvmlReturn_t dev_num(nvmlDevice_t d, const char *name, long long *out)
+{
+    nvmlReturn_t rc;
+    const char *v = field(d, name, &rc);
+    if (rc != FK_SUCCESS)
+        return rc;
+    return fk_num(v, out) ? FK_SUCCESS : FK_NOT_SUPPORTED;
+}
+
+/* A field that may be absent once the call is known to be supported. */
+static long long opt_num(nvmlDevice_t d, const char *name, long long dflt)
+{
+    long long v;
+    return dev_num(d, name, &v) == FK_SUCCESS ? v : dflt;
+}
+
+static nvmlReturn_t dev_uint(nvmlDevice_t d, const char *name, unsigned int *out)
+{
+    long long v;
+    nvmlReturn_t rc = dev_num(d, name, &v);
+    if (rc == FK_SUCCESS && !out)
+        return FK_INVALID_ARGUMENT;
+    if (rc == FK_SUCCESS)
+        *out = (unsigned)v;
+    return rc;
+}
+
+static nvmlReturn_t dev_int(nvmlDevice_t d, const char *name, int *out)
+{
+    return dev_uint(d, name, (unsigned int *)out);
+}
+
+nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int length)
+{
+    nvmlReturn_t rc;
+    const char *v = field(d, "name", &rc);
+    return rc != FK_SUCCESS ? rc : put_str(v, name, length);
+}
+
+nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length)
+{
+    nvmlReturn_t rc;
+    const char *v = field(d, "uuid", &rc);
+    return rc != FK_SUCCESS ? rc : put_str(v, uuid, length);
+}
+
+nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci)
+{
+    nvmlReturn_t rc;
+    unsigned dom, bus, slot, fn;
+    const char *v = field(d, "pci", &rc);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!pci)
+        return FK_INVALID_ARGUMENT;
+    if (!fk_pci(v, &dom, &bus, &slot, &fn))
+        return FK_NOT_SUPPORTED;
+    memset(pci, 0, sizeof *pci);
+    /* the formats of the real header, uppercase, function always 0 */
+    snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", dom, bus, slot);
+    snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", dom, bus, slot);
+    pci->domain = dom;
+    pci->bus = bus;
+    pci->device = slot;
+    pci->pciDeviceId = 0x233510deu;   /* H200 */
+    pci->pciSubSystemId = 0x18f810deu;
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int *major, int *minor)
+{
+    nvmlReturn_t rc;
+    const char *v = field(d, "cc", &rc);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!major || !minor)
+        return FK_INVALID_ARGUMENT;
+    return fk_cc(v, major, minor) ? FK_SUCCESS : FK_NOT_SUPPORTED;
+}
+
+nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, int *mode)
+{
+    return dev_int(d, "persistence", mode);
+}
+
+nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d, int *mode)
+{
+    return dev_int(d, "compute_mode", mode);
+}
+
+nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *current, unsigned int *pending)
+{
+    nvmlReturn_t rc = dev_uint(d, "mig", current);
+    if (rc == FK_SUCCESS && !pending)
+        return FK_INVALID_ARGUMENT;
+    if (rc == FK_SUCCESS)
+        *pending = (unsigned)opt_num(d, "mig_pending", *current);
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *mem)
+{
+    long long total;
+    nvmlReturn_t rc = dev_num(d, "mem_total", &total);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!mem)
+        return FK_INVALID_ARGUMENT;
+    mem->total = (unsigned long long)total;
+    mem->used = (unsigned long long)opt_num(d, "mem_used", 0);
+    mem->free = mem->total - mem->used;
+    return FK_SUCCESS;
+}
+
+/* "pid:bytes,pid:bytes" -> list; returns the count, -1 when malformed. */
+static int parse_procs(const char *v, nvmlProcessInfo_t *out, int max)
+{
+    int n = 0;
+    while (*v) {
+        unsigned pid;
+        unsigned long long bytes;
+        int used = 0;
+        if (sscanf(v, " %u:%llu%n", &pid, &bytes, &used) != 2)
+            return -1;
+        if (n < max) {
+            out[n].pid = pid;
+            out[n].usedGpuMemory = bytes;
+            out[n].gpuInstanceId = 0xFFFFFFFFu;   /* not in MIG mode */
+            out[n].computeInstanceId = 0xFFFFFFFFu;
+        }
+        n++;
+        v += used;
+        while (*v == ',' || *v == ' ')
+            v++;
+    }
+    return n;
+}
+
+/* Two-call pattern: a short buffer gets INSUFFICIENT_SIZE and the count. */
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned int *count,
+                                                     nvmlProcessInfo_t *infos)
+{
+    nvmlReturn_t rc;
+    nvmlProcessInfo_t all[FK_MAX_PROCS];
+    const char *v = field(d, "procs", &rc);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!count)
+        return FK_INVALID_ARGUMENT;
+    int n = parse_procs(v, all, FK_MAX_PROCS);
+    if (n < 0)
+        return FK_NOT_SUPPORTED;
+    if (n > FK_MAX_PROCS)
+        n = FK_MAX_PROCS;
+    if (*count < (unsigned)n) {
+        *count = (unsigned)n;
+        return FK_INSUFFICIENT_SIZE;
+    }
+    if (n > 0 && !infos)
+        return FK_INVALID_ARGUMENT;
+    if (n > 0)
+        memcpy(infos, all, sizeof all[0] * (size_t)n);
+    *count = (unsigned)n;
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int *corr, unsigned int *unc,
+                                       unsigned int *pending, unsigned int *failure)
+{
+    nvmlReturn_t rc = dev_uint(d, "remap_pending", pending);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!corr || !unc || !failure)
+        return FK_INVALID_ARGUMENT;
+    *corr = (unsigned)opt_num(d, "remap_corr", 0);
+    *unc = (unsigned)opt_num(d, "remap_unc", 0);
+    *failure = (unsigned)opt_num(d, "remap_failure", 0);
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d, int *pending)
+{
+    return dev_int(d, "retired_pending", pending);
+}
+
+nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, int *current, int *pending)
+{
+    nvmlReturn_t rc = dev_int(d, "ecc", current);
+    if (rc == FK_SUCCESS && !pending)
+        return FK_INVALID_ARGUMENT;
+    if (rc == FK_SUCCESS)
+        *pending = (int)opt_num(d, "ecc_pending", *current);
+    return rc;
+}
+
+/* Volatile counters only: type 0 corrected, 1 uncorrected. */
+nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int type, int counter,
+                                         unsigned long long *count)
+{
+    long long v;
+    if (counter != 0 || (type != 0 && type != 1))
+        return FK_NOT_SUPPORTED;
+    nvmlReturn_t rc = dev_num(d, type ? "ecc_unc" : "ecc_corr", &v);
+    if (rc == FK_SUCCESS && !count)
+        return FK_INVALID_ARGUMENT;
+    if (rc == FK_SUCCESS)
+        *count = (unsigned long long)v;
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *reasons)
+{
+    long long v;
+    nvmlReturn_t rc = dev_num(d, "clock_events", &v);
+    if (rc == FK_SUCCESS && !reasons)
+        return FK_INVALID_ARGUMENT;
+    if (rc == FK_SUCCESS)
+        *reasons = (unsigned long long)v;
+    return rc;
+}
+
+/* The pre-535 name of the same call. */
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long *reasons)
+{
+    return nvmlDeviceGetCurrentClocksEventReasons(d, reasons);
+}
+
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned int *gen)
+{
+    return dev_uint(d, "pcie_gen_cur", gen);
+}
+
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned int *width)
+{
+    return dev_uint(d, "pcie_width_cur", width);
+}
+
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d, unsigned int *gen)
+{
+    return dev_uint(d, "pcie_gen_max", gen);
+}
+
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d, unsigned int *width)
+{
+    return dev_uint(d, "pcie_width_max", width);
+}
+
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *temp)
+{
+    if (sensor != 0)
+        return FK_INVALID_ARGUMENT;
+    return dev_uint(d, "temp", temp);
+}
+
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *power_mw)
+{
+    return dev_uint(d, "power_mw", power_mw);
+}
+
+nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int *limit_mw)
+{
+    return dev_uint(d, "power_limit_mw", limit_mw);
+}

@@ -1,0 +1,347 @@
+/* The file-system door: root prefixing, reads, listings, recording and
+ * writing a snapshot back out.  Run from the repository root. */
+#include "test.h"
+#include "cuprobe/facts.h"
+#include "host/fsroot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FIX1 "tests/fixtures/h200-1gpu/root"
+#define GPU0 "/sys/bus/pci/devices/0000:00:06.0"
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    return remove(p);
+}
+
+static void rm_rf(const char *dir)
+{
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int slurp(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, cap - 1);
+    close(fd);
+    if (n < 0)
+        return -1;
+    buf[n] = '\0';
+    return (int)n;
+}
+
+static void test_open_root(void)
+{
+    cp_fs *live = cp_fs_open("/", false);
+    CHECK(live != NULL);
+    CHECK(cp_fs_is_live(live));
+    CHECK_STR(cp_fs_root(live), "/");
+    cp_fs_close(live);
+
+    cp_fs *fs = cp_fs_open(FIX1 "/", false);
+    CHECK(!cp_fs_is_live(fs));
+    CHECK_STR(cp_fs_root(fs), FIX1 "/");
+    cp_fs_close(fs);
+    cp_fs_close(NULL);
+
+    cp_fs *dflt = cp_fs_open(NULL, false);
+    CHECK(cp_fs_is_live(dflt));
+    cp_fs_close(dflt);
+}
+
+static void test_read(void)
+{
+    cp_fs *fs = cp_fs_open(FIX1, false);
+    char buf[64];
+    size_t len = 99;
+    CHECK_I64(cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len), 0);
+    CHECK_I64(len, 7);
+    CHECK_STR(buf, "0x10de\n");
+
+    /* truncated silently to cap-1 and still terminated */
+    char small[4];
+    CHECK_I64(cp_fs_read(fs, GPU0 "/vendor", small, sizeof small, &len), 0);
+    CHECK_I64(len, 3);
+    CHECK_STR(small, "0x1");
+
+    CHECK_I64(cp_fs_read(fs, "/no/such/file", buf, sizeof buf, &len), -ENOENT);
+    CHECK_I64(len, 0);
+    CHECK_STR(buf, "");
+    CHECK_I64(cp_fs_read(fs, "/sys/../../etc/passwd", buf, sizeof buf, &len), -EINVAL);
+    CHECK_I64(cp_fs_read(fs, "/sys", buf, sizeof buf, &len), -EISDIR);
+    CHECK_I64(cp_fs_read(fs, "", buf, sizeof buf, &len), -EINVAL);
+    CHECK_I64(cp_fs_read(fs, GPU0 "/vendor", buf, 0, &len), -EINVAL);
+
+    /* binary file: the count says how much, NULs and all */
+    char cfg[8192];
+    CHECK_I64(cp_fs_read(fs, GPU0 "/config", cfg, sizeof cfg, &len), 0);
+    CHECK_I64(len, 4096);
+    CHECK((unsigned char)cfg[0] == 0xde && cfg[1] == 0x10);
+
+    char *all = NULL;
+    CHECK_I64(cp_fs_read_alloc(fs, "/proc/modules", 1 << 20, &all, &len), 0);
+    CHECK(all && len > 10 && all[len] == '\0' && strncmp(all, "nvidia_uvm ", 11) == 0);
+    free(all);
+    CHECK_I64(cp_fs_read_alloc(fs, "/nope", 100, &all, &len), -ENOENT);
+    CHECK(all == NULL);
+    CHECK_I64(cp_fs_read_alloc(fs, "/proc/modules", 0, &all, &len), -EINVAL);
+    CHECK_I64(cp_fs_read_alloc(fs, "/proc/modules", 5, &all, &len), 0);
+    CHECK_STR(all, "nvid");
+    free(all);
+    cp_fs_close(fs);
+}
+
+static void test_live_devices(void)
+{
+    cp_fs *fs = cp_fs_open("/", false);
+    char buf[256];
+    size_t len = 7;
+    /* a character device read record by record runs dry at once */
+    CHECK_I64(cp_fs_read(fs, "/dev/null", buf, sizeof buf, &len), 0);
+    CHECK_I64(len, 0);
+    /* /dev/zero never runs dry: the cap bounds it */
+    CHECK_I64(cp_fs_read(fs, "/dev/zero", buf, sizeof buf, &len), 0);
+    CHECK_I64(len, 255);
+
+    int64_t mode = 0, maj = 0, min = 0;
+    CHECK_I64(cp_fs_stat(fs, "/dev/null", &mode, &maj, &min), CP_FS_CHR);
+    CHECK_I64(maj, 1);
+    CHECK_I64(min, 3);
+    CHECK_I64(mode, 0666);
+    CHECK_I64(cp_fs_access_rw(fs, "/dev/null"), 1);
+    CHECK_I64(cp_fs_access_rw(fs, "/no/such/node"), -1);
+
+    /* /dev/kmsg: readable only where dmesg_restrict allows; each record a line */
+    char *k = NULL;
+    int rc = cp_fs_read_alloc(fs, "/dev/kmsg", 1 << 20, &k, &len);
+    if (rc == 0) {
+        CHECK(len == 0 || k[len - 1] == '\n');
+        free(k);
+    } else {
+        CHECK(rc == -EACCES || rc == -EPERM || rc == -ENOENT);
+    }
+    cp_fs_close(fs);
+}
+
+static void test_stat_readlink(void)
+{
+    cp_fs *fs = cp_fs_open(FIX1, false);
+    int64_t mode = -5, maj = 0, min = 0;
+    CHECK_I64(cp_fs_stat(fs, GPU0 "/vendor", &mode, &maj, &min), CP_FS_FILE);
+    CHECK(mode >= 0 && mode <= 07777);
+    CHECK_I64(maj, CP_UNKNOWN);
+    CHECK_I64(cp_fs_stat(fs, "/sys/bus", NULL, NULL, NULL), CP_FS_DIR);
+    CHECK_I64(cp_fs_stat(fs, "/nope", NULL, NULL, NULL), CP_FS_MISSING);
+    /* the driver link dangles inside a fixture; stat follows it */
+    CHECK_I64(cp_fs_stat(fs, GPU0 "/driver", NULL, NULL, NULL), CP_FS_MISSING);
+
+    char target[128];
+    CHECK_I64(cp_fs_readlink(fs, GPU0 "/driver", target, sizeof target), 0);
+    CHECK_STR(target, "../../../bus/pci/drivers/nvidia");
+    char tiny[6];
+    CHECK_I64(cp_fs_readlink(fs, GPU0 "/driver", tiny, sizeof tiny), 0);
+    CHECK_STR(tiny, "../..");
+    CHECK_I64(cp_fs_readlink(fs, GPU0 "/vendor", target, sizeof target), -EINVAL);
+    CHECK_I64(cp_fs_readlink(fs, GPU0 "/nope", target, sizeof target), -ENOENT);
+
+    /* permissions of a snapshot's files say nothing about the machine */
+    CHECK_I64(cp_fs_access_rw(fs, GPU0 "/vendor"), -1);
+    cp_fs_close(fs);
+}
+
+typedef struct {
+    char names[16][32];
+    int types[16];
+    int n, stop_after;
+} list_acc;
+
+static int acc_cb(const char *name, cp_fs_type type, void *arg)
+{
+    list_acc *a = arg;
+    if (a->n < 16) {
+        snprintf(a->names[a->n], sizeof a->names[0], "%s", name);
+        a->types[a->n] = type;
+    }
+    a->n++;
+    return a->stop_after && a->n >= a->stop_after;
+}
+
+static void test_list(void)
+{
+    cp_fs *fs = cp_fs_open(FIX1, false);
+    list_acc a = { .n = 0 };
+    CHECK_I64(cp_fs_list(fs, "/sys/bus/pci/devices", acc_cb, &a), 7);
+    CHECK_I64(a.n, 7);
+    for (int i = 1; i < 7; i++)
+        CHECK(strcmp(a.names[i - 1], a.names[i]) < 0);
+    CHECK_STR(a.names[6], "0000:00:06.0");
+    CHECK_I64(a.types[6], CP_FS_DIR);
+
+    list_acc b = { .stop_after = 2 };
+    CHECK_I64(cp_fs_list(fs, "/sys/bus/pci/devices", acc_cb, &b), 2);
+    CHECK_STR(b.names[1], "0000:00:01.0");
+
+    list_acc c = { .n = 0 };
+    cp_fs_list(fs, GPU0, acc_cb, &c);
+    int saw_driver = 0;
+    for (int i = 0; i < c.n && i < 16; i++)
+        if (strcmp(c.names[i], "driver") == 0) {
+            saw_driver = 1;
+            CHECK_I64(c.types[i], CP_FS_MISSING);
+        }
+    CHECK(saw_driver);
+
+    CHECK_I64(cp_fs_list(fs, "/nope", acc_cb, &a), -ENOENT);
+    CHECK_I64(cp_fs_list(fs, GPU0 "/vendor", acc_cb, &a), -ENOTDIR);
+    CHECK_I64(cp_fs_list(fs, "/sys/bus/pci/devices", NULL, NULL), 7);
+    cp_fs_close(fs);
+}
+
+static void test_fail_read_at(void)
+{
+    cp_fs *fs = cp_fs_open(FIX1, false);
+    char buf[32];
+    size_t len;
+    cp_fs_fail_read_at(fs, 2);
+    CHECK_I64(cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len), 0);
+    CHECK_I64(cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len), -EIO);
+    CHECK_I64(cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len), 0);
+    cp_fs_fail_read_at(fs, 1);
+    char *p = NULL;
+    CHECK_I64(cp_fs_read_alloc(fs, GPU0 "/vendor", 64, &p, &len), -EIO);
+    CHECK(p == NULL);
+    cp_fs_fail_read_at(fs, 0);
+    CHECK_I64(cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len), 0);
+    cp_fs_close(fs);
+}
+
+static void test_snapshot_roundtrip(void)
+{
+    char dir[] = "/tmp/cuprobe-fsroot-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char out[600];
+    snprintf(out, sizeof out, "%s/snap/root", dir);
+
+    cp_fs *fs = cp_fs_open(FIX1, true);
+    char buf[64], target[128];
+    size_t len;
+    cp_fs_list(fs, "/sys/bus/pci/devices", NULL, NULL);
+    cp_fs_list(fs, GPU0, NULL, NULL);           /* vendor becomes a placeholder */
+    cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len);  /* ... then real */
+    cp_fs_readlink(fs, GPU0 "/driver", target, sizeof target);
+    cp_fs_stat(fs, "/proc/modules", NULL, NULL, NULL);
+    cp_fs_read(fs, "/nope", buf, sizeof buf, &len);         /* not recorded */
+    char err[256] = "x";
+    CHECK_I64(cp_fs_write_snapshot(fs, out, err, sizeof err), 0);
+    CHECK_STR(err, "");
+
+    char path[800], got[64];
+    snprintf(path, sizeof path, "%s" GPU0 "/vendor", out);
+    CHECK_I64(slurp(path, got, sizeof got), 7);
+    CHECK_STR(got, "0x10de\n");
+    snprintf(path, sizeof path, "%s" GPU0 "/device", out);
+    CHECK_I64(slurp(path, got, sizeof got), 0);       /* placeholder */
+    snprintf(path, sizeof path, "%s/proc/modules", out);
+    CHECK_I64(slurp(path, got, sizeof got), 0);
+    snprintf(path, sizeof path, "%s" GPU0 "/driver", out);
+    char lt[128];
+    ssize_t n = readlink(path, lt, sizeof lt - 1);
+    CHECK_I64(n, 31);
+    if (n > 0) {
+        lt[n] = '\0';
+        CHECK_STR(lt, "../../../bus/pci/drivers/nvidia");
+    }
+    snprintf(path, sizeof path, "%s/nope", out);
+    CHECK(access(path, F_OK) != 0);
+
+    /* writing twice over the same folder works (links are replaced) */
+    CHECK_I64(cp_fs_write_snapshot(fs, out, err, sizeof err), 0);
+
+    /* the snapshot replays: reading through it gives the same bytes */
+    cp_fs *re = cp_fs_open(out, false);
+    CHECK_I64(cp_fs_read(re, GPU0 "/vendor", buf, sizeof buf, &len), 0);
+    CHECK_STR(buf, "0x10de\n");
+    cp_fs_close(re);
+    cp_fs_close(fs);
+    rm_rf(dir);
+}
+
+static void test_snapshot_never_leaves_dir(void)
+{
+    char dir[] = "/tmp/cuprobe-fsroot-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char out[600], victim[600], link[700];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    mkdir(out, 0755);
+    mkdir(victim, 0755);
+    /* a hostile "sys" in the target folder points elsewhere */
+    snprintf(link, sizeof link, "%s/sys", out);
+    CHECK(symlink(victim, link) == 0);
+
+    cp_fs *fs = cp_fs_open(FIX1, true);
+    char buf[64];
+    size_t len;
+    cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len);
+    char err[256] = "";
+    int rc = cp_fs_write_snapshot(fs, out, err, sizeof err);
+    CHECK(rc < 0);
+    CHECK(strncmp(err, "cannot write '" GPU0 "/vendor'", 14 + strlen(GPU0) + 8) == 0);
+    char probe[800];
+    snprintf(probe, sizeof probe, "%s/bus", victim);
+    CHECK(access(probe, F_OK) != 0);
+    cp_fs_close(fs);
+
+    /* a view that did not record writes an empty tree */
+    cp_fs *plain = cp_fs_open(FIX1, false);
+    cp_fs_read(plain, GPU0 "/vendor", buf, sizeof buf, &len);
+    char out2[700];
+    snprintf(out2, sizeof out2, "%s/empty", dir);
+    CHECK_I64(cp_fs_write_snapshot(plain, out2, err, sizeof err), 0);
+    CHECK_I64(cp_fs_write_snapshot(plain, "", err, sizeof err), -EINVAL);
+    cp_fs_close(plain);
+    rm_rf(dir);
+}
+
+static void test_snapshot_live_chr(void)
+{
+    char dir[] = "/tmp/cuprobe-fsroot-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    cp_fs *fs = cp_fs_open("/", true);
+    char buf[16];
+    size_t len;
+    CHECK_I64(cp_fs_read(fs, "/dev/null", buf, sizeof buf, &len), 0);
+    cp_fs_stat(fs, "/dev/zero", NULL, NULL, NULL);
+    char err[128];
+    CHECK_I64(cp_fs_write_snapshot(fs, dir, err, sizeof err), 0);
+    char p[700];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/dev/null", dir);
+    CHECK(lstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0);
+    snprintf(p, sizeof p, "%s/dev/zero", dir);
+    CHECK(lstat(p, &st) == 0 && S_ISREG(st.st_mode));
+    cp_fs_close(fs);
+    rm_rf(dir);
+}
+
+int main(void)
+{
+    RUN(test_open_root);
+    RUN(test_read);
+    RUN(test_live_devices);
+    RUN(test_stat_readlink);
+    RUN(test_list);
+    RUN(test_fail_read_at);
+    RUN(test_snapshot_roundtrip);
+    RUN(test_snapshot_never_leaves_dir);
+    RUN(test_snapshot_live_chr);
+    return TEST_END();
+}
