@@ -44,6 +44,9 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libcuprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcuprobe.a $(LDLIBS_ALL)
 
+# test_abi compares our declarations with the official cuda.h where one is installed.
+$(BUILD)/tests/test_abi: private CPPFLAGS += $(if $(wildcard /usr/local/cuda/include/cuda.h),-isystem /usr/local/cuda/include)
+
 # Fake vendor libraries, driven by the scenario file in $CUPROBE_FAKE_SCENARIO.
 # Never sanitized: they are dlopen'ed into the probe child like the real ones.
 $(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h

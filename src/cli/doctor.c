@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "cli.h"
 #include "options.h"
@@ -85,6 +86,12 @@ int cmd_doctor(int argc, char **argv)
     int code = cp_report_exit_code(&r);
     cp_report_free(&r);
     cp_session_free(s);
+    if (getenv("CUPROBE_BENCH_RUSAGE")) {   /* bench/l1_vs_floor.sh: peak memory of us and the probes */
+        struct rusage self, kids;
+        getrusage(RUSAGE_SELF, &self);
+        getrusage(RUSAGE_CHILDREN, &kids);
+        fprintf(stderr, "rusage: self_maxrss=%ldkB largest_probe_maxrss=%ldkB\n", self.ru_maxrss, kids.ru_maxrss);
+    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("cuprobe: cannot write the report");
         return CP_EXIT_ERROR;

@@ -531,6 +531,59 @@ static void test_observe_link_loop(void)
     cp_fs_close(fs);
 }
 
+static void tree_env(cp_host_facts *h)
+{
+    memset(h, 0, sizeof *h);
+    set_env(h, "CUDA_HOME", "/usr/local/cuda/");
+    set_env(h, "CUDA_PATH", "/opt/cuda13");
+    set_env(h, "PATH", "/opt/wheel/bin");
+    set_env(h, "LD_LIBRARY_PATH", "/opt/other/lib:/usr/local/cuda/lib64:/opt/badstub");
+}
+
+/* A snapshot of what observe read must replay to the same facts. */
+static void test_observe_replay(void)
+{
+    static cp_host_facts h;
+    static cp_runtime_facts live, replay;
+    char snap[300], err[256];
+    tree_env(&h);
+    cp_fs *fs = cp_fs_open(root, true);
+    if (!fs)
+        return;
+    CHECK_I64(cp_runtime_observe(fs, &h, &live), 0);
+    snprintf(snap, sizeof snap, "%s/snapshot", root);
+    CHECK_I64(cp_fs_write_snapshot(fs, snap, err, sizeof err), 0);
+    cp_fs_close(fs);
+    fs = cp_fs_open(snap, false);
+    if (!fs)
+        return;
+    CHECK_I64(cp_runtime_observe(fs, &h, &replay), 0);
+    cp_fs_close(fs);
+    CHECK_I64(replay.ntk, live.ntk);
+    CHECK_I64(replay.nrt, live.nrt);
+    CHECK(live.ntk == 4 && live.nrt >= 3);
+    CHECK(memcmp(&live, &replay, sizeof live) == 0);
+}
+
+/* A read that fails at any point leaves a consistent, partial answer. */
+static void test_observe_failing_reads(void)
+{
+    static cp_host_facts h;
+    static cp_runtime_facts rt;
+    tree_env(&h);
+    for (long n = 1; n < 12; n++) {
+        cp_fs *fs = cp_fs_open(root, false);
+        if (!fs)
+            return;
+        cp_fs_fail_read_at(fs, n);
+        CHECK_I64(cp_runtime_observe(fs, &h, &rt), 0);
+        CHECK(rt.ntk <= CP_MAX_TOOLKITS && rt.nrt <= CP_MAX_CUDARTS);
+        for (int i = 0; i < rt.ntk; i++)
+            CHECK(rt.tk[i].version[0] == '\0' || rt.tk[i].version_source[0] != '\0');
+        cp_fs_close(fs);
+    }
+}
+
 static void remove_tree(void)
 {
     char cmd[300];
@@ -557,6 +610,8 @@ int main(void)
     RUN(test_observe_tree);
     RUN(test_observe_empty_env);
     RUN(test_observe_link_loop);
+    RUN(test_observe_replay);
+    RUN(test_observe_failing_reads);
     remove_tree();
     return TEST_END();
 }

@@ -136,8 +136,8 @@ static void observe_meta(cp_facts *f)
     gmtime_r(&now, &tm);
     strftime(f->captured_at, sizeof f->captured_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
     if (uname(&u) == 0) {
-        snprintf(f->hostname, sizeof f->hostname, "%s", u.nodename);
-        snprintf(f->kernel_release, sizeof f->kernel_release, "%s", u.release);
+        snprintf(f->hostname, sizeof f->hostname, "%.*s", (int)sizeof f->hostname - 1, u.nodename);
+        snprintf(f->kernel_release, sizeof f->kernel_release, "%.*s", (int)sizeof f->kernel_release - 1, u.release);
     }
 }
 

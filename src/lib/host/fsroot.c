@@ -84,6 +84,8 @@ static int join(const cp_fs *fs, const char *path, char *out, size_t cap)
     return 0;
 }
 
+/* A new view of root (NULL or "" mean "/"); the caller frees it with
+ * cp_fs_close.  Returns NULL only when out of memory. */
 cp_fs *cp_fs_open(const char *root, bool record)
 {
     cp_fs *fs = calloc(1, sizeof *fs);
@@ -105,6 +107,7 @@ cp_fs *cp_fs_open(const char *root, bool record)
     return fs;
 }
 
+/* Free the view and everything recorded; NULL is fine. */
 void cp_fs_close(cp_fs *fs)
 {
     if (!fs)
@@ -119,16 +122,20 @@ void cp_fs_close(cp_fs *fs)
     free(fs);
 }
 
+/* The root as given to cp_fs_open, owned by fs. */
 const char *cp_fs_root(const cp_fs *fs)
 {
     return fs ? fs->root : "/";
 }
 
+/* True for the live machine (a root of "/" or only slashes). */
 bool cp_fs_is_live(const cp_fs *fs)
 {
     return fs && fs->live;
 }
 
+/* Fault injection: the nth cp_fs_read/cp_fs_read_alloc from now fails
+ * with -EIO, once; 0 or less switches it off. */
 void cp_fs_fail_read_at(cp_fs *fs, long n)
 {
     if (fs)
@@ -268,6 +275,9 @@ static int read_plain(int fd, char *buf, size_t cap, size_t *len)
     return 0;
 }
 
+/* Bounded read into the caller's buffer, always NUL-terminated; records the
+ * bytes when recording.  Returns 0 or -errno (-EINVAL for a path with a ".."
+ * component, -EISDIR for a folder). */
 int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
 {
     char full[PATH_MAX];
@@ -307,6 +317,8 @@ int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
     return 0;
 }
 
+/* cp_fs_read into a malloc'd buffer (shrunk to fit) that the caller frees;
+ * *out is NULL on failure.  Returns 0 or -errno. */
 int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len)
 {
     size_t got = 0;
@@ -333,6 +345,8 @@ int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t
     return 0;
 }
 
+/* readlink through the root, cut to cap-1 bytes; recorded as a link.
+ * Returns 0 or -errno. */
 int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap)
 {
     char full[PATH_MAX];
@@ -350,6 +364,8 @@ int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap)
     return 0;
 }
 
+/* stat (following links) through the root; major/minor are CP_UNKNOWN for
+ * anything but a character device.  Recorded as a folder or placeholder. */
 cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
                       int64_t *rdev_major, int64_t *rdev_minor)
 {
@@ -368,6 +384,8 @@ cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
     return t;
 }
 
+/* 1 when this user may read and write path, 0 when refused, -1 when it
+ * cannot be told (missing, or a snapshot view). */
 int cp_fs_access_rw(cp_fs *fs, const char *path)
 {
     char full[PATH_MAX];
@@ -449,6 +467,8 @@ static cp_fs_type list_entry_type(cp_fs *fs, int dfd, const char *dir, const cha
     return t;
 }
 
+/* Sorted (strcmp) walk of a folder; each entry is typed by stat (a dangling
+ * link is CP_FS_MISSING) and recorded.  Returns entries visited or -errno. */
 int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
 {
     char full[PATH_MAX];
@@ -619,6 +639,10 @@ static int mkdir_p(const char *dir)
     return 0;
 }
 
+/* Write the record below dir (created if needed).  Every component is
+ * opened with O_NOFOLLOW, so a link in dir cannot lead the write outside it;
+ * folders win over links recorded at the same path.  Returns 0 or -errno
+ * with errbuf naming the path. */
 int cp_fs_write_snapshot(const cp_fs *fs, const char *dir, char *errbuf, size_t errcap)
 {
     if (errbuf && errcap)

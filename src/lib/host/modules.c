@@ -100,6 +100,8 @@ static void parse_line(const char *line, size_t len, cp_module mods[CP_MOD_COUNT
     }
 }
 
+/* Fill mods[] (names always set) from /proc/modules text of len bytes; a
+ * module not listed has loaded=false, unknown numbers are CP_UNKNOWN. */
 void cp_parse_modules(const char *text, size_t len, cp_module mods[CP_MOD_COUNT])
 {
     if (!mods)

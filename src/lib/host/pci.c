@@ -26,6 +26,8 @@ static int hex_value(char c)
     return -1;
 }
 
+/* A sysfs number: optional blanks, sign, "0x" (base16 only), digits, blanks.
+ * Anything else, or a value beyond int64, is CP_UNKNOWN.  Reads only len bytes. */
 int64_t cp_parse_sysfs_int(const char *text, size_t len, int base16)
 {
     size_t i = 0;
@@ -60,6 +62,8 @@ int64_t cp_parse_sysfs_int(const char *text, size_t len, int base16)
     return neg ? -(int64_t)v : (int64_t)v;
 }
 
+/* "32.0 GT/s PCIe" -> 32000 MT/s (three fraction digits kept); a bare number
+ * is taken as GT/s too.  Garbage or "Unknown" is CP_UNKNOWN. */
 int64_t cp_parse_link_speed(const char *text, size_t len)
 {
     size_t i = 0;
@@ -176,6 +180,10 @@ static int pci_entry(const char *name, cp_fs_type type, void *arg)
     return 0;
 }
 
+/* Fill h->pci[] with the NVIDIA functions in address order (at most
+ * CP_MAX_PCI; npci_total counts all).  An unreadable attribute stays
+ * CP_UNKNOWN.  Returns 0, or -errno when the devices folder cannot be listed
+ * (npci_total is then CP_UNKNOWN). */
 int cp_host_read_pci(cp_fs *fs, cp_host_facts *h)
 {
     if (!fs || !h)

@@ -146,6 +146,45 @@ static int resolve(cp_fs *fs, const char *in, char *out, size_t cap)
     return (n < 0 || (size_t)n >= cap) ? -1 : 0;
 }
 
+/* The cp_fs calls of this file take resolved paths only: a snapshot records
+ * each path as it was asked for, and a file recorded below a link's name
+ * would turn that link into a plain folder on replay. */
+static cp_fs_type stat_real(cp_fs *fs, const char *path, char *real, size_t cap)
+{
+    char tmp[CP_PATH_MAX];
+    if (!real) {
+        real = tmp;
+        cap = sizeof tmp;
+    }
+    if (resolve(fs, path, real, cap) != 0)
+        return CP_FS_MISSING;
+    return cp_fs_stat(fs, real, NULL, NULL, NULL);
+}
+
+static int list_real(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
+{
+    char real[CP_PATH_MAX];
+    if (resolve(fs, dir, real, sizeof real) != 0)
+        return -ENAMETOOLONG;
+    return cp_fs_list(fs, real, cb, arg);
+}
+
+static int read_real(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
+{
+    char real[CP_PATH_MAX];
+    if (resolve(fs, path, real, sizeof real) != 0)
+        return -ENAMETOOLONG;
+    return cp_fs_read(fs, real, buf, cap, len);
+}
+
+static int read_real_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len)
+{
+    char real[CP_PATH_MAX];
+    if (resolve(fs, path, real, sizeof real) != 0)
+        return -ENAMETOOLONG;
+    return cp_fs_read_alloc(fs, real, max, out, len);
+}
+
 /* dir + "/" + name into out; 0, or -1 when it does not fit. */
 static int join(char *out, size_t cap, const char *dir, const char *name)
 {
@@ -219,7 +258,7 @@ static void toolkit_version(cp_fs *fs, cp_toolkit *t)
     char *buf = NULL;
     size_t n = 0;
     if (join(path, sizeof path, t->path, "version.json") == 0 &&
-        cp_fs_read_alloc(fs, path, 256 * 1024, &buf, &n) == 0) {
+        read_real_alloc(fs, path, 256 * 1024, &buf, &n) == 0) {
         int ok = cp_parse_version_json(buf, n, t->version, sizeof t->version) == 0;
         free(buf);
         if (ok) {
@@ -228,14 +267,14 @@ static void toolkit_version(cp_fs *fs, cp_toolkit *t)
         }
     }
     if (join(path, sizeof path, t->path, "version.txt") == 0 &&
-        cp_fs_read(fs, path, small, sizeof small, &n) == 0 &&
+        read_real(fs, path, small, sizeof small, &n) == 0 &&
         parse_version_txt(small, n, t->version, sizeof t->version) == 0) {
         set_str(t->version_source, sizeof t->version_source, "version.txt");
         return;
     }
     /* CUDA_VERSION sits near the top of cuda.h (line ~260 of a 1 MB file) */
     if (join(path, sizeof path, t->path, "include/cuda.h") == 0 &&
-        cp_fs_read_alloc(fs, path, 64 * 1024, &buf, &n) == 0) {
+        read_real_alloc(fs, path, 64 * 1024, &buf, &n) == 0) {
         int ok = parse_cuda_h(buf, n, t->version, sizeof t->version) == 0;
         free(buf);
         if (ok) {
@@ -268,7 +307,7 @@ static void toolkit_dist_info(cp_fs *fs, cp_toolkit *t)
         return;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !t->version[0]; i++) {
         dist_arg a = {prefixes[i], t->version, sizeof t->version};
-        cp_fs_list(fs, dir, dist_cb, &a);
+        list_real(fs, dir, dist_cb, &a);
     }
     if (t->version[0])
         set_str(t->version_source, sizeof t->version_source, "dist-info");
@@ -278,7 +317,7 @@ static int is_file(cp_fs *fs, const char *dir, const char *name)
 {
     char path[2 * CP_PATH_MAX];
     return join(path, sizeof path, dir, name) == 0 &&
-           cp_fs_stat(fs, path, NULL, NULL, NULL) == CP_FS_FILE;
+           stat_real(fs, path, NULL, 0) == CP_FS_FILE;
 }
 
 typedef struct {
@@ -308,7 +347,7 @@ static bool toolkit_has_stub(cp_fs *fs, const char *tk)
         return true;
     stub_arg a = {fs, tk, false};
     if (join(dir, sizeof dir, tk, "targets") == 0)
-        cp_fs_list(fs, dir, stub_cb, &a);
+        list_real(fs, dir, stub_cb, &a);
     return a.found;
 }
 
@@ -329,8 +368,7 @@ static void add_toolkit(obs *o, const char *where, const char *how)
 {
     char real[CP_PATH_MAX];
     cp_runtime_facts *rt = o->rt;
-    if (resolve(o->fs, where, real, sizeof real) != 0 ||
-        cp_fs_stat(o->fs, real, NULL, NULL, NULL) != CP_FS_DIR)
+    if (stat_real(o->fs, where, real, sizeof real) != CP_FS_DIR)
         return;
     for (int i = 0; i < rt->ntk; i++) {
         cp_toolkit *t = &rt->tk[i];
@@ -370,17 +408,15 @@ static void find_nvcc(obs *o)
     const char *p = cp_host_getenv(o->h, "PATH");
     while (next_entry(&p, dir, sizeof dir)) {
         if (dir[0] != '/' || join(nvcc, sizeof nvcc, dir, "nvcc") != 0 ||
-            cp_fs_stat(o->fs, nvcc, NULL, NULL, NULL) != CP_FS_FILE)
+            stat_real(o->fs, nvcc, real, sizeof real) != CP_FS_FILE)
             continue;   /* relative entries depend on a cwd we do not know */
         set_str(o->rt->nvcc_on_path, sizeof o->rt->nvcc_on_path, nvcc);
-        if (resolve(o->fs, nvcc, real, sizeof real) == 0) {
+        cut_last(real);
+        /* only a .../bin/nvcc names its toolkit; /usr/bin gives /usr, the
+         * layout of distribution packages */
+        if (ends_with(real, "/bin")) {
             cut_last(real);
-            /* only a .../bin/nvcc names its toolkit; /usr/bin gives /usr,
-             * the layout of distribution packages */
-            if (ends_with(real, "/bin")) {
-                cut_last(real);
-                add_toolkit(o, real, "nvcc on PATH");
-            }
+            add_toolkit(o, real, "nvcc on PATH");
         }
         return;
     }
@@ -395,7 +431,7 @@ static void find_toolkits(obs *o)
     if ((v = cp_host_getenv(o->h, "CUDA_PATH")) != NULL && v[0] == '/')
         add_toolkit(o, v, "CUDA_PATH");
     find_nvcc(o);
-    cp_fs_list(o->fs, "/usr/local", cuda_dir_cb, o);
+    list_real(o->fs, "/usr/local", cuda_dir_cb, o);
 }
 
 /* "libcudart.so.12.4.127" -> 12, 4, 127; returns components parsed. */
@@ -449,8 +485,7 @@ static void add_cudart(obs *o, const char *path, const char *found_by)
 {
     char real[CP_PATH_MAX];
     cp_runtime_facts *rt = o->rt;
-    if (resolve(o->fs, path, real, sizeof real) != 0 ||
-        cp_fs_stat(o->fs, real, NULL, NULL, NULL) != CP_FS_FILE)
+    if (stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
         return;
     for (int i = 0; i < rt->nrt; i++)
         if (strcmp(o->real[i], real) == 0)
@@ -487,7 +522,7 @@ static int cudart_dir_cb(const char *name, cp_fs_type type, void *arg)
 static void scan_dir(obs *o, const char *dir, const char *found_by)
 {
     dir_arg a = {o, dir, found_by};
-    cp_fs_list(o->fs, dir, cudart_dir_cb, &a);
+    list_real(o->fs, dir, cudart_dir_cb, &a);
 }
 
 static int cache_cb(const char *soname, const char *path, void *arg)
@@ -508,7 +543,7 @@ static void read_ldcache(obs *o)
 {
     char *buf = NULL;
     size_t n = 0;
-    if (cp_fs_read_alloc(o->fs, "/etc/ld.so.cache", 16u << 20, &buf, &n) != 0) {
+    if (read_real_alloc(o->fs, "/etc/ld.so.cache", 16u << 20, &buf, &n) != 0) {
         o->rt->ldcache_readable = CP_NO;
         return;
     }
@@ -549,13 +584,11 @@ static void mark_would_load(obs *o, const char *soname)
     bool found = false;
     while (!found && next_entry(&p, dir, sizeof dir)) {
         found = dir[0] == '/' && join(path, sizeof path, dir, soname) == 0 &&
-                resolve(o->fs, path, real, sizeof real) == 0 &&
-                cp_fs_stat(o->fs, real, NULL, NULL, NULL) == CP_FS_FILE;
+                stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE;
     }
     for (int i = 0; !found && i < o->ncache; i++) {
         found = strcmp(o->cache[i].soname, soname) == 0 &&
-                resolve(o->fs, o->cache[i].path, real, sizeof real) == 0 &&
-                cp_fs_stat(o->fs, real, NULL, NULL, NULL) == CP_FS_FILE;
+                stat_real(o->fs, o->cache[i].path, real, sizeof real) == CP_FS_FILE;
     }
     for (int i = 0; found && i < o->rt->nrt; i++)
         if (strcmp(o->real[i], real) == 0)
@@ -577,8 +610,8 @@ static void find_stubs(obs *o)
         bool stub = ends_with(dir, "/stubs");
         for (size_t i = 0; !stub && dir[0] == '/' && i < 2; i++)
             stub = join(path, sizeof path, dir, names[i]) == 0 &&
-                   cp_fs_stat(o->fs, path, NULL, NULL, NULL) == CP_FS_FILE &&
-                   resolve(o->fs, path, real, sizeof real) == 0 && strstr(real, "/stubs/");
+                   stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE &&
+                   strstr(real, "/stubs/");
         if (stub) {
             set_str(o->rt->stubs_on_ld_path, sizeof o->rt->stubs_on_ld_path, dir);
             return;

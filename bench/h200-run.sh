@@ -1,0 +1,21 @@
+#!/bin/sh
+# The whole GPU-machine run for the foundation: build, GPU tests, level-1
+# timing against the floor, peak RSS, a snapshot fixture, and a run as an
+# ordinary user.  Writes everything under $OUT (default ./out-gpu).
+# Usage (repo root on the GPU machine): sh bench/h200-run.sh
+OUT=${OUT:-./out-gpu}
+mkdir -p "$OUT"
+{
+    date -u; uname -r; nvidia-smi -L; cat /proc/driver/nvidia/version
+    make -j"$(nproc)" >"$OUT/build.log" 2>&1 || { echo "build failed"; tail -40 "$OUT/build.log"; exit 1; }
+    echo "== make test-gpu"; make test-gpu 2>&1 | tee "$OUT/gpu-tests.txt"
+    echo "== level 1 vs floor"; bench/l1_vs_floor.sh 10 2>&1 | tee "$OUT/bench.txt"
+    echo "== level 1 vs floor, again"; bench/l1_vs_floor.sh 10 2>&1 | tee -a "$OUT/bench.txt"
+    ./cuprobe -v >"$OUT/doctor.txt"; echo "doctor exit $?"
+    ./cuprobe --json >"$OUT/doctor.json"; echo "doctor --json exit $?"
+    rm -rf /tmp/h200-1gpu && ./cuprobe snapshot /tmp/h200-1gpu && tar czf "$OUT/h200-snapshot.tgz" -C /tmp h200-1gpu
+    echo "== as an ordinary user (uid 65534)"
+    cp cuprobe /tmp/cuprobe-user && chmod 755 /tmp/cuprobe-user
+    setpriv --reuid=65534 --regid=65534 --clear-groups /tmp/cuprobe-user >"$OUT/doctor-user.txt" 2>&1; echo "user exit $?"
+    grep -E "root cause|healthy|xid" "$OUT/doctor-user.txt"
+} 2>&1 | tee "$OUT/run.log"

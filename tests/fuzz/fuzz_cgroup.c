@@ -1,0 +1,26 @@
+/* Fuzz the /proc/PID/cgroup parser. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "host/host.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    cp_container c;
+    memset(&c, 0, sizeof c);
+    c.in_container = CP_TRI_UNKNOWN;
+    char *buf = malloc(size ? size : 1);
+    if (!buf)
+        return 0;
+    memcpy(buf, data, size);
+    cp_parse_cgroup(buf, size, &c);
+    if (strlen(c.cgroup_path) >= sizeof c.cgroup_path || strlen(c.kind) >= sizeof c.kind ||
+        strlen(c.evidence) >= sizeof c.evidence)
+        abort();
+    if (c.cgroup_version != CP_UNKNOWN && c.cgroup_version != 1 && c.cgroup_version != 2)
+        abort();
+    free(buf);
+    return 0;
+}

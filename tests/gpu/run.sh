@@ -1,0 +1,52 @@
+#!/bin/sh
+# Tests that need a real NVIDIA GPU.  Without one each reports skip, never fail.
+# Usage: tests/gpu/run.sh TOOL   (make test-gpu)
+tool=${1:-./cuprobe}
+pass=0 fail=0 skip=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuprobe-gpu.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+ok()   { pass=$((pass + 1)); echo "ok     gpu $1"; }
+bad()  { fail=$((fail + 1)); echo "FAIL   gpu $1: $2"; }
+skip() { skip=$((skip + 1)); echo "skip   gpu $1: $2"; }
+
+have_gpu=1
+[ -e /dev/nvidiactl ] || have_gpu=0
+[ -r /proc/driver/nvidia/version ] || have_gpu=0
+names="healthy_stack snapshot_replay visibility_hides_all json_devices"
+if [ $have_gpu = 0 ]; then
+    for t in $names; do skip "$t" "no NVIDIA GPU on this machine"; done
+    printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
+    exit 0
+fi
+
+# 1. on a healthy GPU machine every examined layer passes and the exit code is 0
+"$tool" --json >"$tmp/doctor.json"; code=$?
+miss=""
+for l in hardware kernel system driver runtime; do
+    grep -q "\"name\": \"$l\", \"status\": \"pass\"" "$tmp/doctor.json" || miss="$miss $l"
+done
+if [ $code = 0 ] && [ -z "$miss" ]; then ok healthy_stack; else bad healthy_stack "exit $code, not passing:$miss"; fi
+
+# 2. a snapshot replays to the same findings
+if "$tool" snapshot "$tmp/snap" 2>"$tmp/snap.err"; then
+    "$tool" doctor --json --from "$tmp/snap" >"$tmp/replay.json"
+    grep '"check"' "$tmp/doctor.json" | grep -v 'gpu_processes\|memory_headroom\|clocks' >"$tmp/a"
+    grep '"check"' "$tmp/replay.json" | grep -v 'gpu_processes\|memory_headroom\|clocks' >"$tmp/b"
+    if cmp -s "$tmp/a" "$tmp/b"; then ok snapshot_replay; else bad snapshot_replay "$(diff "$tmp/a" "$tmp/b" | head -5)"; fi
+else bad snapshot_replay "$(cat "$tmp/snap.err")"; fi
+
+# 3. hiding every GPU is a system-layer failure that blocks the driver layer
+CUDA_VISIBLE_DEVICES=-1 "$tool" --json >"$tmp/hidden.json"; code=$?
+if [ $code = 2 ] && grep -q '"root_cause": {"layer": "system", "check": "system.visibility"' "$tmp/hidden.json" \
+   && grep -q '"name": "driver", "status": "blocked"' "$tmp/hidden.json"; then ok visibility_hides_all
+else bad visibility_hides_all "exit $code, $(grep root_cause "$tmp/hidden.json")"; fi
+
+# 4. every GPU nvidia-smi lists is in the JSON devices with its UUID
+if command -v nvidia-smi >/dev/null 2>&1; then
+    m=""
+    for u in $(nvidia-smi --query-gpu=uuid --format=csv,noheader); do grep -q "\"uuid\": \"$u\"" "$tmp/doctor.json" || m="$m $u"; done
+    if [ -z "$m" ]; then ok json_devices; else bad json_devices "missing$m"; fi
+else skip json_devices "nvidia-smi not installed"; fi
+
+printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
+[ $fail = 0 ]
