@@ -274,6 +274,42 @@ static void test_snapshot_roundtrip(void)
     rm_rf(dir);
 }
 
+/* A snapshot's links resolve inside the snapshot: an absolute link never
+ * reaches the machine doing the replay, ".." never climbs above the root. */
+static void test_links_stay_inside(void)
+{
+    char dir[] = "/tmp/cuprobe-fsroot-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char p[600];
+    snprintf(p, sizeof p, "%s/etc", dir);
+    CHECK(mkdir(p, 0755) == 0);
+    snprintf(p, sizeof p, "%s/etc/hostname", dir);
+    FILE *fp = fopen(p, "w");
+    CHECK(fp != NULL);
+    if (fp) { fputs("inside\n", fp); fclose(fp); }
+    snprintf(p, sizeof p, "%s/abs", dir);
+    CHECK(symlink("/etc", p) == 0);              /* would be the live /etc */
+    snprintf(p, sizeof p, "%s/up", dir);
+    CHECK(symlink("../../../../etc", p) == 0);   /* would climb out */
+    snprintf(p, sizeof p, "%s/loop", dir);
+    CHECK(symlink("/loop", p) == 0);
+
+    cp_fs *fs = cp_fs_open(dir, false);
+    char buf[64], target[64];
+    size_t len;
+    CHECK_I64(cp_fs_read(fs, "/abs/hostname", buf, sizeof buf, &len), 0);
+    CHECK_STR(buf, "inside\n");
+    CHECK_I64(cp_fs_read(fs, "/up/hostname", buf, sizeof buf, &len), 0);
+    CHECK_STR(buf, "inside\n");
+    CHECK(cp_fs_stat(fs, "/abs", NULL, NULL, NULL) == CP_FS_DIR);
+    CHECK_I64(cp_fs_readlink(fs, "/abs", target, sizeof target), 0);
+    CHECK_STR(target, "/etc");
+    CHECK_I64(cp_fs_read(fs, "/loop", buf, sizeof buf, &len), -ELOOP);
+    CHECK_I64(cp_fs_read(fs, "/abs/passwd", buf, sizeof buf, &len), -ENOENT);
+    cp_fs_close(fs);
+    rm_rf(dir);
+}
+
 static void test_snapshot_never_leaves_dir(void)
 {
     char dir[] = "/tmp/cuprobe-fsroot-XXXXXX";
@@ -341,6 +377,7 @@ int main(void)
     RUN(test_list);
     RUN(test_fail_read_at);
     RUN(test_snapshot_roundtrip);
+    RUN(test_links_stay_inside);
     RUN(test_snapshot_never_leaves_dir);
     RUN(test_snapshot_live_chr);
     return TEST_END();

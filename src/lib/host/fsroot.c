@@ -84,6 +84,81 @@ static int join(const cp_fs *fs, const char *path, char *out, size_t cap)
     return 0;
 }
 
+/* Resolve a machine path inside a snapshot root as the captured machine
+ * would have: links found in the snapshot are followed with the snapshot as
+ * "/", so an absolute link (cuda -> /usr/local/cuda-13.0) never escapes to
+ * the machine doing the replay.  follow_last: follow a link in the final
+ * component too (readlink does not).  Returns 0 or -errno. */
+static int resolve(const cp_fs *fs, const char *path, char *out, size_t cap, bool follow_last)
+{
+    char todo[PATH_MAX], done[PATH_MAX] = "", full[PATH_MAX], target[PATH_MAX], next[PATH_MAX];
+    int hops = 0;
+    if (snprintf(todo, sizeof todo, "%s", path) >= (int)sizeof todo)
+        return -ENAMETOOLONG;
+    const char *p = todo;
+    for (;;) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        size_t n = (size_t)(e - p);
+        const char *rest = e;
+        while (*rest == '/')
+            rest++;
+        if (n == 1 && p[0] == '.') { p = e; continue; }
+        if (n == 2 && p[0] == '.' && p[1] == '.') {      /* never above the snapshot's root */
+            char *slash = strrchr(done, '/');
+            if (slash) *slash = '\0';
+            p = e;
+            continue;
+        }
+        size_t dl = strlen(done);
+        if (dl + 1 + n >= sizeof done)
+            return -ENAMETOOLONG;
+        done[dl] = '/';
+        memcpy(done + dl + 1, p, n);
+        done[dl + 1 + n] = '\0';
+        if (*rest || follow_last) {
+            struct stat st;
+            if (snprintf(full, sizeof full, "%s%s", fs->prefix, done) >= (int)sizeof full)
+                return -ENAMETOOLONG;
+            if (lstat(full, &st) == 0 && S_ISLNK(st.st_mode)) {
+                ssize_t t = readlink(full, target, sizeof target - 1);
+                if (t < 0)
+                    return -errno;
+                target[t] = '\0';
+                if (++hops > 40)
+                    return -ELOOP;
+                done[dl] = '\0';                        /* the link itself is replaced */
+                if (target[0] == '/')
+                    done[0] = '\0';
+                if (snprintf(next, sizeof next, "%s/%s", target, rest) >= (int)sizeof next)
+                    return -ENAMETOOLONG;
+                memcpy(todo, next, strlen(next) + 1);
+                p = todo;
+                continue;
+            }
+        }
+        p = e;
+    }
+    if (snprintf(out, cap, "%s%s", fs->prefix, done[0] ? done : "/") >= (int)cap)
+        return -ENAMETOOLONG;
+    return 0;
+}
+
+/* The real path for a machine path: plain prefixing on the live machine,
+ * link resolution inside the root for a snapshot.  Returns 0 or -errno. */
+static int locate(const cp_fs *fs, const char *path, char *out, size_t cap, bool follow_last)
+{
+    int rc = join(fs, path, out, cap);
+    if (rc || fs->live)
+        return rc;
+    return resolve(fs, path, out, cap, follow_last);
+}
+
 /* A new view of root (NULL or "" mean "/"); the caller frees it with
  * cp_fs_close.  Returns NULL only when out of memory. */
 cp_fs *cp_fs_open(const char *root, bool record)
@@ -172,8 +247,10 @@ static cp_rec *rec_add(cp_fs *fs, const char *path)
     return r;
 }
 
-/* Stronger evidence replaces weaker: placeholder < link < file; a folder is
- * never replaced (its children are recorded under it).  data may be NULL. */
+/* Stronger evidence replaces weaker: placeholder < folder < link < file.  A
+ * listing records a link to a folder as a folder; an explicit readlink then
+ * says it is a link (the writer still makes it a folder when children were
+ * recorded under that name).  data may be NULL. */
 static void rec_put(cp_fs *fs, const char *path, enum rec_kind kind,
                     const char *data, size_t len)
 {
@@ -181,7 +258,7 @@ static void rec_put(cp_fs *fs, const char *path, enum rec_kind kind,
         return;
     cp_rec *r = rec_find(fs, path);
     if (r) {
-        if (r->kind == REC_DIR || kind == REC_PLACEHOLDER)
+        if (kind == REC_PLACEHOLDER || (kind == REC_DIR && r->kind != REC_PLACEHOLDER))
             return;
         if (kind == REC_LINK && r->kind == REC_FILE)
             return;
@@ -289,7 +366,7 @@ int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
     buf[0] = '\0';
     if (fs->fail_countdown > 0 && --fs->fail_countdown == 0)
         return -EIO;
-    int rc = join(fs, path, full, sizeof full);
+    int rc = locate(fs, path, full, sizeof full, true);
     if (rc)
         return rc;
     int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -353,7 +430,7 @@ int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap)
     if (!fs || !buf || cap == 0)
         return -EINVAL;
     buf[0] = '\0';
-    int rc = join(fs, path, full, sizeof full);
+    int rc = locate(fs, path, full, sizeof full, false);
     if (rc)
         return rc;
     ssize_t n = readlink(full, buf, cap - 1);
@@ -371,7 +448,7 @@ cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
 {
     char full[PATH_MAX];
     struct stat st;
-    if (!fs || join(fs, path, full, sizeof full) != 0 || stat(full, &st) != 0)
+    if (!fs || locate(fs, path, full, sizeof full, true) != 0 || stat(full, &st) != 0)
         return CP_FS_MISSING;
     cp_fs_type t = type_of(st.st_mode);
     if (mode)
@@ -474,7 +551,7 @@ int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
     char full[PATH_MAX];
     if (!fs || !dir)
         return -EINVAL;
-    int rc = join(fs, dir, full, sizeof full);
+    int rc = locate(fs, dir, full, sizeof full, true);
     if (rc)
         return rc;
     DIR *d = opendir(full);
