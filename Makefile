@@ -91,7 +91,8 @@ fuzz: fuzz-build
 bench: $(TOOL)
 	$(MAKE) -C bench
 
-man: docs/cuprobe.1
+man: $(TOOL)
+	./$(TOOL) --man > docs/cuprobe.1
 
 clean:
 	rm -rf build build-asan cuprobe

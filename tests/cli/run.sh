@@ -16,6 +16,7 @@
 #   stdout:     TEXT            stdout must contain TEXT (any number of lines)
 #   not-stdout: TEXT            stdout must not contain TEXT
 #   stderr:     TEXT            stderr must contain TEXT
+#   stdout-is:  FILE            stdout must equal FILE (repository path)
 #   max-ms:     N               the run must take at most N milliseconds
 tool=$1
 build=$2
@@ -77,6 +78,8 @@ EOT
     done <<EOT
 $(field stderr "$case")
 EOT
+    same=$(field stdout-is "$case")
+    [ -n "$same" ] && ! cmp -s "$same" "$tmp/$name.out" && { ok=0; why="$why; stdout differs from $same"; }
     maxms=$(field max-ms "$case")
     [ -n "$maxms" ] && [ "$ms" -gt "$maxms" ] && { ok=0; why="$why; took $ms ms > $maxms"; }
     grep -q "ERROR: AddressSanitizer\|runtime error:" "$tmp/$name.err" && { ok=0; why="$why; sanitizer report"; }

@@ -234,8 +234,9 @@ static void test_snapshot_roundtrip(void)
     char buf[64], target[128];
     size_t len;
     cp_fs_list(fs, "/sys/bus/pci/devices", NULL, NULL);
-    cp_fs_list(fs, GPU0, NULL, NULL);           /* vendor becomes a placeholder */
-    cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len);  /* ... then real */
+    cp_fs_list(fs, GPU0, NULL, NULL);           /* lists, records only the folder */
+    cp_fs_stat(fs, GPU0 "/device", NULL, NULL, NULL);       /* a placeholder */
+    cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len);
     cp_fs_readlink(fs, GPU0 "/driver", target, sizeof target);
     cp_fs_stat(fs, "/proc/modules", NULL, NULL, NULL);
     cp_fs_read(fs, "/nope", buf, sizeof buf, &len);         /* not recorded */
@@ -260,6 +261,8 @@ static void test_snapshot_roundtrip(void)
         CHECK_STR(lt, "../../../bus/pci/drivers/nvidia");
     }
     snprintf(path, sizeof path, "%s/nope", out);
+    CHECK(access(path, F_OK) != 0);
+    snprintf(path, sizeof path, "%s" GPU0 "/class", out);   /* listed, never read */
     CHECK(access(path, F_OK) != 0);
 
     /* writing twice over the same folder works (links are replaced) */

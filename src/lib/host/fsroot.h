@@ -17,7 +17,7 @@
 typedef struct cp_fs cp_fs;
 
 /* Open a file-system view rooted at `root` ("/" for the live machine).  When
- * `record` is true, every read, listing, stat and readlink is remembered for
+ * `record` is true, every read, stat, readlink and listed folder is remembered for
  * cp_fs_write_snapshot.  Returns NULL only when out of memory. */
 cp_fs *cp_fs_open(const char *root, bool record);
 

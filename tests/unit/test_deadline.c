@@ -1,0 +1,88 @@
+/* Probes in child processes under a deadline: answers, hangs, crashes. */
+#include "test.h"
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "probe/deadline.h"
+
+static void child_answers(cp_buf *out, void *arg)
+{
+    (void)arg;
+    cp_kv_put_str(out, "cuda.init_name", "CUDA_SUCCESS");
+    printf("noise on stdout must not reach the parent's output\n");
+}
+
+static void child_hangs(cp_buf *out, void *arg)
+{
+    (void)out; (void)arg;
+    for (;;) pause();
+}
+
+static void child_crashes(cp_buf *out, void *arg)
+{
+    (void)out; (void)arg;
+    raise(SIGSEGV);
+}
+
+static void child_big(cp_buf *out, void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 20000; i++) cp_buf_printf(out, "k.%d %0100d\n", i, i);
+}
+
+static void test_answer(void)
+{
+    cp_probe_job j;
+    CHECK_I64(cp_probe_start(&j, child_answers, NULL), 0);
+    cp_probe_wait(&j, 1, 5000);
+    CHECK_I64(j.run.state, CP_PROBE_DONE);
+    CHECK(j.out.data && strcmp(j.out.data, "cuda.init_name CUDA_SUCCESS\n") == 0);
+    cp_buf_free(&j.out);
+}
+
+static void test_hang_is_killed_in_time(void)
+{
+    cp_probe_job j[2];
+    double t0 = cp_now_ms();
+    cp_probe_start(&j[0], child_hangs, NULL);
+    cp_probe_start(&j[1], child_answers, NULL);
+    cp_probe_wait(j, 2, 300);
+    double took = cp_now_ms() - t0;
+    CHECK_I64(j[0].run.state, CP_PROBE_TIMEOUT);
+    CHECK_I64(j[1].run.state, CP_PROBE_DONE);      /* the healthy one is not held back */
+    CHECK(took >= 290 && took < 1500);
+    CHECK(strstr(j[0].run.detail, "no answer within") != NULL);
+    cp_buf_free(&j[0].out);
+    cp_buf_free(&j[1].out);
+}
+
+static void test_crash(void)
+{
+    cp_probe_job j;
+    cp_probe_start(&j, child_crashes, NULL);
+    cp_probe_wait(&j, 1, 5000);
+    CHECK_I64(j.run.state, CP_PROBE_CRASHED);
+    /* under ASan its own handler catches the signal and exits non-zero */
+    CHECK(j.run.signal == SIGSEGV || strstr(j.run.detail, "exited with status") != NULL);
+    cp_buf_free(&j.out);
+}
+
+static void test_big_answer(void)
+{
+    cp_probe_job j;
+    cp_probe_start(&j, child_big, NULL);
+    cp_probe_wait(&j, 1, 10000);
+    CHECK_I64(j.run.state, CP_PROBE_DONE);
+    CHECK(j.out.len > 2000000);
+    CHECK(j.out.data && strstr(j.out.data, "k.19999 ") != NULL);
+    cp_buf_free(&j.out);
+}
+
+int main(void)
+{
+    RUN(test_answer);
+    RUN(test_hang_is_killed_in_time);
+    RUN(test_crash);
+    RUN(test_big_answer);
+    return TEST_END();
+}

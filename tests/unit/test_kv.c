@@ -1,0 +1,155 @@
+/* The answers format (kv) and the facts <-> answers tables. */
+#include "test.h"
+#include <stdlib.h>
+#include "cuprobe/facts.h"
+#include "facts/facts_kv.h"
+#include "facts/kv.h"
+
+typedef struct { int n; char key[8][128]; char val[8][256]; } seen;
+
+static int collect(const char *k, const char *v, void *arg)
+{
+    seen *s = arg;
+    if (s->n < 8) {
+        snprintf(s->key[s->n], sizeof s->key[0], "%s", k);
+        snprintf(s->val[s->n], sizeof s->val[0], "%s", v);
+    }
+    s->n++;
+    return 0;
+}
+
+static void test_escape_roundtrip(void)
+{
+    cp_buf b = { 0 };
+    cp_kv_put_str(&b, "a.b", "tab\there\nnew \\slash \x01\x7f\xff end");
+    cp_kv_put_i64(&b, "n", 42);
+    cp_kv_put_i64(&b, "u", CP_UNKNOWN);
+    CHECK(!b.failed);
+    seen s = { 0 };
+    CHECK_I64(cp_kv_parse(b.data, b.len, collect, &s), 0);
+    CHECK_I64(s.n, 3);
+    CHECK_STR(s.key[0], "a.b");
+    CHECK_STR(s.val[0], "tab\there\nnew \\slash \x01\x7f\xff end");
+    CHECK_STR(s.val[1], "42");
+    CHECK_STR(s.val[2], "?");
+    int64_t v = 0;
+    CHECK(cp_kv_i64(s.val[2], &v) && v == CP_UNKNOWN);
+    CHECK(cp_kv_i64("0x10", &v) && v == 16);
+    CHECK(!cp_kv_i64("12abc", &v));
+    CHECK(!cp_kv_i64("", &v));
+    CHECK(!cp_kv_i64("99999999999999999999999", &v));
+    cp_buf_free(&b);
+}
+
+static void test_malformed_lines(void)
+{
+    const char text[] = "# comment\n\nnospace\nok value\r\n\\x00 \nkey \\x00nul\n";
+    seen s = { 0 };
+    CHECK_I64(cp_kv_parse(text, sizeof text - 1, collect, &s), 1);
+    CHECK_I64(s.n, 3);
+    CHECK_STR(s.val[0], "value");          /* CR stripped */
+    CHECK_STR(s.val[2], "?nul");           /* an escaped NUL never cuts a value */
+    /* a NUL byte in the middle of a line and no final newline */
+    const char bin[] = { 'k', ' ', 'a', '\0', 'b' };
+    seen t = { 0 };
+    CHECK_I64(cp_kv_parse(bin, sizeof bin, collect, &t), 0);
+    CHECK_STR(t.val[0], "a?b");
+}
+
+static void test_facts_roundtrip(void)
+{
+    static cp_facts a, b;
+    char err[128];
+    cp_facts_init(&a);
+    cp_facts_init(&b);
+    a.cuda.run.state = CP_PROBE_DONE;
+    a.cuda.run.elapsed_ms = 101.5;
+    a.cuda.lib.loaded = true;
+    snprintf(a.cuda.lib.path, sizeof a.cuda.lib.path, "/usr/lib/libcuda.so.580.159.04");
+    a.cuda.init_result = 0;
+    a.cuda.driver_version = 13000;
+    a.cuda.ndev = 2;
+    snprintf(a.cuda.dev[1].name, sizeof a.cuda.dev[1].name, "NVIDIA H200");
+    a.cuda.dev[1].total_mem_bytes = 150754820096LL;
+    a.nvml.ndev = 1;
+    a.nvml.dev[0].nprocs = 2;
+    a.nvml.dev[0].nprocs_total = 2;
+    a.nvml.dev[0].procs[1].pid = 4242;
+    a.nvml.dev[0].procs[1].used_bytes = 1 << 30;
+    a.host.uid = 1000;
+    a.host.ndev = 1;
+    snprintf(a.host.dev[0].path, sizeof a.host.dev[0].path, "/dev/nvidia0");
+    a.host.dev[0].exists = true;
+    a.host.dev[0].accessible = CP_NO;
+    a.host.nenv = 2;
+    snprintf(a.host.env[0].name, sizeof a.host.env[0].name, "CUDA_VISIBLE_DEVICES");
+    snprintf(a.host.env[0].value, sizeof a.host.env[0].value, "0,1");
+    snprintf(a.host.env[1].name, sizeof a.host.env[1].name, "HF_TOKEN");
+    snprintf(a.host.env[1].value, sizeof a.host.env[1].value, "hf_secret");
+    snprintf(a.captured_at, sizeof a.captured_at, "2026-11-30T04:00:00Z");
+
+    cp_buf buf = { 0 };
+    cp_facts_put_meta(&buf, &a);
+    cp_facts_put_host(&buf, &a.host, 1);
+    cp_facts_put_cuda(&buf, &a.cuda);
+    cp_facts_put_nvml(&buf, &a.nvml);
+    CHECK(strstr(buf.data, "hf_secret") == NULL);
+    CHECK(strstr(buf.data, "host.env.HF_TOKEN <redacted>") != NULL);
+    int seen_mask = cp_facts_load(buf.data, buf.len, &b, err, sizeof err);
+    CHECK_I64(seen_mask, CP_KV_CUDA | CP_KV_NVML | CP_KV_HOST | CP_KV_META);
+    CHECK_I64(b.cuda.run.state, CP_PROBE_DONE);
+    CHECK(b.cuda.run.elapsed_ms > 101.4 && b.cuda.run.elapsed_ms < 101.6);
+    CHECK(b.cuda.lib.loaded);
+    CHECK_STR(b.cuda.lib.path, a.cuda.lib.path);
+    CHECK_I64(b.cuda.driver_version, 13000);
+    CHECK_I64(b.cuda.ndev, 2);
+    CHECK_STR(b.cuda.dev[1].name, "NVIDIA H200");
+    CHECK_I64(b.cuda.dev[1].total_mem_bytes, 150754820096LL);
+    CHECK_I64(b.cuda.dev[0].total_mem_bytes, CP_UNKNOWN);     /* unknown stays unknown */
+    CHECK_I64(b.nvml.dev[0].procs[1].pid, 4242);
+    CHECK_I64(b.nvml.dev[0].nprocs, 2);
+    CHECK_I64(b.host.uid, 1000);
+    CHECK_I64(b.host.dev[0].accessible, CP_NO);
+    CHECK_STR(b.host.env[0].value, "0,1");
+    CHECK_STR(b.captured_at, "2026-11-30T04:00:00Z");
+    cp_buf_free(&buf);
+}
+
+static void test_load_errors(void)
+{
+    static cp_facts f;
+    char err[160];
+    cp_facts_init(&f);
+    const char *bad = "cuda.init_result banana\ncuda.end ok\n";
+    CHECK_I64(cp_facts_load(bad, strlen(bad), &f, err, sizeof err), -1);
+    CHECK(strstr(err, "cuda.init_result") != NULL);
+    const char *range = "cuda.dev.999.name x\n";
+    CHECK_I64(cp_facts_load(range, strlen(range), &f, err, sizeof err), -1);
+    const char *cut = "cuda.end ok\nnvml.driver_vers";      /* cut mid-line: no nvml end */
+    CHECK_I64(cp_facts_load(cut, strlen(cut), &f, err, sizeof err), CP_KV_CUDA);
+    const char *newer = "cuda.some_future_field 7\ncuda.end ok\n";
+    CHECK_I64(cp_facts_load(newer, strlen(newer), &f, err, sizeof err), CP_KV_CUDA);
+    const char *procs = "nvml.dev.0.nprocs 99\n";           /* more than we can hold */
+    CHECK_I64(cp_facts_load(procs, strlen(procs), &f, err, sizeof err), -1);
+}
+
+static void test_secret_names(void)
+{
+    CHECK(cp_env_looks_secret("HF_TOKEN", "x"));
+    CHECK(cp_env_looks_secret("aws_secret_access_key", "x"));
+    CHECK(cp_env_looks_secret("WANDB_API_KEY", "x"));
+    CHECK(cp_env_looks_secret("PIP_INDEX_URL", "https://user:pw@pypi.example/simple"));
+    CHECK(!cp_env_looks_secret("CUDA_VISIBLE_DEVICES", "0,1"));
+    CHECK(!cp_env_looks_secret("PATH", "/usr/bin:/bin"));
+    CHECK(!cp_env_looks_secret("PIP_INDEX_URL", "https://pypi.example/simple"));
+}
+
+int main(void)
+{
+    RUN(test_escape_roundtrip);
+    RUN(test_malformed_lines);
+    RUN(test_facts_roundtrip);
+    RUN(test_load_errors);
+    RUN(test_secret_names);
+    return TEST_END();
+}

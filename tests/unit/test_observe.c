@@ -1,0 +1,115 @@
+/* The observe step as a whole: fault injection over every file read, and a
+ * snapshot written and replayed through the public API. */
+#include "test.h"
+#include <ftw.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "cuprobe/cuprobe.h"
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    return remove(p);
+}
+
+/* Make the Nth file read fail, for every N: observe and doctor still work. */
+static void test_every_read_can_fail(void)
+{
+    int worked = 0;
+    for (long n = 1; n <= 400; n++) {
+        cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+        o.from_dir = "tests/fixtures/h200-2gpu";
+        o.fail_read_at = n;
+        cp_session *s;
+        char err[256];
+        if (cp_observe(&o, &s, err, sizeof err) != 0) { CHECK(0); continue; }
+        cp_report r;
+        CHECK_I64(cp_doctor(cp_session_facts(s), 1, &r), 0);
+        CHECK(r.nfindings > 20);
+        int code = cp_report_exit_code(&r);
+        CHECK(code == CP_EXIT_HEALTHY || code == CP_EXIT_WARN || code == CP_EXIT_FAIL);
+        cp_report_free(&r);
+        cp_session_free(s);
+        worked++;
+    }
+    CHECK_I64(worked, 400);
+}
+
+static void findings_of(const char *from, const char *root, char *out, size_t cap)
+{
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    o.from_dir = from;
+    o.root = root;
+    o.timeout_ms = 2000;
+    cp_session *s;
+    char err[256];
+    out[0] = '\0';
+    if (cp_observe(&o, &s, err, sizeof err) != 0) return;
+    cp_report r;
+    cp_doctor(cp_session_facts(s), 1, &r);
+    size_t len = 0;
+    for (int i = 0; i < r.nfindings && len < cap; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%s %s %s\n", r.findings[i].check,
+                                cp_status_name(r.findings[i].status), r.findings[i].summary);
+    cp_report_free(&r);
+    cp_session_free(s);
+}
+
+/* Observe a fixture machine live-style (recording), write a snapshot, replay
+ * it: the same findings. */
+static void test_snapshot_replays_same(void)
+{
+    char dir[] = "/tmp/cuprobe-observe-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char snap[600], err[256] = "";
+    snprintf(snap, sizeof snap, "%s/snap", dir);
+    setenv("CUPROBE_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    setenv("CUPROBE_LIBNVML", "/nonexistent/libnvidia-ml.so.1", 1);
+    setenv("CUDA_VISIBLE_DEVICES", "1,0", 1);
+    setenv("HF_TOKEN", "hf_do_not_leak", 1);            /* not a CUDA variable: never kept */
+    setenv("NV_REGISTRY_TOKEN", "nv_do_not_leak", 1);   /* kept, but its value redacted */
+
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    o.root = "tests/fixtures/h200-2gpu/root";
+    o.record = true;
+    cp_session *s;
+    CHECK_I64(cp_observe(&o, &s, err, sizeof err), 0);
+    CHECK_I64(cp_snapshot_write(s, snap, err, sizeof err), 0);
+    CHECK_STR(err, "");
+    cp_session_free(s);
+    /* writing into a folder that is not empty is refused */
+    CHECK(cp_observe(&o, &s, err, sizeof err) == 0);
+    CHECK_I64(cp_snapshot_write(s, snap, err, sizeof err), -1);
+    CHECK(strstr(err, "not an empty folder") != NULL);
+    cp_session_free(s);
+
+    static char a[16384], b[16384];
+    findings_of(NULL, "tests/fixtures/h200-2gpu/root", a, sizeof a);
+    findings_of(snap, NULL, b, sizeof b);
+    CHECK(a[0] != '\0');
+    CHECK_STR(b, a);
+    CHECK(strstr(a, "CUDA_VISIBLE_DEVICES shows 2 of 2 GPUs") != NULL);
+
+    char path[700], text[65536];
+    snprintf(path, sizeof path, "%s/answers.txt", snap);
+    FILE *fp = fopen(path, "r");
+    size_t n = fp ? fread(text, 1, sizeof text - 1, fp) : 0;
+    if (fp) fclose(fp);
+    text[n] = '\0';
+    CHECK(strstr(text, "hf_do_not_leak") == NULL);
+    CHECK(strstr(text, "HF_TOKEN") == NULL);
+    CHECK(strstr(text, "nv_do_not_leak") == NULL);
+    CHECK(strstr(text, "host.env.NV_REGISTRY_TOKEN <redacted>") != NULL);
+    CHECK(strstr(text, "host.env.CUDA_VISIBLE_DEVICES 1,0") != NULL);
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    unsetenv("HF_TOKEN");
+    unsetenv("NV_REGISTRY_TOKEN");
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(void)
+{
+    RUN(test_every_read_can_fail);
+    RUN(test_snapshot_replays_same);
+    return TEST_END();
+}
