@@ -13,6 +13,7 @@
 
 #define FIX1 "tests/fixtures/h200-1gpu/root"
 #define GPU0 "/sys/bus/pci/devices/0000:00:06.0"
+#define FIXDEV "/dev"
 
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -234,9 +235,9 @@ static void test_snapshot_roundtrip(void)
     char buf[64], target[128];
     size_t len;
     cp_fs_list(fs, "/sys/bus/pci/devices", NULL, NULL);
-    cp_fs_list(fs, GPU0, NULL, NULL);           /* lists, records only the folder */
-    cp_fs_stat(fs, GPU0 "/device", NULL, NULL, NULL);       /* a placeholder */
-    cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len);
+    cp_fs_list(fs, GPU0, NULL, NULL);           /* vendor becomes a placeholder */
+    cp_fs_read(fs, GPU0 "/vendor", buf, sizeof buf, &len);  /* ... then real */
+    cp_fs_list_prefix(fs, FIXDEV, "nvidia", NULL, NULL);     /* records nvidia* only */
     cp_fs_readlink(fs, GPU0 "/driver", target, sizeof target);
     cp_fs_stat(fs, "/proc/modules", NULL, NULL, NULL);
     cp_fs_read(fs, "/nope", buf, sizeof buf, &len);         /* not recorded */
@@ -262,7 +263,9 @@ static void test_snapshot_roundtrip(void)
     }
     snprintf(path, sizeof path, "%s/nope", out);
     CHECK(access(path, F_OK) != 0);
-    snprintf(path, sizeof path, "%s" GPU0 "/class", out);   /* listed, never read */
+    snprintf(path, sizeof path, "%s/dev/nvidiactl", out);
+    CHECK(access(path, F_OK) == 0);
+    snprintf(path, sizeof path, "%s/dev/kmsg", out);          /* not an nvidia* name */
     CHECK(access(path, F_OK) != 0);
 
     /* writing twice over the same folder works (links are replaced) */

@@ -563,6 +563,20 @@ static void test_observe_replay(void)
     CHECK_I64(replay.nrt, live.nrt);
     CHECK(live.ntk == 4 && live.nrt >= 3);
     CHECK(memcmp(&live, &replay, sizeof live) == 0);
+    for (int i = 0; i < live.ntk; i++) {
+        CHECK_STR(replay.tk[i].path, live.tk[i].path);
+        CHECK_STR(replay.tk[i].version, live.tk[i].version);
+        CHECK_STR(replay.tk[i].found_as, live.tk[i].found_as);
+        CHECK_I64(replay.tk[i].has_nvcc, live.tk[i].has_nvcc);
+        CHECK_I64(replay.tk[i].has_stub_libcuda, live.tk[i].has_stub_libcuda);
+    }
+    for (int i = 0; i < live.nrt; i++) {
+        CHECK_STR(replay.rt[i].path, live.rt[i].path);
+        CHECK_I64(replay.rt[i].would_load, live.rt[i].would_load);
+    }
+    CHECK_STR(replay.stubs_on_ld_path, live.stubs_on_ld_path);
+    CHECK_STR(replay.nvcc_on_path, live.nvcc_on_path);
+    CHECK_I64(replay.ldcache_readable, live.ldcache_readable);
 }
 
 /* A read that fails at any point leaves a consistent, partial answer. */

@@ -76,7 +76,7 @@ int cp_host_read_devnodes(cp_fs *fs, cp_host_facts *h)
     for (size_t i = 0; i < sizeof required_nodes / sizeof required_nodes[0]; i++)
         add_node(fs, h, required_nodes[i]);
     dev_walk w = { fs, h, "/dev", true };
-    int rc = cp_fs_list(fs, "/dev", dev_entry, &w);
+    int rc = cp_fs_list_prefix(fs, "/dev", "nvidia", dev_entry, &w);
     dev_walk caps = { fs, h, "/dev/nvidia-caps", false };
     cp_fs_list(fs, "/dev/nvidia-caps", dev_entry, &caps);
     return rc < 0 ? rc : 0;

@@ -521,18 +521,33 @@ static int collect_names(DIR *d, char ***out, size_t *count)
     return 0;
 }
 
-/* Type one listed entry by what it points at (a dangling link is
- * CP_FS_MISSING).  Entries are not recorded: a snapshot keeps only what a
- * source went on to read, stat or readlink, so /dev's hundred ttys stay out. */
-static cp_fs_type list_entry_type(int dfd, const char *name)
+/* Record one listed entry by what it points at; a dangling link is kept as
+ * a link so a replay sees it dangle too. */
+static cp_fs_type list_entry_type(cp_fs *fs, int dfd, const char *dir, const char *name)
 {
     struct stat st;
-    return fstatat(dfd, name, &st, 0) == 0 ? type_of(st.st_mode) : CP_FS_MISSING;
+    char mpath[PATH_MAX];
+    cp_fs_type t = CP_FS_MISSING;
+    int n = snprintf(mpath, sizeof mpath, "%s%s%s", dir,
+                     dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+    bool named = n > 0 && (size_t)n < sizeof mpath;
+    if (fstatat(dfd, name, &st, 0) == 0) {
+        t = type_of(st.st_mode);
+        if (named)
+            rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
+    } else if (named && fs->record) {
+        char target[PATH_MAX];
+        ssize_t r = readlinkat(dfd, name, target, sizeof target - 1);
+        if (r >= 0)
+            rec_put(fs, mpath, REC_LINK, target, (size_t)r);
+    }
+    return t;
 }
 
-/* Sorted (strcmp) walk of a folder; each entry is typed by stat (a dangling
- * link is CP_FS_MISSING); the folder itself is recorded.  Returns entries visited or -errno. */
-int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
+/* Sorted (strcmp) walk of a folder's entries that start with prefix (NULL:
+ * all); each is typed by stat (a dangling link is CP_FS_MISSING) and, with
+ * the folder, recorded.  Returns entries visited or -errno. */
+int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entry_cb cb, void *arg)
 {
     char full[PATH_MAX];
     if (!fs || !dir)
@@ -553,7 +568,9 @@ int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
     rec_put(fs, dir, REC_DIR, NULL, 0);
     int visited = 0;
     for (size_t i = 0; i < n; i++) {
-        cp_fs_type t = list_entry_type(dirfd(d), names[i]);
+        if (prefix && strncmp(names[i], prefix, strlen(prefix)) != 0)
+            continue;
+        cp_fs_type t = list_entry_type(fs, dirfd(d), dir, names[i]);
         visited++;
         if (cb && cb(names[i], t, arg) != 0)
             break;
@@ -561,6 +578,12 @@ int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
     free_names(names, n);
     closedir(d);
     return visited;
+}
+
+/* Every entry of a folder; see fsroot.h. */
+int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
+{
+    return cp_fs_list_prefix(fs, dir, NULL, cb, arg);
 }
 
 /* ----------------------------------------------------------- snapshot -- */

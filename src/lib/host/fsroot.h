@@ -17,7 +17,7 @@
 typedef struct cp_fs cp_fs;
 
 /* Open a file-system view rooted at `root` ("/" for the live machine).  When
- * `record` is true, every read, stat, readlink and listed folder is remembered for
+ * `record` is true, every read, listing, stat and readlink is remembered for
  * cp_fs_write_snapshot.  Returns NULL only when out of memory. */
 cp_fs *cp_fs_open(const char *root, bool record);
 
@@ -62,6 +62,11 @@ int cp_fs_access_rw(cp_fs *fs, const char *path);
  * -errno when the folder cannot be opened. */
 typedef int (*cp_fs_entry_cb)(const char *name, cp_fs_type type, void *arg);
 int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg);
+
+/* cp_fs_list restricted to names starting with prefix: only those are
+ * visited and recorded (so listing /dev for "nvidia" keeps the ttys out of
+ * a snapshot).  NULL prefix = every entry. */
+int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entry_cb cb, void *arg);
 
 /* Write every recorded item under `dir` (the snapshot's root/ folder): files
  * with the bytes read, folders, links as links, stat-only files as empty
