@@ -52,6 +52,8 @@ const cp_facts *cp_session_facts(const cp_session *s);
  * exist or be empty.  Returns 0, or -1 with err filled. */
 int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t errcap);
 
+/* Free a session; probe children that have finished exiting are reaped
+ * (one still exiting is left to init once the caller exits). */
 void cp_session_free(cp_session *s);
 
 #endif

@@ -21,6 +21,7 @@ extern char **environ;
 struct cp_session {
     cp_facts f;
     cp_fs *fs;
+    pid_t unreaped[2];        /* probe children still exiting when observe returned */
 };
 
 #define ANSWERS_FILE "answers.txt"
@@ -89,8 +90,9 @@ static void nvml_child(cp_buf *out, void *arg)
 }
 
 /* Ask libcuda and NVML at the same time, each in its own child. */
-static void probe_driver(cp_facts *f, unsigned which, int timeout_ms)
+static void probe_driver(cp_facts *f, unsigned which, int timeout_ms, pid_t unreaped[2])
 {
+    int blocks[2];
     cp_probe_job jobs[2];
     cp_probe_run *runs[2];
     int n = 0;
@@ -100,20 +102,28 @@ static void probe_driver(cp_facts *f, unsigned which, int timeout_ms)
     if (which & CP_LIVE_CUDA) {
         f->cuda = fresh->cuda;
         runs[n] = &f->cuda.run;
+        blocks[n] = CP_KV_CUDA;
         cp_probe_start(&jobs[n++], cuda_child, NULL);
     }
     if (which & CP_LIVE_NVML) {
         f->nvml = fresh->nvml;
         runs[n] = &f->nvml.run;
+        blocks[n] = CP_KV_NVML;
         cp_probe_start(&jobs[n++], nvml_child, NULL);
     }
     free(fresh);
     cp_probe_wait(jobs, n, timeout_ms);
     for (int i = 0; i < n; i++) {
         char err[160];
+        int seen = 0;
         if (jobs[i].out.len)   /* a child killed mid-way leaves what it managed to say */
-            cp_facts_load(jobs[i].out.data, jobs[i].out.len, f, err, sizeof err);
+            seen = cp_facts_load(jobs[i].out.data, jobs[i].out.len, f, err, sizeof err);
         *runs[i] = jobs[i].run;
+        if (runs[i]->state == CP_PROBE_DONE && (seen < 0 || !(seen & blocks[i]))) {
+            runs[i]->state = CP_PROBE_CRASHED;
+            snprintf(runs[i]->detail, sizeof runs[i]->detail, "the probe process ended without a complete answer");
+        }
+        unreaped[i] = jobs[i].unreaped;
         cp_buf_free(&jobs[i].out);
     }
 }
@@ -184,6 +194,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     *out = NULL;
     cp_session *s = calloc(1, sizeof *s);
     if (!s) { snprintf(err, errcap, "out of memory"); return -1; }
+    s->unreaped[0] = s->unreaped[1] = -1;
     cp_facts *f = &s->f;
     cp_facts_init(f);
     unsigned live = CP_LIVE_CUDA | CP_LIVE_NVML | CP_LIVE_ENV;
@@ -220,7 +231,8 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
                         cp_host_getenv(&f->host, "CUDA_DEVICE_ORDER"), &f->host.vis);
     cp_runtime_observe(s->fs, &f->host, &f->runtime);
     if (live & (CP_LIVE_CUDA | CP_LIVE_NVML))
-        probe_driver(f, live & (CP_LIVE_CUDA | CP_LIVE_NVML), o->timeout_ms > 0 ? o->timeout_ms : 5000);
+        probe_driver(f, live & (CP_LIVE_CUDA | CP_LIVE_NVML), o->timeout_ms > 0 ? o->timeout_ms : 5000,
+                     s->unreaped);
     *out = s;
     return 0;
 }
@@ -281,6 +293,8 @@ int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t er
 void cp_session_free(cp_session *s)
 {
     if (!s) return;
+    cp_probe_reap(s->unreaped[0]);
+    cp_probe_reap(s->unreaped[1]);
     cp_fs_close(s->fs);
     free(s);
 }

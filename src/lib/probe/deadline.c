@@ -44,6 +44,7 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
 {
     memset(job, 0, sizeof *job);
     job->pid = -1;
+    job->unreaped = -1;
     job->fd = -1;
     job->run.signal = CP_UNKNOWN;
     int p[2];
@@ -68,6 +69,7 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
         cp_buf out = { 0 };
         fn(&out, arg);
         if (!out.failed) write_all(p[1], out.data, out.len);
+        close(p[1]);          /* EOF now: the parent need not wait for our exit */
         _exit(out.failed ? 3 : 0);
     }
     close(p[1]);
@@ -110,8 +112,17 @@ static void finish(cp_probe_job *j, int timed_out)
         snprintf(j->run.detail, sizeof j->run.detail, "no answer within %.1f s",
                  j->run.elapsed_ms / 1000.0);
     } else {
-        while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR) {}
-        if (WIFSIGNALED(status)) {
+        pid_t r;
+        while ((r = waitpid(j->pid, &status, WNOHANG)) < 0 && errno == EINTR) {}
+        if (r == 0) {
+            /* the answer is complete (EOF) but the kernel is still tearing the
+             * child down (closing the GPU device files takes tens of ms):
+             * don't wait for that, let the caller reap it later */
+            j->run.state = CP_PROBE_DONE;
+            j->unreaped = j->pid;
+        } else if (r < 0) {
+            j->run.state = CP_PROBE_DONE;
+        } else if (WIFSIGNALED(status)) {
             j->run.state = CP_PROBE_CRASHED;
             j->run.signal = WTERMSIG(status);
             snprintf(j->run.detail, sizeof j->run.detail, "probe process killed by signal %d (%s)",
@@ -149,4 +160,11 @@ void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms)
     }
     for (int i = 0; i < n; i++)
         if (jobs[i].fd >= 0) finish(&jobs[i], !jobs[i].eof);
+}
+
+/* Reap a child that cp_probe_wait left exiting; never blocks. */
+void cp_probe_reap(pid_t pid)
+{
+    int status;
+    if (pid > 0) waitpid(pid, &status, WNOHANG);
 }

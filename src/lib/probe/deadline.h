@@ -26,6 +26,7 @@ typedef struct {
     int eof;
     cp_buf out;               /* what the child wrote; owned by the job */
     cp_probe_run run;         /* how it ended, filled by cp_probe_wait */
+    pid_t unreaped;           /* answered but still exiting: reap with cp_probe_reap, or -1 */
 } cp_probe_job;
 
 /* Fork a child that runs fn(out, arg) and sends the result back through a
@@ -34,9 +35,15 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg);
 
 /* Wait for every started job until all finished or timeout_ms passed since
  * the call; kills what is left (SIGKILL) and never waits for a child stuck
- * in the kernel.  Fills each job's run.  Free the outputs with
+ * in the kernel.  Fills each job's run.  A child that answered completely
+ * but is still exiting is CP_PROBE_DONE with its pid in job->unreaped: the
+ * caller checks the answer is whole and reaps it later.  Free the outputs with
  * cp_buf_free(&job->out). */
 void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms);
+
+/* Reap a child left by cp_probe_wait (job.unreaped) if it has exited by
+ * now; never blocks.  One that has not is reaped by init once we exit. */
+void cp_probe_reap(pid_t pid);
 
 /* Monotonic milliseconds, for timing probes and commands. */
 double cp_now_ms(void);
