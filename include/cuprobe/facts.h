@@ -270,6 +270,8 @@ typedef struct {
     char version_source[32];  /* "version.json", "version.txt", "cuda.h", "dist-info" */
     bool has_nvcc;
     bool has_stub_libcuda;
+    char compat_libcuda[CP_PATH_MAX]; /* cuda-compat libcuda in TK/compat, "" if none */
+    char compat_version[32];  /* "580.95.05" from its file name */
 } cp_toolkit;
 
 typedef struct {
@@ -286,6 +288,8 @@ typedef struct {
     cp_cudart rt[CP_MAX_CUDARTS];
     cp_tri ldcache_readable;
     char stubs_on_ld_path[CP_PATH_MAX]; /* a .../stubs folder in LD_LIBRARY_PATH, else "" */
+    char compat_on_loader_path[CP_PATH_MAX]; /* libcuda.so.1 inside a compat/ folder that
+                                                LD_LIBRARY_PATH or ld.so.cache hands out */
     char nvcc_on_path[CP_PATH_MAX];
 } cp_runtime_facts;
 

@@ -74,6 +74,7 @@ void cp_check_memory_headroom(const cp_facts *, cp_finding *);
 void cp_check_libcuda(const cp_facts *, cp_finding *);
 void cp_check_version_match(const cp_facts *, cp_finding *);
 void cp_check_cuinit(const cp_facts *, cp_finding *);
+void cp_check_compat(const cp_facts *, cp_finding *);
 void cp_check_devices(const cp_facts *, cp_finding *);
 void cp_check_nvml(const cp_facts *, cp_finding *);
 void cp_check_toolkits(const cp_facts *, cp_finding *);

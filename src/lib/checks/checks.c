@@ -37,6 +37,7 @@ const cp_check cp_checks[] = {
     { "system.memory_headroom",  "memory headroom",           SY, NEED_NVML,                  cp_check_memory_headroom },
     { "driver.libcuda",          "libcuda",                   DR, 0,                          cp_check_libcuda },
     { "driver.version_match",    "driver versions agree",     DR, 0,                          cp_check_version_match },
+    { "driver.compat",           "cuda-compat libcuda",       DR, 0,                          cp_check_compat },
     { "driver.nvml",             "NVML",                      DR, 0,                          cp_check_nvml },
     { "driver.cuinit",           "cuInit",                    DR, 0 | HEADLINE,                          cp_check_cuinit },
     { "driver.devices",          "CUDA devices",              DR, NEED_CUDA_INIT,             cp_check_devices },

@@ -204,3 +204,33 @@ void cp_check_nvml(const cp_facts *f, cp_finding *o)
         cp_fix(o, "check 'dmesg | grep -i nvrm' for the driver's reason");
     }
 }
+
+/* cuda-compat copies of libcuda: harmless on disk, a trap on the loader
+ * path unless newer than the kernel module. */
+void cp_check_compat(const cp_facts *f, cp_finding *o)
+{
+    const cp_runtime_facts *r = &f->runtime;
+    const char *kmod = f->host.procfs.version;
+    int copies = 0;
+    for (int i = 0; i < r->ntk; i++)
+        if (r->tk[i].compat_libcuda[0]) {
+            copies++;
+            cp_evidence(o, "cuda-compat libcuda %s at %s", r->tk[i].compat_version, r->tk[i].compat_libcuda);
+        }
+    if (kmod[0]) cp_evidence(o, "kernel module %s", kmod);
+    if (!r->compat_on_loader_path[0]) {
+        if (copies) cp_set(o, CP_PASS, "cuda-compat libcuda present but not on the loader path");
+        else cp_set(o, CP_PASS, "no cuda-compat libcuda on this machine");
+        return;
+    }
+    cp_evidence(o, "the loader hands out %s", r->compat_on_loader_path);
+    const char *base = strrchr(r->compat_on_loader_path, '/');
+    const char *ver = base && strncmp(base, "/libcuda.so.", 12) == 0 ? base + 12 : "";
+    if (kmod[0] && ver[0] && cp_version_cmp(ver, kmod) <= 0) {
+        cp_set(o, CP_WARN, "a cuda-compat libcuda %s, not newer than the kernel module %s, is on the loader path", ver, kmod);
+        cp_fix(o, "compat libraries only help when newer than the kernel module: remove '%.200s' from "
+               "LD_LIBRARY_PATH or /etc/ld.so.conf.d, then run ldconfig", r->compat_on_loader_path);
+        return;
+    }
+    cp_set(o, CP_PASS, "forward compatibility: cuda-compat libcuda %s on the loader path", ver[0] ? ver : "");
+}

@@ -70,6 +70,12 @@ void cp_check_pcie_link(const cp_facts *f, cp_finding *o)
         if (CP_KNOWN(p->cur_speed_mts) && CP_KNOWN(p->max_speed_mts) && p->cur_speed_mts < p->max_speed_mts)
             slow++;
     }
+    for (int i = 0; i < f->nvml.ndev; i++) {
+        const cp_nvml_device *d = &f->nvml.dev[i];
+        if (CP_KNOWN(d->pcie_gen_cur) && CP_KNOWN(d->pcie_width_cur))
+            cp_evidence(o, "%s (NVML): Gen%lld x%lld, max Gen%lld x%lld", d->pci_bus_id, (long long)d->pcie_gen_cur,
+                        (long long)d->pcie_width_cur, (long long)d->pcie_gen_max, (long long)d->pcie_width_max);
+    }
     if (!known) {
         cp_set(o, CP_SKIP, "link speed and width not readable in sysfs");
         return;
@@ -106,6 +112,11 @@ void cp_check_memory_health(const cp_facts *f, cp_finding *o)
             snprintf(line + l, sizeof line - l, " uncorrected ECC errors since boot %lld",
                      (long long)d->ecc_uncorrected_volatile);
         cp_evidence(o, "%s", line);
+        if (CP_KNOWN(d->ecc_current))
+            cp_evidence(o, "%s: ECC %s%s", d->pci_bus_id, d->ecc_current ? "on" : "off",
+                        CP_KNOWN(d->ecc_pending) && d->ecc_pending != d->ecc_current
+                        ? (d->ecc_pending ? " (on after the next reset)" : " (off after the next reset)") : "");
+        if (CP_KNOWN(d->ecc_pending) && CP_KNOWN(d->ecc_current) && d->ecc_pending != d->ecc_current) pending++;
         if (d->remap_failure > 0) failed++;
         if (d->remap_pending > 0 || d->retired_pending > 0) pending++;
         if (d->ecc_uncorrected_volatile > 0) unc++;
@@ -114,7 +125,7 @@ void cp_check_memory_health(const cp_facts *f, cp_finding *o)
         cp_set(o, CP_FAIL, "%d GPU%s could not remap a bad memory row", failed, failed > 1 ? "s" : "");
         cp_fix(o, "the GPU has run out of spare rows: drain it and open an RMA with the vendor");
     } else if (pending) {
-        cp_set(o, CP_WARN, "%d GPU%s with a memory row remap or page retirement pending", pending, pending > 1 ? "s" : "");
+        cp_set(o, CP_WARN, "%d GPU%s with a row remap, page retirement or ECC mode change pending", pending, pending > 1 ? "s" : "");
         cp_fix(o, "a pending remap takes effect only after a GPU reset: drain the GPU, then reset it "
                "(nvidia-smi -r -i <id>) or reboot the node");
     } else if (unc) {

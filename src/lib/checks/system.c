@@ -135,8 +135,9 @@ void cp_check_compute_mode(const cp_facts *f, cp_finding *o)
     for (int i = 0; i < f->nvml.ndev; i++) {
         const cp_nvml_device *d = &f->nvml.dev[i];
         if (!CP_KNOWN(d->compute_mode)) continue;
-        cp_evidence(o, "%s: %s", d->pci_bus_id, d->compute_mode >= 0 && d->compute_mode <= 3
-                    ? names[d->compute_mode] : "unknown mode");
+        cp_evidence(o, "%s: %s, persistence mode %s", d->pci_bus_id, d->compute_mode >= 0 && d->compute_mode <= 3
+                    ? names[d->compute_mode] : "unknown mode",
+                    !CP_KNOWN(d->persistence) ? "N/A" : d->persistence ? "on" : "off");
         if (d->compute_mode == 2) prohibited++;
         if (d->compute_mode == 3 && d->nprocs_total > 0) exclusive_busy++;
     }

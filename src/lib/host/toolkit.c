@@ -242,6 +242,7 @@ typedef struct {
     char real[CP_MAX_CUDARTS][CP_PATH_MAX];   /* resolved path of rt->rt[i] */
     int ncache;
     cache_hit cache[CP_MAX_CUDARTS];         /* libcudart entries of ld.so.cache, in order */
+    char cache_libcuda[CP_PATH_MAX];         /* the ld.so.cache entry for libcuda.so.1 */
 } obs;
 
 static void set_str(char *dst, size_t cap, const char *src)
@@ -362,6 +363,31 @@ static bool has_token(const char *list, const char *tok)
     return false;
 }
 
+static int compat_cb(const char *name, cp_fs_type type, void *arg)
+{
+    cp_toolkit *t = arg;
+    /* the versioned file: libcuda.so.580.95.05 (libcuda.so.1 links to it) */
+    if (type == CP_FS_FILE && strncmp(name, "libcuda.so.", 11) == 0 && strchr(name + 11, '.') &&
+        name[11] >= '0' && name[11] <= '9' && !t->compat_libcuda[0]) {
+        char dir[CP_PATH_MAX + 8];
+        if (join(dir, sizeof dir, t->path, "compat") != 0 ||
+            join(t->compat_libcuda, sizeof t->compat_libcuda, dir, name) != 0) {
+            t->compat_libcuda[0] = '\0';
+            return 0;
+        }
+        set_str(t->compat_version, sizeof t->compat_version, name + 11);
+    }
+    return 0;
+}
+
+/* A cuda-compat package's newer (or older!) user-space driver in TK/compat. */
+static void toolkit_compat(cp_fs *fs, cp_toolkit *t)
+{
+    char dir[CP_PATH_MAX + 8];
+    if (join(dir, sizeof dir, t->path, "compat") == 0)
+        list_real(fs, dir, compat_cb, t);
+}
+
 /* Add the toolkit at `where` (any path; links resolved), found as `how`.
  * A toolkit already listed gets `how` appended to its found_as instead. */
 static void add_toolkit(obs *o, const char *where, const char *how)
@@ -390,6 +416,7 @@ static void add_toolkit(obs *o, const char *where, const char *how)
     char bin[CP_PATH_MAX + 8];
     t->has_nvcc = join(bin, sizeof bin, real, "bin") == 0 && is_file(o->fs, bin, "nvcc");
     t->has_stub_libcuda = toolkit_has_stub(o->fs, real);
+    toolkit_compat(o->fs, t);
 }
 
 static int cuda_dir_cb(const char *name, cp_fs_type type, void *arg)
@@ -528,6 +555,8 @@ static void scan_dir(obs *o, const char *dir, const char *found_by)
 static int cache_cb(const char *soname, const char *path, void *arg)
 {
     obs *o = arg;
+    if (strcmp(soname, "libcuda.so.1") == 0 && !o->cache_libcuda[0] && strlen(path) < sizeof o->cache_libcuda)
+        strcpy(o->cache_libcuda, path);
     if (strncmp(soname, "libcudart.so.", 13) != 0 || o->ncache >= CP_MAX_CUDARTS)
         return 0;
     cache_hit *c = &o->cache[o->ncache];
@@ -619,6 +648,24 @@ static void find_stubs(obs *o)
     }
 }
 
+/* The libcuda.so.1 the dynamic loader hands out (first LD_LIBRARY_PATH
+ * folder holding one, else ld.so.cache), when it lives in a compat/ folder. */
+static void find_compat_on_path(obs *o)
+{
+    char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
+    const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
+    while (next_entry(&p, dir, sizeof dir)) {
+        if (dir[0] != '/' || join(path, sizeof path, dir, "libcuda.so.1") != 0 ||
+            stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
+            continue;
+        if (strstr(real, "/compat/")) set_str(o->rt->compat_on_loader_path, sizeof o->rt->compat_on_loader_path, real);
+        return;   /* the first libcuda.so.1 on LD_LIBRARY_PATH wins, compat or not */
+    }
+    if (o->cache_libcuda[0] && stat_real(o->fs, o->cache_libcuda, real, sizeof real) == CP_FS_FILE &&
+        strstr(real, "/compat/"))
+        set_str(o->rt->compat_on_loader_path, sizeof o->rt->compat_on_loader_path, real);
+}
+
 /* Fill rt with the toolkits (from /usr/local/cuda, $CUDA_HOME, $CUDA_PATH,
  * the first nvcc on $PATH and /usr/local/cuda-*, de-duplicated by real
  * path) and the libcudart copies (LD_LIBRARY_PATH folders, ld.so.cache,
@@ -647,6 +694,7 @@ int cp_runtime_observe(cp_fs *fs, const cp_host_facts *h, cp_runtime_facts *rt)
         if (dir[0] == '/')
             scan_dir(o, dir, "LD_LIBRARY_PATH");
     read_ldcache(o);
+    find_compat_on_path(o);
     for (int i = 0; i < rt->ntk; i++) {
         if (join(lib, sizeof lib, rt->tk[i].path, "lib64") == 0)
             scan_dir(o, lib, "toolkit");
