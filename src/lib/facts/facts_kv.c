@@ -123,6 +123,19 @@ static int set_field(const field *t, const char *name, void *base, const char *v
     return 0;   /* unknown field: newer writer, ignore */
 }
 
+static const field lib_fields[] = {
+    FB(cp_lib_load, loaded), FS(cp_lib_load, requested), FS(cp_lib_load, path), FS(cp_lib_load, error),
+    FS(cp_lib_load, missing_symbol), FS(cp_lib_load, version_from_path), { NULL, FT_INT, 0, 0 }
+};
+
+/* Append one library's load record under prefix ("cuda.", "nvml."). */
+void cp_facts_put_lib(cp_buf *b, const char *prefix, const cp_lib_load *lib)
+{
+    char p[32];
+    snprintf(p, sizeof p, "%slib.", prefix);
+    put_fields(b, p, lib_fields, lib);
+}
+
 /* Append the "cuda." block. */
 void cp_facts_put_cuda(cp_buf *b, const cp_cuda_facts *c)
 {

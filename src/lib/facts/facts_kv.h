@@ -14,6 +14,9 @@
 /* Append the "cuda." / "nvml." / "host." / "meta." blocks. */
 void cp_facts_put_cuda(cp_buf *b, const cp_cuda_facts *c);
 void cp_facts_put_nvml(cp_buf *b, const cp_nvml_facts *n);
+/* Only a library's load record ("cuda.lib.*"): what a probe child sends
+ * before a call that may hang.  No end marker. */
+void cp_facts_put_lib(cp_buf *b, const char *prefix, const cp_lib_load *lib);
 /* Host answers that are not files: uid, device nodes, environment. */
 void cp_facts_put_host(cp_buf *b, const cp_host_facts *h, int redact_secrets);
 void cp_facts_put_meta(cp_buf *b, const cp_facts *f);

@@ -67,25 +67,40 @@ static void collect_env(cp_host_facts *h)
     }
 }
 
-static void cuda_child(cp_buf *out, void *arg)
+/* Send the load record before the call that may hang. */
+static void cuda_loaded(const cp_lib_load *lib, void *arg)
+{
+    cp_probe_out *out = arg;
+    cp_facts_put_lib(&out->buf, "cuda.", lib);
+    cp_probe_flush(out);
+}
+
+static void nvml_loaded(const cp_lib_load *lib, void *arg)
+{
+    cp_probe_out *out = arg;
+    cp_facts_put_lib(&out->buf, "nvml.", lib);
+    cp_probe_flush(out);
+}
+
+static void cuda_child(cp_probe_out *out, void *arg)
 {
     (void)arg;
     cp_facts *f = malloc(sizeof *f);
-    if (!f) { out->failed = true; return; }
+    if (!f) { out->buf.failed = true; return; }
     cp_facts_init(f);
-    cp_cuda_probe_fill(&f->cuda);
-    cp_facts_put_cuda(out, &f->cuda);
+    cp_cuda_probe_fill_ex(&f->cuda, cuda_loaded, out);
+    cp_facts_put_cuda(&out->buf, &f->cuda);
     free(f);
 }
 
-static void nvml_child(cp_buf *out, void *arg)
+static void nvml_child(cp_probe_out *out, void *arg)
 {
     (void)arg;
     cp_facts *f = malloc(sizeof *f);
-    if (!f) { out->failed = true; return; }
+    if (!f) { out->buf.failed = true; return; }
     cp_facts_init(f);
-    cp_nvml_probe_fill(&f->nvml);
-    cp_facts_put_nvml(out, &f->nvml);
+    cp_nvml_probe_fill_ex(&f->nvml, nvml_loaded, out);
+    cp_facts_put_nvml(&out->buf, &f->nvml);
     free(f);
 }
 

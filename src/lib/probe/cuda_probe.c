@@ -112,6 +112,11 @@ static void fill_devices(const cp_cuda_api *api, cp_cuda_facts *out)
 
 void cp_cuda_probe_fill(cp_cuda_facts *out)
 {
+    cp_cuda_probe_fill_ex(out, NULL, NULL);
+}
+
+void cp_cuda_probe_fill_ex(cp_cuda_facts *out, cp_loaded_hook loaded, void *arg)
+{
     cp_cuda_api api;
 
     cuda_clear(out);
@@ -119,6 +124,8 @@ void cp_cuda_probe_fill(cp_cuda_facts *out)
      * handlers in this library, and the probe runs in a child that exits. */
     if (!cp_dl_load(&cp_cuda_lib, &api, &out->lib))
         return;
+    if (loaded)
+        loaded(&out->lib, arg);
 
     CUresult r = api.cuInit(0);
     out->init_result = r;

@@ -39,6 +39,13 @@ static void child_quiet_stdio(void)
     if (null > 2) close(null);
 }
 
+/* Send the buffered answers now; see deadline.h. */
+void cp_probe_flush(cp_probe_out *out)
+{
+    if (!out->buf.failed && out->buf.len) write_all(out->fd, out->buf.data, out->buf.len);
+    cp_buf_free(&out->buf);
+}
+
 /* Fork a child running fn; see deadline.h. */
 int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
 {
@@ -66,11 +73,12 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
     if (pid == 0) {
         close(p[0]);
         child_quiet_stdio();
-        cp_buf out = { 0 };
+        cp_probe_out out = { { 0 }, p[1] };
         fn(&out, arg);
-        if (!out.failed) write_all(p[1], out.data, out.len);
+        int failed = out.buf.failed;
+        cp_probe_flush(&out);
         close(p[1]);          /* EOF now: the parent need not wait for our exit */
-        _exit(out.failed ? 3 : 0);
+        _exit(failed ? 3 : 0);
     }
     close(p[1]);
     job->pid = pid;

@@ -15,9 +15,19 @@
 #include "cuprobe/facts.h"
 #include "facts/kv.h"
 
-/* Runs in the child: write answers text into out.  Its stdout and stderr
- * go to /dev/null. */
-typedef void (*cp_probe_fn)(cp_buf *out, void *arg);
+/* What a child writes to: answers text collects in buf and goes to the
+ * parent when the child returns, or earlier with cp_probe_flush. */
+typedef struct {
+    cp_buf buf;
+    int fd;
+} cp_probe_out;
+
+/* Runs in the child: write answers text into out->buf.  Its stdout and
+ * stderr go to /dev/null. */
+typedef void (*cp_probe_fn)(cp_probe_out *out, void *arg);
+
+/* In the child: send what out->buf holds now (before a call that may hang). */
+void cp_probe_flush(cp_probe_out *out);
 
 typedef struct {
     pid_t pid;

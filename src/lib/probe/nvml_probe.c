@@ -230,11 +230,18 @@ static void fill_system(const cp_nvml_api *api, cp_nvml_facts *out)
 
 void cp_nvml_probe_fill(cp_nvml_facts *out)
 {
+    cp_nvml_probe_fill_ex(out, NULL, NULL);
+}
+
+void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg)
+{
     cp_nvml_api api;
 
     nvml_clear(out);
     if (!cp_dl_load(&cp_nvml_lib, &api, &out->lib))
         return;
+    if (loaded)
+        loaded(&out->lib, arg);
 
     nvmlReturn_t r = api.nvmlInit();
     out->init_result = r;
