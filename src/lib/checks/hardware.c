@@ -19,7 +19,15 @@ void cp_check_pci_gpu(const cp_facts *f, cp_finding *o)
     }
     if (other) cp_evidence(o, "%d other NVIDIA function%s (audio, NVSwitch, bridges)", other, other > 1 ? "s" : "");
     if (gpus > 0) {
-        cp_set(o, CP_PASS, "%d NVIDIA GPU%s on the PCI bus", gpus, gpus > 1 ? "s" : "");
+        char models[160] = "";
+        for (int i = 0; i < h->npci; i++) {
+            const char *m = cp_is_gpu_function(&h->pci[i]) ? cp_gpu_model(f, h->pci[i].addr) : NULL;
+            if (m && !strstr(models, m) && strlen(models) + strlen(m) + 3 < sizeof models) {
+                if (models[0]) strcat(models, ", ");
+                strcat(models, m);
+            }
+        }
+        cp_set(o, CP_PASS, "%d NVIDIA GPU%s on the PCI bus: %s", gpus, gpus > 1 ? "s" : "", models);
         return;
     }
     if (h->procfs.ngpus > 0 || (f->nvml.ndev > 0 && cp_nvml_ok(f))) {

@@ -20,26 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* What a recorded path was seen as. */
-enum rec_kind { REC_PLACEHOLDER, REC_FILE, REC_DIR, REC_LINK };
-
-typedef struct {
-    char *path;               /* machine path, "/proc/modules" */
-    enum rec_kind kind;
-    char *data;               /* file bytes or link target (NUL-terminated) */
-    size_t len;
-} cp_rec;
-
-struct cp_fs {
-    char *root;               /* as given, for cp_fs_root */
-    char *prefix;             /* root without trailing '/', "" when live */
-    bool live;
-    bool record;
-    bool record_oom;          /* a record was dropped: the snapshot is incomplete */
-    long fail_countdown;      /* fault injection: the read that takes it to 0 fails */
-    cp_rec *recs;
-    size_t nrec, caprec;
-};
+#include "fsroot_int.h"
 
 /* Largest single /dev/kmsg record the kernel hands out (a record that does
  * not fit the read buffer fails with EINVAL, so the buffer must hold one). */
@@ -54,8 +35,9 @@ static char *dup_str(const char *s)
     return p;
 }
 
-/* A ".." component would let a path leave the root; "." and "//" are harmless. */
-static bool has_dotdot(const char *path)
+/* A ".." component would let a path leave the root; "." and "//" are
+ * harmless.  Shared with the snapshot writer (fsroot_int.h). */
+bool cp_fs_has_dotdot(const char *path)
 {
     const char *p = path;
     while (*p) {
@@ -76,7 +58,7 @@ static int join(const cp_fs *fs, const char *path, char *out, size_t cap)
 {
     if (!path || !*path)
         return -EINVAL;
-    if (has_dotdot(path))
+    if (cp_fs_has_dotdot(path))
         return -EINVAL;
     int n = snprintf(out, cap, "%s%s%s", fs->prefix, path[0] == '/' ? "" : "/", path);
     if (n < 0 || (size_t)n >= cap)
@@ -584,195 +566,4 @@ int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entr
 int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
 {
     return cp_fs_list_prefix(fs, dir, NULL, cb, arg);
-}
-
-/* ----------------------------------------------------------- snapshot -- */
-
-static void set_err(char *errbuf, size_t cap, const char *what, const char *path, int err)
-{
-    if (!errbuf || cap == 0)
-        return;
-    char msg[128];
-    snprintf(msg, sizeof msg, "%s", strerror(err));
-    if (msg[0] >= 'A' && msg[0] <= 'Z')
-        msg[0] = (char)(msg[0] - 'A' + 'a');
-    snprintf(errbuf, cap, "cannot %s '%s': %s", what, path, msg);
-}
-
-/* Write the bytes at the end of an opened path. */
-static int write_file_at(int dfd, const char *name, const cp_rec *r)
-{
-    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -errno;
-    size_t off = 0;
-    while (off < r->len) {
-        ssize_t w = write(fd, r->data + off, r->len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            close(fd);
-            return -e;
-        }
-        off += (size_t)w;
-    }
-    return close(fd) == 0 ? 0 : -errno;
-}
-
-static int write_link_at(int dfd, const char *name, const char *target)
-{
-    if (symlinkat(target, dfd, name) == 0)
-        return 0;
-    if (errno != EEXIST)
-        return -errno;
-    struct stat st;
-    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-        return -errno;
-    /* a folder recorded at the same path holds children: keep it */
-    if (S_ISDIR(st.st_mode))
-        return 0;
-    if (unlinkat(dfd, name, 0) != 0 || symlinkat(target, dfd, name) != 0)
-        return -errno;
-    return 0;
-}
-
-/* Create one recorded item below the folder rootfd, walking each component
- * with O_NOFOLLOW so nothing is written outside it. */
-static int write_one(int rootfd, const cp_rec *r)
-{
-    char comp[NAME_MAX + 1];
-    const char *p = r->path;
-    int dfd = dup(rootfd);
-    if (dfd < 0)
-        return -errno;
-    int rc = 0;
-    for (;;) {
-        while (*p == '/')
-            p++;
-        const char *e = p;
-        while (*e && *e != '/')
-            e++;
-        size_t n = (size_t)(e - p);
-        if (n == 0)
-            break;                    /* the root itself */
-        if (n > NAME_MAX) {
-            rc = -ENAMETOOLONG;
-            break;
-        }
-        memcpy(comp, p, n);
-        comp[n] = '\0';
-        if (strcmp(comp, "..") == 0) {
-            rc = -EINVAL;
-            break;
-        }
-        const char *rest = e;
-        while (*rest == '/')
-            rest++;
-        bool last = *rest == '\0';
-        if (strcmp(comp, ".") == 0) {
-            p = e;
-            if (last)
-                break;
-            continue;
-        }
-        if (last && r->kind != REC_DIR) {
-            rc = r->kind == REC_LINK ? write_link_at(dfd, comp, r->data ? r->data : "")
-                                     : write_file_at(dfd, comp, r);
-            break;
-        }
-        if (mkdirat(dfd, comp, 0755) != 0 && errno != EEXIST) {
-            rc = -errno;
-            break;
-        }
-        int nfd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (nfd < 0) {
-            rc = -errno;
-            break;
-        }
-        close(dfd);
-        dfd = nfd;
-        if (last)
-            break;
-        p = e;
-    }
-    close(dfd);
-    return rc;
-}
-
-static int cmp_recs(const void *a, const void *b)
-{
-    return strcmp((*(const cp_rec *const *)a)->path, (*(const cp_rec *const *)b)->path);
-}
-
-/* mkdir -p for the snapshot folder itself (a path the user chose). */
-static int mkdir_p(const char *dir)
-{
-    char buf[PATH_MAX];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof buf)
-        return -ENAMETOOLONG;
-    memcpy(buf, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char c = buf[i];
-        buf[i] = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return -errno;
-        buf[i] = c;
-    }
-    return 0;
-}
-
-/* Write the record below dir (created if needed).  Every component is
- * opened with O_NOFOLLOW, so a link in dir cannot lead the write outside it;
- * folders win over links recorded at the same path.  Returns 0 or -errno
- * with errbuf naming the path. */
-int cp_fs_write_snapshot(const cp_fs *fs, const char *dir, char *errbuf, size_t errcap)
-{
-    if (errbuf && errcap)
-        errbuf[0] = '\0';
-    if (!fs || !dir || !*dir) {
-        set_err(errbuf, errcap, "write snapshot to", dir ? dir : "", EINVAL);
-        return -EINVAL;
-    }
-    if (fs->record_oom) {
-        set_err(errbuf, errcap, "record files for", dir, ENOMEM);
-        return -ENOMEM;
-    }
-    int rc = mkdir_p(dir);
-    int rootfd = rc ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (rc || rootfd < 0) {
-        rc = rc ? rc : -errno;
-        set_err(errbuf, errcap, "create", dir, -rc);
-        return rc;
-    }
-    const cp_rec **order = malloc((fs->nrec ? fs->nrec : 1) * sizeof *order);
-    if (!order) {
-        close(rootfd);
-        set_err(errbuf, errcap, "write snapshot to", dir, ENOMEM);
-        return -ENOMEM;
-    }
-    for (size_t i = 0; i < fs->nrec; i++)
-        order[i] = &fs->recs[i];
-    qsort(order, fs->nrec, sizeof *order, cmp_recs);
-    /* folders and files first, links last: a link never stands where a
-     * folder with recorded children must go */
-    for (int pass = 0; pass < 2 && rc == 0; pass++) {
-        for (size_t i = 0; i < fs->nrec && rc == 0; i++) {
-            const cp_rec *r = order[i];
-            if ((r->kind == REC_LINK) != (pass == 1))
-                continue;
-            if (has_dotdot(r->path))
-                rc = -EINVAL;
-            else
-                rc = write_one(rootfd, r);
-            if (rc)
-                set_err(errbuf, errcap, "write", r->path, -rc);
-        }
-    }
-    free(order);
-    close(rootfd);
-    return rc;
 }

@@ -79,7 +79,7 @@ void cp_parse_kernel_log(const char *text, size_t len, cp_kernel_log *k);
 /* Reads /dev/kmsg; where that is refused says why (readable = CP_NO). */
 int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k);
 
-/* ---- runtime: toolkits and libcudart (src/lib/host/toolkit.c) ----------- */
+/* ---- runtime: toolkits (toolkit.c) and libcudart (cudart.c) ------------- */
 
 /* Parse a toolkit's version.json; writes "13.0.2" (the "cuda" entry's
  * "version") to out.  Returns 0, or -1 when not found/garbage. */

@@ -1,7 +1,9 @@
 /*
- * Runtime layer sources: CUDA toolkits on disk and the libcudart copies a
- * program could load, found the way a program and the dynamic loader would
- * find them.  Everything is read through the cp_fs (never exec, never
+ * Runtime layer sources: CUDA toolkits on disk (version files, dist-info,
+ * stubs, compat) and cp_runtime_observe, which also gathers the libcudart
+ * copies a program could load (cudart.c), found the way a program and the
+ * dynamic loader would find them; plus the path helpers both files share
+ * (runtime_int.h).  Everything is read through the cp_fs (never exec, never
  * dlopen), so replaying a snapshot sees the same answer; environment values
  * come from the captured h->env.
  */
@@ -12,6 +14,7 @@
 
 #include "host.h"
 #include "kb/kb.h"
+#include "host/runtime_int.h"
 
 /* ------------------------------------------------ other version files -- */
 
@@ -146,10 +149,12 @@ static int resolve(cp_fs *fs, const char *in, char *out, size_t cap)
     return (n < 0 || (size_t)n >= cap) ? -1 : 0;
 }
 
-/* The cp_fs calls of this file take resolved paths only: a snapshot records
- * each path as it was asked for, and a file recorded below a link's name
- * would turn that link into a plain folder on replay. */
-static cp_fs_type stat_real(cp_fs *fs, const char *path, char *real, size_t cap)
+/* The cp_fs calls of toolkit.c and cudart.c take resolved paths only: a
+ * snapshot records each path as it was asked for, and a file recorded below
+ * a link's name would turn that link into a plain folder on replay. */
+
+/* Type of `path` with its links resolved; its resolved form into real when not NULL. */
+cp_fs_type cp_rt_stat_real(cp_fs *fs, const char *path, char *real, size_t cap)
 {
     char tmp[CP_PATH_MAX];
     if (!real) {
@@ -161,7 +166,8 @@ static cp_fs_type stat_real(cp_fs *fs, const char *path, char *real, size_t cap)
     return cp_fs_stat(fs, real, NULL, NULL, NULL);
 }
 
-static int list_real(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
+/* cp_fs_list of `dir` with its links resolved; -ENAMETOOLONG when they cannot be. */
+int cp_rt_list_real(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
 {
     char real[CP_PATH_MAX];
     if (resolve(fs, dir, real, sizeof real) != 0)
@@ -177,7 +183,8 @@ static int read_real(cp_fs *fs, const char *path, char *buf, size_t cap, size_t 
     return cp_fs_read(fs, real, buf, cap, len);
 }
 
-static int read_real_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len)
+/* cp_fs_read_alloc of `path` with its links resolved; -ENAMETOOLONG when they cannot be. */
+int cp_rt_read_real_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len)
 {
     char real[CP_PATH_MAX];
     if (resolve(fs, path, real, sizeof real) != 0)
@@ -186,7 +193,7 @@ static int read_real_alloc(cp_fs *fs, const char *path, size_t max, char **out, 
 }
 
 /* dir + "/" + name into out; 0, or -1 when it does not fit. */
-static int join(char *out, size_t cap, const char *dir, const char *name)
+int cp_rt_join(char *out, size_t cap, const char *dir, const char *name)
 {
     size_t d = strlen(dir);
     int n = snprintf(out, cap, "%s%s%s", dir, (d && dir[d - 1] == '/') ? "" : "/", name);
@@ -205,7 +212,7 @@ static void cut_last(char *path)
 
 /* Next entry of a ':'-separated list at *p into out (truncated entries come
  * back empty).  Returns 0 at the end of the list, else 1. */
-static int next_entry(const char **p, char *out, size_t cap)
+int cp_rt_next_entry(const char **p, char *out, size_t cap)
 {
     if (!*p || !**p)
         return 0;
@@ -221,7 +228,8 @@ static int next_entry(const char **p, char *out, size_t cap)
     return 1;
 }
 
-static int ends_with(const char *s, const char *suffix)
+/* True when s ends with suffix. */
+int cp_rt_ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
@@ -229,23 +237,8 @@ static int ends_with(const char *s, const char *suffix)
 
 /* ------------------------------------------------------------ observe -- */
 
-typedef struct {
-    char soname[64];
-    char path[CP_PATH_MAX];
-} cache_hit;
-
-/* Working state of one cp_runtime_observe call (heap: it is ~30 KB). */
-typedef struct {
-    cp_fs *fs;
-    const cp_host_facts *h;
-    cp_runtime_facts *rt;
-    char real[CP_MAX_CUDARTS][CP_PATH_MAX];   /* resolved path of rt->rt[i] */
-    int ncache;
-    cache_hit cache[CP_MAX_CUDARTS];         /* libcudart entries of ld.so.cache, in order */
-    char cache_libcuda[CP_PATH_MAX];         /* the ld.so.cache entry for libcuda.so.1 */
-} obs;
-
-static void set_str(char *dst, size_t cap, const char *src)
+/* src into dst (cap bytes), cut short to fit; dst always ends in a NUL. */
+void cp_rt_set_str(char *dst, size_t cap, const char *src)
 {
     snprintf(dst, cap, "%s", src);
 }
@@ -258,28 +251,28 @@ static void toolkit_version(cp_fs *fs, cp_toolkit *t)
     char path[CP_PATH_MAX + 32], small[512];
     char *buf = NULL;
     size_t n = 0;
-    if (join(path, sizeof path, t->path, "version.json") == 0 &&
-        read_real_alloc(fs, path, 256 * 1024, &buf, &n) == 0) {
+    if (cp_rt_join(path, sizeof path, t->path, "version.json") == 0 &&
+        cp_rt_read_real_alloc(fs, path, 256 * 1024, &buf, &n) == 0) {
         int ok = cp_parse_version_json(buf, n, t->version, sizeof t->version) == 0;
         free(buf);
         if (ok) {
-            set_str(t->version_source, sizeof t->version_source, "version.json");
+            cp_rt_set_str(t->version_source, sizeof t->version_source, "version.json");
             return;
         }
     }
-    if (join(path, sizeof path, t->path, "version.txt") == 0 &&
+    if (cp_rt_join(path, sizeof path, t->path, "version.txt") == 0 &&
         read_real(fs, path, small, sizeof small, &n) == 0 &&
         parse_version_txt(small, n, t->version, sizeof t->version) == 0) {
-        set_str(t->version_source, sizeof t->version_source, "version.txt");
+        cp_rt_set_str(t->version_source, sizeof t->version_source, "version.txt");
         return;
     }
     /* CUDA_VERSION sits near the top of cuda.h (line ~260 of a 1 MB file) */
-    if (join(path, sizeof path, t->path, "include/cuda.h") == 0 &&
-        read_real_alloc(fs, path, 64 * 1024, &buf, &n) == 0) {
+    if (cp_rt_join(path, sizeof path, t->path, "include/cuda.h") == 0 &&
+        cp_rt_read_real_alloc(fs, path, 64 * 1024, &buf, &n) == 0) {
         int ok = parse_cuda_h(buf, n, t->version, sizeof t->version) == 0;
         free(buf);
         if (ok) {
-            set_str(t->version_source, sizeof t->version_source, "cuda.h");
+            cp_rt_set_str(t->version_source, sizeof t->version_source, "cuda.h");
             return;
         }
     }
@@ -304,21 +297,21 @@ static void toolkit_dist_info(cp_fs *fs, cp_toolkit *t)
 {
     static const char *const prefixes[] = {"nvidia_cuda_runtime", "nvidia_cuda_nvcc"};
     char dir[CP_PATH_MAX + 16];
-    if (t->version[0] || join(dir, sizeof dir, t->path, "dist-info") != 0)
+    if (t->version[0] || cp_rt_join(dir, sizeof dir, t->path, "dist-info") != 0)
         return;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !t->version[0]; i++) {
         dist_arg a = {prefixes[i], t->version, sizeof t->version};
-        list_real(fs, dir, dist_cb, &a);
+        cp_rt_list_real(fs, dir, dist_cb, &a);
     }
     if (t->version[0])
-        set_str(t->version_source, sizeof t->version_source, "dist-info");
+        cp_rt_set_str(t->version_source, sizeof t->version_source, "dist-info");
 }
 
 static int is_file(cp_fs *fs, const char *dir, const char *name)
 {
     char path[2 * CP_PATH_MAX];
-    return join(path, sizeof path, dir, name) == 0 &&
-           stat_real(fs, path, NULL, 0) == CP_FS_FILE;
+    return cp_rt_join(path, sizeof path, dir, name) == 0 &&
+           cp_rt_stat_real(fs, path, NULL, 0) == CP_FS_FILE;
 }
 
 typedef struct {
@@ -343,12 +336,12 @@ static int stub_cb(const char *name, cp_fs_type type, void *arg)
 static bool toolkit_has_stub(cp_fs *fs, const char *tk)
 {
     char dir[2 * CP_PATH_MAX];
-    if ((join(dir, sizeof dir, tk, "lib64/stubs") == 0 && is_file(fs, dir, "libcuda.so")) ||
-        (join(dir, sizeof dir, tk, "lib/stubs") == 0 && is_file(fs, dir, "libcuda.so")))
+    if ((cp_rt_join(dir, sizeof dir, tk, "lib64/stubs") == 0 && is_file(fs, dir, "libcuda.so")) ||
+        (cp_rt_join(dir, sizeof dir, tk, "lib/stubs") == 0 && is_file(fs, dir, "libcuda.so")))
         return true;
     stub_arg a = {fs, tk, false};
-    if (join(dir, sizeof dir, tk, "targets") == 0)
-        list_real(fs, dir, stub_cb, &a);
+    if (cp_rt_join(dir, sizeof dir, tk, "targets") == 0)
+        cp_rt_list_real(fs, dir, stub_cb, &a);
     return a.found;
 }
 
@@ -370,12 +363,12 @@ static int compat_cb(const char *name, cp_fs_type type, void *arg)
     if (type == CP_FS_FILE && strncmp(name, "libcuda.so.", 11) == 0 && strchr(name + 11, '.') &&
         name[11] >= '0' && name[11] <= '9' && !t->compat_libcuda[0]) {
         char dir[CP_PATH_MAX + 8];
-        if (join(dir, sizeof dir, t->path, "compat") != 0 ||
-            join(t->compat_libcuda, sizeof t->compat_libcuda, dir, name) != 0) {
+        if (cp_rt_join(dir, sizeof dir, t->path, "compat") != 0 ||
+            cp_rt_join(t->compat_libcuda, sizeof t->compat_libcuda, dir, name) != 0) {
             t->compat_libcuda[0] = '\0';
             return 0;
         }
-        set_str(t->compat_version, sizeof t->compat_version, name + 11);
+        cp_rt_set_str(t->compat_version, sizeof t->compat_version, name + 11);
     }
     return 0;
 }
@@ -384,8 +377,8 @@ static int compat_cb(const char *name, cp_fs_type type, void *arg)
 static void toolkit_compat(cp_fs *fs, cp_toolkit *t)
 {
     char dir[CP_PATH_MAX + 8];
-    if (join(dir, sizeof dir, t->path, "compat") == 0)
-        list_real(fs, dir, compat_cb, t);
+    if (cp_rt_join(dir, sizeof dir, t->path, "compat") == 0)
+        cp_rt_list_real(fs, dir, compat_cb, t);
 }
 
 /* Add the toolkit at `where` (any path; links resolved), found as `how`.
@@ -394,7 +387,7 @@ static void add_toolkit(obs *o, const char *where, const char *how)
 {
     char real[CP_PATH_MAX];
     cp_runtime_facts *rt = o->rt;
-    if (stat_real(o->fs, where, real, sizeof real) != CP_FS_DIR)
+    if (cp_rt_stat_real(o->fs, where, real, sizeof real) != CP_FS_DIR)
         return;
     for (int i = 0; i < rt->ntk; i++) {
         cp_toolkit *t = &rt->tk[i];
@@ -409,12 +402,12 @@ static void add_toolkit(obs *o, const char *where, const char *how)
         return;
     cp_toolkit *t = &rt->tk[rt->ntk++];
     memset(t, 0, sizeof *t);
-    set_str(t->path, sizeof t->path, real);
-    set_str(t->found_as, sizeof t->found_as, how);
+    cp_rt_set_str(t->path, sizeof t->path, real);
+    cp_rt_set_str(t->found_as, sizeof t->found_as, how);
     toolkit_version(o->fs, t);
     toolkit_dist_info(o->fs, t);
     char bin[CP_PATH_MAX + 8];
-    t->has_nvcc = join(bin, sizeof bin, real, "bin") == 0 && is_file(o->fs, bin, "nvcc");
+    t->has_nvcc = cp_rt_join(bin, sizeof bin, real, "bin") == 0 && is_file(o->fs, bin, "nvcc");
     t->has_stub_libcuda = toolkit_has_stub(o->fs, real);
     toolkit_compat(o->fs, t);
 }
@@ -423,7 +416,7 @@ static int cuda_dir_cb(const char *name, cp_fs_type type, void *arg)
 {
     char path[CP_PATH_MAX];
     (void)type;   /* links are followed by add_toolkit */
-    if (strncmp(name, "cuda-", 5) == 0 && join(path, sizeof path, "/usr/local", name) == 0)
+    if (strncmp(name, "cuda-", 5) == 0 && cp_rt_join(path, sizeof path, "/usr/local", name) == 0)
         add_toolkit(arg, path, "/usr/local/cuda-*");
     return 0;
 }
@@ -433,15 +426,15 @@ static void find_nvcc(obs *o)
 {
     char dir[CP_PATH_MAX], nvcc[CP_PATH_MAX], real[CP_PATH_MAX];
     const char *p = cp_host_getenv(o->h, "PATH");
-    while (next_entry(&p, dir, sizeof dir)) {
-        if (dir[0] != '/' || join(nvcc, sizeof nvcc, dir, "nvcc") != 0 ||
-            stat_real(o->fs, nvcc, real, sizeof real) != CP_FS_FILE)
+    while (cp_rt_next_entry(&p, dir, sizeof dir)) {
+        if (dir[0] != '/' || cp_rt_join(nvcc, sizeof nvcc, dir, "nvcc") != 0 ||
+            cp_rt_stat_real(o->fs, nvcc, real, sizeof real) != CP_FS_FILE)
             continue;   /* relative entries depend on a cwd we do not know */
-        set_str(o->rt->nvcc_on_path, sizeof o->rt->nvcc_on_path, nvcc);
+        cp_rt_set_str(o->rt->nvcc_on_path, sizeof o->rt->nvcc_on_path, nvcc);
         cut_last(real);
         /* only a .../bin/nvcc names its toolkit; /usr/bin gives /usr, the
          * layout of distribution packages */
-        if (ends_with(real, "/bin")) {
+        if (cp_rt_ends_with(real, "/bin")) {
             cut_last(real);
             add_toolkit(o, real, "nvcc on PATH");
         }
@@ -458,212 +451,7 @@ static void find_toolkits(obs *o)
     if ((v = cp_host_getenv(o->h, "CUDA_PATH")) != NULL && v[0] == '/')
         add_toolkit(o, v, "CUDA_PATH");
     find_nvcc(o);
-    list_real(o->fs, "/usr/local", cuda_dir_cb, o);
-}
-
-/* "libcudart.so.12.4.127" -> 12, 4, 127; returns components parsed. */
-static int cudart_name_version(const char *path, int64_t v[3])
-{
-    const char *name = strrchr(path, '/');
-    name = name ? name + 1 : path;
-    v[0] = v[1] = v[2] = CP_UNKNOWN;
-    if (strncmp(name, "libcudart.so.", 13) != 0)
-        return 0;
-    return cp_version_split(name + 13, &v[0], &v[1], &v[2]);
-}
-
-/* The toolkit whose tree holds `real`, or NULL. */
-static const cp_toolkit *toolkit_of(const cp_runtime_facts *rt, const char *real)
-{
-    for (int i = 0; i < rt->ntk; i++) {
-        size_t n = strlen(rt->tk[i].path);
-        if (strncmp(real, rt->tk[i].path, n) == 0 && real[n] == '/')
-            return &rt->tk[i];
-    }
-    return NULL;
-}
-
-/* Version of one copy: from its file name or its link target's name,
- * whichever says more; else from the toolkit it lives in, when the majors
- * agree. */
-static void cudart_version(const obs *o, cp_cudart *c, const char *real)
-{
-    int64_t a[3], b[3], t[3];
-    int na = cudart_name_version(c->path, a);
-    int nb = cudart_name_version(real, b);
-    const int64_t *best = nb > na ? b : a;
-    c->major = best[0];
-    c->minor = best[1];
-    c->patch = best[2];
-    const cp_toolkit *tk = toolkit_of(o->rt, real);
-    if ((na > nb ? na : nb) >= 3 || !tk ||
-        cp_version_split(tk->version, &t[0], &t[1], &t[2]) == 0)
-        return;
-    if (CP_KNOWN(c->major) && c->major != t[0])
-        return;   /* a stray copy dropped into a toolkit of another major */
-    c->major = t[0];
-    c->minor = t[1];
-    c->patch = t[2];
-}
-
-/* Add one libcudart copy at `path` unless the same real file is already
- * listed (the first finder wins: LD_LIBRARY_PATH, ld.so.cache, toolkit). */
-static void add_cudart(obs *o, const char *path, const char *found_by)
-{
-    char real[CP_PATH_MAX];
-    cp_runtime_facts *rt = o->rt;
-    if (stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
-        return;
-    for (int i = 0; i < rt->nrt; i++)
-        if (strcmp(o->real[i], real) == 0)
-            return;
-    if (rt->nrt >= CP_MAX_CUDARTS)
-        return;
-    cp_cudart *c = &rt->rt[rt->nrt];
-    memset(c, 0, sizeof *c);
-    set_str(c->path, sizeof c->path, path);
-    set_str(c->found_by, sizeof c->found_by, found_by);
-    set_str(o->real[rt->nrt], sizeof o->real[0], real);
-    rt->nrt++;
-    cudart_version(o, c, real);
-}
-
-typedef struct {
-    obs *o;
-    const char *dir;
-    const char *found_by;
-} dir_arg;
-
-static int cudart_dir_cb(const char *name, cp_fs_type type, void *arg)
-{
-    dir_arg *a = arg;
-    char path[CP_PATH_MAX];
-    (void)type;
-    /* libcudart.so.N[.M.P]; the bare libcudart.so is the link-time name only */
-    if (strncmp(name, "libcudart.so.", 13) == 0 && name[13] >= '0' && name[13] <= '9' &&
-        join(path, sizeof path, a->dir, name) == 0)
-        add_cudart(a->o, path, a->found_by);
-    return 0;
-}
-
-static void scan_dir(obs *o, const char *dir, const char *found_by)
-{
-    dir_arg a = {o, dir, found_by};
-    list_real(o->fs, dir, cudart_dir_cb, &a);
-}
-
-static int cache_cb(const char *soname, const char *path, void *arg)
-{
-    obs *o = arg;
-    if (strcmp(soname, "libcuda.so.1") == 0 && !o->cache_libcuda[0] && strlen(path) < sizeof o->cache_libcuda)
-        strcpy(o->cache_libcuda, path);
-    if (strncmp(soname, "libcudart.so.", 13) != 0 || o->ncache >= CP_MAX_CUDARTS)
-        return 0;
-    cache_hit *c = &o->cache[o->ncache];
-    if (strlen(soname) >= sizeof c->soname || strlen(path) >= sizeof c->path || path[0] != '/')
-        return 0;
-    strcpy(c->soname, soname);
-    strcpy(c->path, path);
-    o->ncache++;
-    return 0;
-}
-
-static void read_ldcache(obs *o)
-{
-    char *buf = NULL;
-    size_t n = 0;
-    if (read_real_alloc(o->fs, "/etc/ld.so.cache", 16u << 20, &buf, &n) != 0) {
-        o->rt->ldcache_readable = CP_NO;
-        return;
-    }
-    int r = cp_parse_ldcache((const unsigned char *)buf, n, cache_cb, o);
-    free(buf);
-    /* a cache we cannot parse tells the loader's answer no better than none */
-    o->rt->ldcache_readable = r < 0 ? CP_NO : CP_YES;
-    for (int i = 0; i < o->ncache; i++)
-        add_cudart(o, o->cache[i].path, "ld.so.cache");
-}
-
-/* The soname a program built against cudart major.minor asks for: every
- * 11.x shares "libcudart.so.11.0", 10.x and older carry major.minor, 12 and
- * later the major alone.  Returns 0, or -1 when it cannot be told. */
-static int cudart_soname(int64_t major, int64_t minor, char *buf, size_t cap)
-{
-    if (!CP_KNOWN(major) || major < 0 || major > 999)
-        return -1;
-    if (major >= 12)
-        snprintf(buf, cap, "libcudart.so.%lld", (long long)major);
-    else if (major == 11)
-        snprintf(buf, cap, "libcudart.so.11.0");
-    else if (CP_KNOWN(minor) && minor >= 0 && minor <= 999)
-        snprintf(buf, cap, "libcudart.so.%lld.%lld", (long long)major, (long long)minor);
-    else
-        return -1;
-    return 0;
-}
-
-/* Mark the copy the dynamic loader would open for `soname`: the first
- * LD_LIBRARY_PATH folder holding that name, else the first ld.so.cache
- * entry for it.  A program's own RUNPATH and the default folders (/lib,
- * /usr/lib) are not modelled. */
-static void mark_would_load(obs *o, const char *soname)
-{
-    char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
-    const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
-    bool found = false;
-    while (!found && next_entry(&p, dir, sizeof dir)) {
-        found = dir[0] == '/' && join(path, sizeof path, dir, soname) == 0 &&
-                stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE;
-    }
-    for (int i = 0; !found && i < o->ncache; i++) {
-        found = strcmp(o->cache[i].soname, soname) == 0 &&
-                stat_real(o->fs, o->cache[i].path, real, sizeof real) == CP_FS_FILE;
-    }
-    for (int i = 0; found && i < o->rt->nrt; i++)
-        if (strcmp(o->real[i], real) == 0)
-            o->rt->rt[i].would_load = true;
-}
-
-/* A stubs folder on LD_LIBRARY_PATH: named .../stubs, or holding a libcuda
- * that really lives in one.  Programs then load the stub and fail with
- * CUDA_ERROR_STUB_LIBRARY (34). */
-static void find_stubs(obs *o)
-{
-    static const char *const names[] = {"libcuda.so.1", "libcuda.so"};
-    char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
-    const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
-    while (next_entry(&p, dir, sizeof dir)) {
-        size_t n = strlen(dir);
-        while (n > 1 && dir[n - 1] == '/')
-            dir[--n] = '\0';
-        bool stub = ends_with(dir, "/stubs");
-        for (size_t i = 0; !stub && dir[0] == '/' && i < 2; i++)
-            stub = join(path, sizeof path, dir, names[i]) == 0 &&
-                   stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE &&
-                   strstr(real, "/stubs/");
-        if (stub) {
-            set_str(o->rt->stubs_on_ld_path, sizeof o->rt->stubs_on_ld_path, dir);
-            return;
-        }
-    }
-}
-
-/* The libcuda.so.1 the dynamic loader hands out (first LD_LIBRARY_PATH
- * folder holding one, else ld.so.cache), when it lives in a compat/ folder. */
-static void find_compat_on_path(obs *o)
-{
-    char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
-    const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
-    while (next_entry(&p, dir, sizeof dir)) {
-        if (dir[0] != '/' || join(path, sizeof path, dir, "libcuda.so.1") != 0 ||
-            stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
-            continue;
-        if (strstr(real, "/compat/")) set_str(o->rt->compat_on_loader_path, sizeof o->rt->compat_on_loader_path, real);
-        return;   /* the first libcuda.so.1 on LD_LIBRARY_PATH wins, compat or not */
-    }
-    if (o->cache_libcuda[0] && stat_real(o->fs, o->cache_libcuda, real, sizeof real) == CP_FS_FILE &&
-        strstr(real, "/compat/"))
-        set_str(o->rt->compat_on_loader_path, sizeof o->rt->compat_on_loader_path, real);
+    cp_rt_list_real(o->fs, "/usr/local", cuda_dir_cb, o);
 }
 
 /* Fill rt with the toolkits (from /usr/local/cuda, $CUDA_HOME, $CUDA_PATH,
@@ -686,27 +474,27 @@ int cp_runtime_observe(cp_fs *fs, const cp_host_facts *h, cp_runtime_facts *rt)
     o->rt = rt;
 
     find_toolkits(o);
-    find_stubs(o);
+    cp_rt_find_stubs(o);
 
     char dir[CP_PATH_MAX], lib[CP_PATH_MAX + 8];
     const char *p = cp_host_getenv(h, "LD_LIBRARY_PATH");
-    while (next_entry(&p, dir, sizeof dir))
+    while (cp_rt_next_entry(&p, dir, sizeof dir))
         if (dir[0] == '/')
-            scan_dir(o, dir, "LD_LIBRARY_PATH");
-    read_ldcache(o);
-    find_compat_on_path(o);
+            cp_rt_scan_dir(o, dir, "LD_LIBRARY_PATH");
+    cp_rt_read_ldcache(o);
+    cp_rt_find_compat_on_path(o);
     for (int i = 0; i < rt->ntk; i++) {
-        if (join(lib, sizeof lib, rt->tk[i].path, "lib64") == 0)
-            scan_dir(o, lib, "toolkit");
-        if (join(lib, sizeof lib, rt->tk[i].path, "lib") == 0)
-            scan_dir(o, lib, "toolkit");
+        if (cp_rt_join(lib, sizeof lib, rt->tk[i].path, "lib64") == 0)
+            cp_rt_scan_dir(o, lib, "toolkit");
+        if (cp_rt_join(lib, sizeof lib, rt->tk[i].path, "lib") == 0)
+            cp_rt_scan_dir(o, lib, "toolkit");
     }
 
     /* once per soname: marking is idempotent, the walk is cheap */
     for (int i = 0; i < rt->nrt; i++) {
         char soname[32];
-        if (cudart_soname(rt->rt[i].major, rt->rt[i].minor, soname, sizeof soname) == 0)
-            mark_would_load(o, soname);
+        if (cp_rt_cudart_soname(rt->rt[i].major, rt->rt[i].minor, soname, sizeof soname) == 0)
+            cp_rt_mark_would_load(o, soname);
     }
     free(o);
     return 0;

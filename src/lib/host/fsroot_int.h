@@ -1,0 +1,37 @@
+/*
+ * Private to the file-system door: the record kept for `cuprobe snapshot`,
+ * shared by fsroot.c (reads, listings, recording) and fssnap.c (writing a
+ * snapshot back out).  Nothing outside src/lib/host/fs*.c includes this.
+ */
+#ifndef CP_FSROOT_INT_H
+#define CP_FSROOT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "host/fsroot.h"
+
+/* What a recorded path was seen as. */
+enum rec_kind { REC_PLACEHOLDER, REC_FILE, REC_DIR, REC_LINK };
+
+typedef struct {
+    char *path;               /* machine path, "/proc/modules" */
+    enum rec_kind kind;
+    char *data;               /* file bytes or link target (NUL-terminated) */
+    size_t len;
+} cp_rec;
+
+struct cp_fs {
+    char *root;               /* as given, for cp_fs_root */
+    char *prefix;             /* root without trailing '/', "" when live */
+    bool live;
+    bool record;
+    bool record_oom;          /* a record was dropped: the snapshot is incomplete */
+    long fail_countdown;      /* fault injection: the read that takes it to 0 fails */
+    cp_rec *recs;
+    size_t nrec, caprec;
+};
+
+/* True when a path has a ".." component. */
+bool cp_fs_has_dotdot(const char *path);
+
+#endif
