@@ -16,9 +16,13 @@ mkdir -p "$OUT"
     echo "== peers: nvidia-smi"; bench/median_ms.sh 10 nvidia-smi -q | tee -a "$OUT/bench.txt"
     bench/median_ms.sh 10 nvidia-smi --query-gpu=name,driver_version,memory.used --format=csv | tee -a "$OUT/bench.txt"
     echo "== unit and CLI tests on this machine"; make check-unit check-cli 2>&1 | grep -E "^(FAIL|[0-9]+ passed)" | tee "$OUT/tests-here.txt"
+    echo "== hidden GPUs and a short deadline on the real driver"
+    CUDA_VISIBLE_DEVICES=-1 ./cuprobe | sed -n '/^root cause/,/fix:/p'
+    bench/median_ms.sh 5 ./cuprobe --timeout 0.05; ./cuprobe --timeout 0.05 | sed -n '/^root cause/,/fix:/p'
     ./cuprobe -v >"$OUT/doctor.txt"; echo "doctor exit $?"
     ./cuprobe --json >"$OUT/doctor.json"; echo "doctor --json exit $?"
-    rm -rf /tmp/h200-1gpu && ./cuprobe snapshot /tmp/h200-1gpu && tar czf "$OUT/h200-snapshot.tgz" -C /tmp h200-1gpu
+    snap=h200-$(nvidia-smi -L | wc -l)gpu
+    rm -rf "/tmp/$snap" && ./cuprobe snapshot "/tmp/$snap" && tar czf "$OUT/h200-snapshot.tgz" -C /tmp "$snap"
     echo "== as an ordinary user (uid 65534)"
     cp cuprobe /tmp/cuprobe-user && chmod 755 /tmp/cuprobe-user
     setpriv --reuid=65534 --regid=65534 --clear-groups /tmp/cuprobe-user >"$OUT/doctor-user.txt" 2>&1; echo "user exit $?"
