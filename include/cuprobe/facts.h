@@ -184,6 +184,7 @@ typedef struct {
     cp_probe_state state;
     double elapsed_ms;
     int64_t signal;           /* for CP_PROBE_CRASHED */
+    int64_t maxrss_kb;        /* the probe process's own peak RSS */
     char detail[160];
 } cp_probe_run;
 

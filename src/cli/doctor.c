@@ -84,14 +84,14 @@ int cmd_doctor(int argc, char **argv)
     if (json) cp_render_json(&r, f, stdout);
     else cp_render_text(&r, f, stdout, use_color, verbose);
     int code = cp_report_exit_code(&r);
+    if (getenv("CUPROBE_BENCH_RUSAGE")) {   /* bench/l1_vs_floor.sh: peak memory of us and the probes */
+        struct rusage self;
+        getrusage(RUSAGE_SELF, &self);
+        fprintf(stderr, "rusage: cuprobe_maxrss=%ldkB cuda_probe_maxrss=%lldkB nvml_probe_maxrss=%lldkB\n",
+                self.ru_maxrss, (long long)f->cuda.run.maxrss_kb, (long long)f->nvml.run.maxrss_kb);
+    }
     cp_report_free(&r);
     cp_session_free(s);
-    if (getenv("CUPROBE_BENCH_RUSAGE")) {   /* bench/l1_vs_floor.sh: peak memory of us and the probes */
-        struct rusage self, kids;
-        getrusage(RUSAGE_SELF, &self);
-        getrusage(RUSAGE_CHILDREN, &kids);
-        fprintf(stderr, "rusage: self_maxrss=%ldkB largest_probe_maxrss=%ldkB\n", self.ru_maxrss, kids.ru_maxrss);
-    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("cuprobe: cannot write the report");
         return CP_EXIT_ERROR;

@@ -63,11 +63,11 @@ void cp_facts_init(cp_facts *f)
     h->uid = CP_UNKNOWN;
 
     f->cuda.init_result = f->cuda.driver_version = f->cuda.device_count = CP_UNKNOWN;
-    f->cuda.run.signal = CP_UNKNOWN;
+    f->cuda.run.signal = f->cuda.run.maxrss_kb = CP_UNKNOWN;
     for (int i = 0; i < CP_MAX_GPUS; i++) init_cuda_dev(&f->cuda.dev[i], i);
 
     f->nvml.init_result = f->nvml.cuda_driver_version = f->nvml.device_count = CP_UNKNOWN;
-    f->nvml.run.signal = CP_UNKNOWN;
+    f->nvml.run.signal = f->nvml.run.maxrss_kb = CP_UNKNOWN;
     for (int i = 0; i < CP_MAX_GPUS; i++) init_nvml_dev(&f->nvml.dev[i], i);
 
     f->runtime.ldcache_readable = CP_TRI_UNKNOWN;

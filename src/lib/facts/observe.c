@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -67,6 +68,12 @@ static void collect_env(cp_host_facts *h)
     }
 }
 
+static int64_t self_maxrss_kb(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? (int64_t)ru.ru_maxrss : CP_UNKNOWN;
+}
+
 /* Send the load record before the call that may hang. */
 static void cuda_loaded(const cp_lib_load *lib, void *arg)
 {
@@ -89,6 +96,7 @@ static void cuda_child(cp_probe_out *out, void *arg)
     if (!f) { out->buf.failed = true; return; }
     cp_facts_init(f);
     cp_cuda_probe_fill_ex(&f->cuda, cuda_loaded, out);
+    f->cuda.run.maxrss_kb = self_maxrss_kb();
     cp_facts_put_cuda(&out->buf, &f->cuda);
     free(f);
 }
@@ -100,6 +108,7 @@ static void nvml_child(cp_probe_out *out, void *arg)
     if (!f) { out->buf.failed = true; return; }
     cp_facts_init(f);
     cp_nvml_probe_fill_ex(&f->nvml, nvml_loaded, out);
+    f->nvml.run.maxrss_kb = self_maxrss_kb();
     cp_facts_put_nvml(&out->buf, &f->nvml);
     free(f);
 }
@@ -133,7 +142,9 @@ static void probe_driver(cp_facts *f, unsigned which, int timeout_ms, pid_t unre
         int seen = 0;
         if (jobs[i].out.len)   /* a child killed mid-way leaves what it managed to say */
             seen = cp_facts_load(jobs[i].out.data, jobs[i].out.len, f, err, sizeof err);
+        int64_t rss = runs[i]->maxrss_kb;      /* the child's own word, kept over the job's */
         *runs[i] = jobs[i].run;
+        runs[i]->maxrss_kb = rss;
         if (runs[i]->state == CP_PROBE_DONE && (seen < 0 || !(seen & blocks[i]))) {
             runs[i]->state = CP_PROBE_CRASHED;
             snprintf(runs[i]->detail, sizeof runs[i]->detail, "the probe process ended without a complete answer");

@@ -53,7 +53,7 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
     job->pid = -1;
     job->unreaped = -1;
     job->fd = -1;
-    job->run.signal = CP_UNKNOWN;
+    job->run.signal = job->run.maxrss_kb = CP_UNKNOWN;
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) {
         job->run.state = CP_PROBE_ERROR;
@@ -100,22 +100,21 @@ static void drain(cp_probe_job *j)
         if (r < 0 && errno == EINTR) continue;
         if (r < 0 && errno == EAGAIN) return;
         j->eof = 1;
+        j->run.elapsed_ms = cp_now_ms() - j->t0_ms;
         return;
     }
 }
 
-static void finish(cp_probe_job *j, int timed_out)
+static void finish(cp_probe_job *j, double stop_ms)
 {
     int status = 0;
-    j->run.elapsed_ms = cp_now_ms() - j->t0_ms;
-    if (timed_out) {
+    if (!j->eof) {
+        j->run.elapsed_ms = stop_ms - j->t0_ms;
         kill(j->pid, SIGKILL);
-        /* reap if it dies promptly; a child stuck in uninterruptible sleep is
-         * left behind rather than letting it hang us too */
-        for (int i = 0; i < 20; i++) {
-            if (waitpid(j->pid, &status, WNOHANG) != 0) break;
-            usleep(5000);
-        }
+        /* a killed child can take a while to leave the driver (or never, in
+         * uninterruptible sleep): never wait for it, reap it later */
+        if (waitpid(j->pid, &status, WNOHANG) == 0)
+            j->unreaped = j->pid;
         j->run.state = CP_PROBE_TIMEOUT;
         snprintf(j->run.detail, sizeof j->run.detail, "no answer within %.1f s",
                  j->run.elapsed_ms / 1000.0);
@@ -166,8 +165,9 @@ void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms)
         for (int k = 0; k < m; k++)
             if (pf[k].revents) drain(&jobs[idx[k]]);
     }
+    double stop = cp_now_ms();
     for (int i = 0; i < n; i++)
-        if (jobs[i].fd >= 0) finish(&jobs[i], !jobs[i].eof);
+        if (jobs[i].fd >= 0) finish(&jobs[i], stop);
 }
 
 /* Reap a child that cp_probe_wait left exiting; never blocks. */
