@@ -94,7 +94,7 @@ void cp_check_cuinit(const cp_facts *f, cp_finding *o)
     const cp_cuda_facts *c = &f->cuda;
     char v[16];
     if (c->run.state == CP_PROBE_TIMEOUT) {
-        cp_set(o, CP_FAIL, "the CUDA driver did not answer within %.1f s (cuInit hung)", c->run.elapsed_ms / 1000);
+        cp_set(o, CP_FAIL, "the CUDA driver did not answer within %.2g s (cuInit hung)", c->run.elapsed_ms / 1000);
         cp_evidence(o, "%s", c->run.detail);
         if (c->lib.path[0]) cp_evidence(o, "hung inside %s", c->lib.path);
         cp_fix(o, "a hung cuInit means a wedged driver or a GPU gone from the bus: look for XID 79/119 in "
@@ -158,7 +158,7 @@ void cp_check_nvml(const cp_facts *f, cp_finding *o)
     const cp_nvml_facts *n = &f->nvml;
     if (n->run.state == CP_PROBE_NOT_RUN) { cp_set(o, CP_SKIP, "NVML was not asked"); return; }
     if (n->run.state == CP_PROBE_TIMEOUT) {
-        cp_set(o, CP_FAIL, "NVML did not answer within %.1f s", n->run.elapsed_ms / 1000);
+        cp_set(o, CP_FAIL, "NVML did not answer within %.2g s", n->run.elapsed_ms / 1000);
         if (n->lib.path[0]) cp_evidence(o, "hung inside %s", n->lib.path);
         cp_fix(o, "nvidia-smi will hang too: check the kernel log for XIDs, then drain and reset the GPU or reboot");
         return;

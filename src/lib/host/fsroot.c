@@ -503,26 +503,24 @@ static int collect_names(DIR *d, char ***out, size_t *count)
     return 0;
 }
 
-/* Record one listed entry by what it points at; a dangling link is kept as
- * a link so a replay sees it dangle too. */
+/* Type one listed entry by what it points at, and record it: a link as a
+ * link (so a replay follows it as the machine did, and sees a dangling one
+ * dangle), anything else as a folder or a placeholder file. */
 static cp_fs_type list_entry_type(cp_fs *fs, int dfd, const char *dir, const char *name)
 {
     struct stat st;
     char mpath[PATH_MAX];
-    cp_fs_type t = CP_FS_MISSING;
+    cp_fs_type t = fstatat(dfd, name, &st, 0) == 0 ? type_of(st.st_mode) : CP_FS_MISSING;
     int n = snprintf(mpath, sizeof mpath, "%s%s%s", dir,
                      dir[strlen(dir) - 1] == '/' ? "" : "/", name);
-    bool named = n > 0 && (size_t)n < sizeof mpath;
-    if (fstatat(dfd, name, &st, 0) == 0) {
-        t = type_of(st.st_mode);
-        if (named)
-            rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
-    } else if (named && fs->record) {
-        char target[PATH_MAX];
-        ssize_t r = readlinkat(dfd, name, target, sizeof target - 1);
-        if (r >= 0)
-            rec_put(fs, mpath, REC_LINK, target, (size_t)r);
-    }
+    if (!fs->record || n <= 0 || (size_t)n >= sizeof mpath)
+        return t;
+    char target[PATH_MAX];
+    ssize_t r = readlinkat(dfd, name, target, sizeof target - 1);
+    if (r >= 0)
+        rec_put(fs, mpath, REC_LINK, target, (size_t)r);
+    else if (t != CP_FS_MISSING)
+        rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
     return t;
 }
 

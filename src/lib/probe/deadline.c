@@ -116,7 +116,7 @@ static void finish(cp_probe_job *j, double stop_ms)
         if (waitpid(j->pid, &status, WNOHANG) == 0)
             j->unreaped = j->pid;
         j->run.state = CP_PROBE_TIMEOUT;
-        snprintf(j->run.detail, sizeof j->run.detail, "no answer within %.1f s",
+        snprintf(j->run.detail, sizeof j->run.detail, "no answer within %.2g s",
                  j->run.elapsed_ms / 1000.0);
     } else {
         pid_t r;
