@@ -182,7 +182,7 @@ typedef enum {
 
 typedef struct {
     cp_probe_state state;
-    double elapsed_ms;
+    double elapsed_ms;        /* until the answer; for a timeout, the deadline itself */
     int64_t signal;           /* for CP_PROBE_CRASHED */
     int64_t maxrss_kb;        /* the probe process's own peak RSS */
     char detail[160];

@@ -390,9 +390,10 @@ static void build_tree(void)
     put_file("/usr/local/cuda-11.8/version.txt", "CUDA Version 11.8.89\n");
     put_file("/usr/local/cuda-11.8/lib64/libcudart.so.11.8.89", "elf");
     put_link("/usr/local/cuda-11.8/lib64/libcudart.so.11.0", "libcudart.so.11.8.89");
-    /* CUDA 13.0 from pip-style metadata, headers only, lib/ layout */
+    /* CUDA 13.0 headers only, lib/ layout */
     put_file("/opt/cuda13/include/cuda.h", "/* x */\n#define CUDA_VERSION_X 1\n#define CUDA_VERSION 13000\n");
-    put_file("/opt/cuda13/dist-info/nvidia_cuda_runtime-13.0.96.dist-info/METADATA", "");
+    /* a library wheel names its own release, not the toolkit's: cuda.h decides */
+    put_file("/opt/cuda13/dist-info/nvidia_cublas-13.1.0.3.dist-info/METADATA", "");
     put_file("/opt/cuda13/lib/stubs/libcuda.so", "stub");
     put_file("/opt/wheel/dist-info/nvidia_cuda_nvcc_cu12-12.6.85.dist-info/RECORD", "");
     put_file("/opt/wheel/bin/nvcc", "x");

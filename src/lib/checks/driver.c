@@ -18,9 +18,6 @@ static int is_compat(const cp_facts *f)
 void cp_check_libcuda(const cp_facts *f, cp_finding *o)
 {
     const cp_lib_load *l = &f->cuda.lib;
-    if (f->cuda.run.state == CP_PROBE_TIMEOUT || f->cuda.run.state == CP_PROBE_CRASHED) {
-        if (l->path[0]) cp_evidence(o, "loaded %s", l->path);
-    }
     if (f->cuda.run.state == CP_PROBE_NOT_RUN) { cp_set(o, CP_SKIP, "the driver was not asked"); return; }
     if (!l->loaded && l->error[0] == '\0' && f->cuda.run.state != CP_PROBE_DONE) {
         cp_set(o, CP_SKIP, "the libcuda probe %s (see driver.cuinit)", cp_probe_state_words(f->cuda.run.state));

@@ -243,9 +243,11 @@ void cp_rt_set_str(char *dst, size_t cap, const char *src)
     snprintf(dst, cap, "%s", src);
 }
 
-/* Prefer the sources that name the full release (version.json, version.txt)
- * over cuda.h, which only knows major.minor; dist-info is for pip-style
- * trees that carry nothing else. */
+static void toolkit_dist_info(cp_fs *fs, cp_toolkit *t);
+
+/* Prefer the sources that name the full release: version.json, version.txt,
+ * then the dist-info folder names of pip-style trees; cuda.h, which only
+ * knows major.minor, comes last (and its text then goes into snapshots). */
 static void toolkit_version(cp_fs *fs, cp_toolkit *t)
 {
     char path[CP_PATH_MAX + 32], small[512];
@@ -266,9 +268,13 @@ static void toolkit_version(cp_fs *fs, cp_toolkit *t)
         cp_rt_set_str(t->version_source, sizeof t->version_source, "version.txt");
         return;
     }
-    /* CUDA_VERSION sits near the top of cuda.h (line ~260 of a 1 MB file) */
+    /* pip-style trees name their release in dist-info folder names */
+    toolkit_dist_info(fs, t);
+    if (t->version[0])
+        return;
+    /* CUDA_VERSION sits near the top of cuda.h (CUDA 13.0: line 263, byte 14 K of 1 MB) */
     if (cp_rt_join(path, sizeof path, t->path, "include/cuda.h") == 0 &&
-        cp_rt_read_real_alloc(fs, path, 64 * 1024, &buf, &n) == 0) {
+        cp_rt_read_real_alloc(fs, path, 32 * 1024, &buf, &n) == 0) {
         int ok = parse_cuda_h(buf, n, t->version, sizeof t->version) == 0;
         free(buf);
         if (ok) {
@@ -405,7 +411,6 @@ static void add_toolkit(obs *o, const char *where, const char *how)
     cp_rt_set_str(t->path, sizeof t->path, real);
     cp_rt_set_str(t->found_as, sizeof t->found_as, how);
     toolkit_version(o->fs, t);
-    toolkit_dist_info(o->fs, t);
     char bin[CP_PATH_MAX + 8];
     t->has_nvcc = cp_rt_join(bin, sizeof bin, real, "bin") == 0 && is_file(o->fs, bin, "nvcc");
     t->has_stub_libcuda = toolkit_has_stub(o->fs, real);
