@@ -268,6 +268,29 @@ static void test_snapshot_roundtrip(void)
     snprintf(path, sizeof path, "%s/dev/kmsg", out);          /* not an nvidia* name */
     CHECK(access(path, F_OK) != 0);
 
+    /* a recorded folder with nothing recorded in it keeps a marker file, so
+     * git does not lose it, and a replay's listing does not show the marker */
+    snprintf(path, sizeof path, "%s/proc/driver/nvidia/gpus/0000:00:06.0/.cuprobe-keep", out);
+    CHECK(access(path, F_OK) != 0);                 /* holds recorded entries */
+    {
+        cp_fs *e = cp_fs_open(FIX1, true);
+        char edir[700];
+        snprintf(edir, sizeof edir, "%s/empty", dir);
+        cp_fs_list(e, "/proc/driver/nvidia/patches", NULL, NULL);
+        cp_fs_list_prefix(e, "/proc/driver/nvidia/gpus", "zzz", NULL, NULL);  /* listed, nothing kept */
+        CHECK_I64(cp_fs_write_snapshot(e, edir, err, sizeof err), 0);
+        cp_fs_close(e);
+        snprintf(path, sizeof path, "%s/proc/driver/nvidia/patches/.cuprobe-keep", edir);
+        CHECK(access(path, F_OK) != 0);             /* README is in it */
+        snprintf(path, sizeof path, "%s/proc/driver/nvidia/gpus/.cuprobe-keep", edir);
+        CHECK(access(path, F_OK) == 0);
+        cp_fs *re2 = cp_fs_open(edir, false);
+        CHECK_I64(cp_fs_list(re2, "/proc/driver/nvidia/gpus", NULL, NULL), 0);
+        CHECK_I64(cp_fs_list(re2, "/proc/driver/nvidia/patches", NULL, NULL), 1);
+        cp_fs_close(re2);
+        rm_rf(edir);
+    }
+
     /* writing twice over the same folder works (links are replaced) */
     CHECK_I64(cp_fs_write_snapshot(fs, out, err, sizeof err), 0);
 

@@ -390,6 +390,10 @@ static void build_tree(void)
     put_file("/usr/local/cuda-11.8/version.txt", "CUDA Version 11.8.89\n");
     put_file("/usr/local/cuda-11.8/lib64/libcudart.so.11.8.89", "elf");
     put_link("/usr/local/cuda-11.8/lib64/libcudart.so.11.0", "libcudart.so.11.8.89");
+    /* CUDA 12.2 with neither version file nor metadata: its libcudart names it */
+    put_file("/usr/local/cuda-12.2/lib64/libcudart.so.12.2.140", "elf");
+    put_link("/usr/local/cuda-12.2/lib64/libcudart.so.12", "libcudart.so.12.2.140");
+    put_file("/usr/local/cuda-12.2/include/cuda.h", "#define CUDA_VERSION 12020\n");
     /* CUDA 13.0 headers only, lib/ layout */
     put_file("/opt/cuda13/include/cuda.h", "/* x */\n#define CUDA_VERSION_X 1\n#define CUDA_VERSION 13000\n");
     /* a library wheel names its own release, not the toolkit's: cuda.h decides */
@@ -438,7 +442,7 @@ static void test_observe_tree(void)
     set_env(&h, "LD_LIBRARY_PATH", ":/opt/other/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib64/stubs/");
     CHECK_I64(cp_runtime_observe(fs, &h, &rt), 0);
 
-    CHECK_I64(rt.ntk, 4);
+    CHECK_I64(rt.ntk, 5);
     const cp_toolkit *t = tk_at(&rt, "/usr/local/cuda-12.4");
     CHECK(t != NULL);
     if (t) {
@@ -448,6 +452,8 @@ static void test_observe_tree(void)
         CHECK(t->has_nvcc);
         CHECK(t->has_stub_libcuda);
     }
+    t = tk_at(&rt, "/usr/local/cuda-12.2");
+    CHECK(t && strcmp(t->version, "12.2.140") == 0 && strcmp(t->version_source, "libcudart file") == 0);
     t = tk_at(&rt, "/usr/local/cuda-11.8");
     CHECK(t && strcmp(t->version, "11.8.89") == 0 && strcmp(t->version_source, "version.txt") == 0);
     CHECK(t && !t->has_nvcc && !t->has_stub_libcuda);
@@ -480,7 +486,7 @@ static void test_observe_tree(void)
         n12 += rt.rt[i].major == 12 && rt.rt[i].would_load;
     }
     CHECK_I64(n12, 1);
-    CHECK_I64(rt.nrt, 4);
+    CHECK_I64(rt.nrt, 5);   /* + cuda-12.2's own */
     cp_fs_close(fs);
 }
 
@@ -494,7 +500,7 @@ static void test_observe_empty_env(void)
     memset(&h, 0, sizeof h);
     set_env(&h, "LD_LIBRARY_PATH", "/opt/badstub");
     CHECK_I64(cp_runtime_observe(fs, &h, &rt), 0);
-    CHECK_I64(rt.ntk, 2);   /* /usr/local/cuda(-12.4) and cuda-11.8 */
+    CHECK_I64(rt.ntk, 3);   /* /usr/local/cuda(-12.4), cuda-11.8, cuda-12.2 */
     CHECK_STR(rt.nvcc_on_path, "");
     CHECK_STR(rt.stubs_on_ld_path, "/opt/badstub");
     /* no LD_LIBRARY_PATH copy: the 12.4 toolkit's copy is not in the cache */
@@ -562,7 +568,7 @@ static void test_observe_replay(void)
     cp_fs_close(fs);
     CHECK_I64(replay.ntk, live.ntk);
     CHECK_I64(replay.nrt, live.nrt);
-    CHECK(live.ntk == 4 && live.nrt >= 3);
+    CHECK(live.ntk == 5 && live.nrt >= 3);
     CHECK(memcmp(&live, &replay, sizeof live) == 0);
     for (int i = 0; i < live.ntk; i++) {
         CHECK_STR(replay.tk[i].path, live.tk[i].path);

@@ -472,13 +472,14 @@ static void free_names(char **names, size_t n)
 }
 
 /* Read every name of an open folder except "." and "..".  Returns 0 or -errno. */
-static int collect_names(DIR *d, char ***out, size_t *count)
+static int collect_names(DIR *d, const char *skip, char ***out, size_t *count)
 {
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+            (skip && strcmp(de->d_name, skip) == 0))
             continue;
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 32;
@@ -540,7 +541,7 @@ int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entr
         return -errno;
     char **names = NULL;
     size_t n = 0;
-    rc = collect_names(d, &names, &n);
+    rc = collect_names(d, fs->live ? NULL : CP_FS_KEEP_NAME, &names, &n);
     if (rc) {
         closedir(d);
         return rc;

@@ -31,6 +31,11 @@ struct cp_fs {
     size_t nrec, caprec;
 };
 
+/* The empty file a snapshot writer leaves in a recorded folder that has no
+ * recorded entries, so that version control (git keeps no empty folders)
+ * does not lose it; listings of a snapshot never show it. */
+#define CP_FS_KEEP_NAME ".cuprobe-keep"
+
 /* True when a path has a ".." component. */
 bool cp_fs_has_dotdot(const char *path);
 

@@ -3,6 +3,7 @@
  * the bytes read, folders, links as links, stat-only files as empty
  * placeholders; nothing is ever written outside the chosen folder.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -127,6 +128,34 @@ static int write_one(int rootfd, const cp_rec *r)
     return rc;
 }
 
+/* Leave CP_FS_KEEP_NAME in a written folder that is still empty. */
+static int keep_if_empty(int rootfd, const char *path)
+{
+    while (*path == '/')
+        path++;
+    int fd = *path ? openat(rootfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                   : dup(rootfd);
+    if (fd < 0)
+        return errno == ENOTDIR || errno == ELOOP || errno == ENOENT ? 0 : -errno;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return -errno;
+    }
+    int empty = 1;
+    struct dirent *de;
+    while (empty && (de = readdir(d)) != NULL)
+        empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+    int rc = 0;
+    if (empty) {
+        int k = openat(dirfd(d), CP_FS_KEEP_NAME, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (k < 0) rc = -errno;
+        else close(k);
+    }
+    closedir(d);
+    return rc;
+}
+
 static int cmp_recs(const void *a, const void *b)
 {
     return strcmp((*(const cp_rec *const *)a)->path, (*(const cp_rec *const *)b)->path);
@@ -199,6 +228,9 @@ int cp_fs_write_snapshot(const cp_fs *fs, const char *dir, char *errbuf, size_t 
                 set_err(errbuf, errcap, "write", r->path, -rc);
         }
     }
+    for (size_t i = 0; i < fs->nrec && rc == 0; i++)
+        if (order[i]->kind == REC_DIR)
+            rc = keep_if_empty(rootfd, order[i]->path);
     free(order);
     close(rootfd);
     return rc;

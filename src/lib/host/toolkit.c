@@ -245,6 +245,22 @@ void cp_rt_set_str(char *dst, size_t cap, const char *src)
 
 static void toolkit_dist_info(cp_fs *fs, cp_toolkit *t);
 
+/* "libcudart.so.13.0.96" (major.minor.patch, not the soname link) -> "13.0.96". */
+static int cudart_file_cb(const char *name, cp_fs_type type, void *arg)
+{
+    cp_toolkit *t = arg;
+    const char *v = name + 13;
+    if (type != CP_FS_FILE || strncmp(name, "libcudart.so.", 13) != 0 || !(*v >= '0' && *v <= '9'))
+        return 0;
+    int dots = 0;
+    for (const char *p = v; *p; p++) {
+        if (*p == '.') dots++;
+        else if (*p < '0' || *p > '9') return 0;
+    }
+    if (dots == 2 && !t->version[0]) cp_rt_set_str(t->version, sizeof t->version, v);
+    return 0;
+}
+
 /* Prefer the sources that name the full release: version.json, version.txt,
  * then the dist-info folder names of pip-style trees; cuda.h, which only
  * knows major.minor, comes last (and its text then goes into snapshots). */
@@ -272,6 +288,15 @@ static void toolkit_version(cp_fs *fs, cp_toolkit *t)
     toolkit_dist_info(fs, t);
     if (t->version[0])
         return;
+    /* the runtime's versioned file, libcudart.so.13.0.96, names it too */
+    static const char *const libdirs[] = {"lib64", "lib"};
+    for (size_t i = 0; i < 2 && !t->version[0]; i++)
+        if (cp_rt_join(path, sizeof path, t->path, libdirs[i]) == 0)
+            cp_rt_list_real(fs, path, cudart_file_cb, t);
+    if (t->version[0]) {
+        cp_rt_set_str(t->version_source, sizeof t->version_source, "libcudart file");
+        return;
+    }
     /* CUDA_VERSION sits near the top of cuda.h (CUDA 13.0: line 263, byte 14 K of 1 MB) */
     if (cp_rt_join(path, sizeof path, t->path, "include/cuda.h") == 0 &&
         cp_rt_read_real_alloc(fs, path, 32 * 1024, &buf, &n) == 0) {
