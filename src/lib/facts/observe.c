@@ -113,44 +113,58 @@ static void nvml_child(cp_probe_out *out, void *arg)
     free(f);
 }
 
-/* Ask libcuda and NVML at the same time, each in its own child. */
-static void probe_driver(cp_facts *f, unsigned which, int timeout_ms, pid_t unreaped[2])
-{
+/* The driver probes in flight while the host is read. */
+typedef struct {
+    int n;
     int blocks[2];
     cp_probe_job jobs[2];
-    cp_probe_run *runs[2];
-    int n = 0;
-    cp_facts *fresh = malloc(sizeof *fresh);
-    if (!fresh) return;
-    cp_facts_init(fresh);
+} probe_set;
+
+/* Ask libcuda and NVML at the same time, each in its own child; the answers
+ * are collected by probe_finish. */
+static void probe_start(probe_set *p, unsigned which)
+{
+    p->n = 0;
     if (which & CP_LIVE_CUDA) {
-        f->cuda = fresh->cuda;
-        runs[n] = &f->cuda.run;
-        blocks[n] = CP_KV_CUDA;
-        cp_probe_start(&jobs[n++], cuda_child, NULL);
+        p->blocks[p->n] = CP_KV_CUDA;
+        cp_probe_start(&p->jobs[p->n++], cuda_child, NULL);
     }
     if (which & CP_LIVE_NVML) {
-        f->nvml = fresh->nvml;
-        runs[n] = &f->nvml.run;
-        blocks[n] = CP_KV_NVML;
-        cp_probe_start(&jobs[n++], nvml_child, NULL);
+        p->blocks[p->n] = CP_KV_NVML;
+        cp_probe_start(&p->jobs[p->n++], nvml_child, NULL);
     }
-    free(fresh);
-    cp_probe_wait(jobs, n, timeout_ms);
-    for (int i = 0; i < n; i++) {
+}
+
+/* Wait for the probes (deadline counted from their start) and fold their
+ * answers into f. */
+static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreaped[2])
+{
+    cp_facts *fresh = malloc(sizeof *fresh);
+    if (fresh) {
+        cp_facts_init(fresh);
+        for (int i = 0; i < p->n; i++) {
+            if (p->blocks[i] == CP_KV_CUDA) f->cuda = fresh->cuda;
+            else f->nvml = fresh->nvml;
+        }
+        free(fresh);
+    }
+    cp_probe_wait(p->jobs, p->n, timeout_ms);
+    for (int i = 0; i < p->n; i++) {
+        cp_probe_job *j = &p->jobs[i];
+        cp_probe_run *run = p->blocks[i] == CP_KV_CUDA ? &f->cuda.run : &f->nvml.run;
         char err[160];
         int seen = 0;
-        if (jobs[i].out.len)   /* a child killed mid-way leaves what it managed to say */
-            seen = cp_facts_load(jobs[i].out.data, jobs[i].out.len, f, err, sizeof err);
-        int64_t rss = runs[i]->maxrss_kb;      /* the child's own word, kept over the job's */
-        *runs[i] = jobs[i].run;
-        runs[i]->maxrss_kb = rss;
-        if (runs[i]->state == CP_PROBE_DONE && (seen < 0 || !(seen & blocks[i]))) {
-            runs[i]->state = CP_PROBE_CRASHED;
-            snprintf(runs[i]->detail, sizeof runs[i]->detail, "the probe process ended without a complete answer");
+        if (j->out.len)   /* a child killed mid-way leaves what it managed to say */
+            seen = cp_facts_load(j->out.data, j->out.len, f, err, sizeof err);
+        int64_t rss = run->maxrss_kb;      /* the child's own word, kept over the job's */
+        *run = j->run;
+        run->maxrss_kb = rss;
+        if (run->state == CP_PROBE_DONE && (seen < 0 || !(seen & p->blocks[i]))) {
+            run->state = CP_PROBE_CRASHED;
+            snprintf(run->detail, sizeof run->detail, "the probe process ended without a complete answer");
         }
-        unreaped[i] = jobs[i].unreaped;
-        cp_buf_free(&jobs[i].out);
+        unreaped[i] = j->unreaped;
+        cp_buf_free(&j->out);
     }
 }
 
@@ -246,6 +260,11 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     if (!s->fs) { snprintf(err, errcap, "out of memory"); free(s); return -1; }
     if (o->fail_read_at > 0) cp_fs_fail_read_at(s->fs, o->fail_read_at);
 
+    /* the driver probes first: cuInit takes longest, the host is read meanwhile */
+    probe_set probes = { 0 };
+    unsigned asked = live & (CP_LIVE_CUDA | CP_LIVE_NVML);
+    if (asked) probe_start(&probes, asked);
+
     observe_host_files(s->fs, f);
     if (live & CP_LIVE_ENV) collect_env(&f->host);
     if (!o->from_dir) {
@@ -256,9 +275,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
                         cp_host_getenv(&f->host, "NVIDIA_VISIBLE_DEVICES"),
                         cp_host_getenv(&f->host, "CUDA_DEVICE_ORDER"), &f->host.vis);
     cp_runtime_observe(s->fs, &f->host, &f->runtime);
-    if (live & (CP_LIVE_CUDA | CP_LIVE_NVML))
-        probe_driver(f, live & (CP_LIVE_CUDA | CP_LIVE_NVML), o->timeout_ms > 0 ? o->timeout_ms : 5000,
-                     s->unreaped);
+    if (asked) probe_finish(&probes, f, o->timeout_ms > 0 ? o->timeout_ms : 5000, s->unreaped);
     *out = s;
     return 0;
 }

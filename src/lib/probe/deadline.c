@@ -151,7 +151,8 @@ static void finish(cp_probe_job *j, int timeout_ms)
 /* Wait for the jobs under one deadline; see deadline.h. */
 void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms)
 {
-    double end = cp_now_ms() + timeout_ms;
+    /* the deadline runs from the first job's start, not from this call */
+    double end = (n > 0 && jobs[0].pid > 0 ? jobs[0].t0_ms : cp_now_ms()) + timeout_ms;
     for (int i = 0; i < n; i++)
         if (jobs[i].fd >= 0) fcntl(jobs[i].fd, F_SETFL, fcntl(jobs[i].fd, F_GETFL) | O_NONBLOCK);
     for (;;) {
