@@ -45,9 +45,10 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg);
 
 /* Wait for every started job until all finished or timeout_ms passed since
  * the first job started (work done between start and wait is free); kills
- * what is left (SIGKILL) and never waits for a child stuck in the kernel.  Fills each job's run.  A child that answered completely
- * but is still exiting is CP_PROBE_DONE with its pid in job->unreaped: the
- * caller checks the answer is whole and reaps it later.  Free the outputs with
+ * what is left (SIGKILL) and never waits for a child stuck in the kernel.
+ * Fills each job's run.  A child that answered completely but is still
+ * exiting is CP_PROBE_DONE with its pid in job->unreaped: the caller checks
+ * the answer is whole and reaps it later.  Free the outputs with
  * cp_buf_free(&job->out). */
 void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms);
 
