@@ -29,6 +29,8 @@ void cli_print_man(FILE *out);
 /* "cuprobe: MSG (see 'cuprobe --help')" on stderr; returns CP_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The subcommands: argv holds the arguments after the command name.  Each
+ * returns the process exit code (report.h's CP_EXIT_*). */
 int cmd_doctor(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 

@@ -29,6 +29,7 @@ static long fail_read_at(void)
     return s ? strtol(s, NULL, 10) : 0;
 }
 
+/* `cuprobe doctor`: observe (or replay), run the checks, render; see cli.h. */
 int cmd_doctor(int argc, char **argv)
 {
     cp_observe_opts o = CP_OBSERVE_DEFAULTS;

@@ -4,6 +4,7 @@
 #include "options.h"
 #include "cuprobe/cuprobe.h"
 
+/* `cuprobe snapshot DIR`: observe with recording on and write DIR; see cli.h. */
 int cmd_snapshot(int argc, char **argv)
 {
     cp_observe_opts o = CP_OBSERVE_DEFAULTS;

@@ -16,6 +16,7 @@
 _Static_assert(sizeof(void *) == sizeof(void (*)(void)),
                "function and object pointers must have the same size");
 
+/* Bounded string copy, always NUL-terminated; NULL copies "" (loader.h). */
 void cp_dl_copy(char *dst, size_t n, const char *src)
 {
     if (n == 0)
@@ -36,6 +37,7 @@ static void copy_dlerror(char *dst, size_t n, const char *fallback)
     cp_dl_copy(dst, n, e ? e : fallback);
 }
 
+/* "…/libcuda.so.580.159.04" -> "580.159.04", "" when the name has none (loader.h). */
 void cp_dl_version_from_path(const char *path, char *out, size_t n)
 {
     cp_dl_copy(out, n, "");
@@ -60,6 +62,7 @@ void cp_dl_version_from_path(const char *path, char *out, size_t n)
     cp_dl_copy(out, n, v);
 }
 
+/* Any domain:bus:dev.fn form -> "0000:00:06.0"; false for garbage (loader.h). */
 bool cp_dl_norm_pci_bus_id(const char *in, char *out, size_t n)
 {
     unsigned dom, bus, dev, fn;
@@ -119,6 +122,8 @@ static void *resolve(void *handle, const cp_dl_sym *s, char *err, size_t errn)
     return NULL;
 }
 
+/* dlopen a library and fill its symbol table, recording what happened in
+ * rec; returns the handle, or NULL with rec saying why (loader.h). */
 void *cp_dl_load(const cp_dl_lib *lib, void *table, cp_lib_load *rec)
 {
     memset(rec, 0, sizeof *rec);
@@ -161,6 +166,7 @@ void *cp_dl_load(const cp_dl_lib *lib, void *table, cp_lib_load *rec)
     return h;
 }
 
+/* dlclose a handle from cp_dl_load; NULL is fine (loader.h). */
 void cp_dl_unload(void *handle)
 {
     if (handle)

@@ -110,11 +110,14 @@ static void fill_devices(const cp_cuda_api *api, cp_cuda_facts *out)
         fill_device(api, i, &out->dev[i]);
 }
 
+/* Fill out from libcuda, no hook (probe.h). */
 void cp_cuda_probe_fill(cp_cuda_facts *out)
 {
     cp_cuda_probe_fill_ex(out, NULL, NULL);
 }
 
+/* Load, call the hook, cuInit, versions, devices; may hang in cuInit, so
+ * it runs in a probe child (probe.h). */
 void cp_cuda_probe_fill_ex(cp_cuda_facts *out, cp_loaded_hook loaded, void *arg)
 {
     cp_cuda_api api;

@@ -228,11 +228,14 @@ static void fill_system(const cp_nvml_api *api, cp_nvml_facts *out)
         out->cuda_driver_version = v;
 }
 
+/* Fill out from NVML, no hook (probe.h). */
 void cp_nvml_probe_fill(cp_nvml_facts *out)
 {
     cp_nvml_probe_fill_ex(out, NULL, NULL);
 }
 
+/* Load, call the hook, nvmlInit_v2, versions, per-device state, shutdown;
+ * may hang, so it runs in a probe child (probe.h). */
 void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg)
 {
     cp_nvml_api api;
