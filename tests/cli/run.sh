@@ -80,6 +80,10 @@ $(field stderr "$case")
 EOT
     same=$(field stdout-is "$case")
     [ -n "$same" ] && ! cmp -s "$same" "$tmp/$name.out" && { ok=0; why="$why; stdout differs from $same"; }
+    # every root cause a JSON report names carries a fix a person can act on
+    if grep -q '"root_cause": {' "$tmp/$name.out" && ! grep '"root_cause": {' "$tmp/$name.out" | grep -q '"fix": "[^"]'; then
+        ok=0; why="$why; root cause without a fix"
+    fi
     maxms=$(field max-ms "$case")
     [ -n "$maxms" ] && [ "$ms" -gt "$maxms" ] && { ok=0; why="$why; took $ms ms > $maxms"; }
     grep -q "ERROR: AddressSanitizer\|runtime error:" "$tmp/$name.err" && { ok=0; why="$why; sanitizer report"; }
