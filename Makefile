@@ -86,7 +86,8 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
 fuzz: fuzz-build
 	@for f in $(FUZZ_BIN); do n=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$n; \
 	  echo "== $$f for $(FUZZ_SECONDS) s"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; done
+	  ASAN_OPTIONS=quarantine_size_mb=32 $$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
+	    build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; done
 
 bench: $(TOOL)
 	$(MAKE) -C bench

@@ -32,9 +32,10 @@ typedef struct {
     int timeout_ms;           /* deadline for each driver/NVML probe */
     bool record;              /* keep what was read, for cp_snapshot_write */
     long fail_read_at;        /* test hook: the Nth file read fails (0 = never) */
+    const char *python;       /* also examine this Python interpreter's environment, or NULL */
 } cp_observe_opts;
 
-#define CP_OBSERVE_DEFAULTS { NULL, "/", 0, 5000, false, 0 }
+#define CP_OBSERVE_DEFAULTS { NULL, "/", 0, 5000, false, 0, NULL }
 
 typedef struct cp_session cp_session;
 

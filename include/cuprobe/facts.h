@@ -294,6 +294,55 @@ typedef struct {
     char nvcc_on_path[CP_PATH_MAX];
 } cp_runtime_facts;
 
+/* ----------------------------------------------------------- libraries -- */
+
+#define CP_MAX_LIBS 96
+
+/* One copy of a CUDA library a program could load. */
+typedef struct {
+    char name[24];            /* "cublas", "cublasLt", "cudnn", "cufft", "curand", "cusolver",
+                                 "cusparse", "nccl", "nvrtc", "nvJitLink", "cupti" */
+    char soname[48];          /* "libcublas.so.13" */
+    char path[CP_PATH_MAX];   /* where it was found (links resolved) */
+    char found_by[32];        /* "LD_LIBRARY_PATH", "ld.so.cache", "toolkit", "wheel" */
+    char version[32];         /* "13.1.0.3"; "" when unknown */
+    char version_source[24];  /* "file name", "dist-info", "header" */
+    int64_t cuda_major;       /* the CUDA major it was built for; CP_UNKNOWN */
+    bool would_load;          /* the copy the dynamic loader hands out for its soname */
+} cp_library;
+
+typedef struct {
+    int nlib;
+    int64_t nlib_total;
+    cp_library lib[CP_MAX_LIBS];
+} cp_libraries_facts;
+
+/* ----------------------------------------------------------- framework -- */
+
+#define CP_MAX_FRAMEWORKS 8
+#define CP_MAX_PYENVS 8
+#define CP_MAX_FW_CODES 24
+
+typedef struct {
+    char name[16];            /* "torch", "jax", "cupy", "tensorflow" */
+    char version[48];         /* "2.11.0+cu130" */
+    char package_dir[CP_PATH_MAX];  /* .../site-packages/torch */
+    char cuda_version[16];    /* the CUDA it was built for: "13.0"; "cpu" for a CPU-only
+                                 build; "" when unknown */
+    char cuda_source[48];     /* where that came from: "torch/version.py", "dist-info name" */
+    char gpu_lib[CP_PATH_MAX];  /* the library whose GPU code was read, "" if none */
+    int ncodes;               /* distinct codes in gpu_lib: "sm_90", "compute_120" */
+    char codes[CP_MAX_FW_CODES][16];
+    char problem[256];        /* a broken install seen while reading it, "" if none */
+} cp_framework;
+
+typedef struct {
+    int npython;              /* site-packages folders examined */
+    char python[CP_MAX_PYENVS][CP_PATH_MAX];
+    int nfw;
+    cp_framework fw[CP_MAX_FRAMEWORKS];
+} cp_frameworks_facts;
+
 /* ---------------------------------------------------------------- all -- */
 
 typedef struct {
@@ -305,6 +354,8 @@ typedef struct {
     cp_cuda_facts cuda;
     cp_nvml_facts nvml;
     cp_runtime_facts runtime;
+    cp_libraries_facts libraries;
+    cp_frameworks_facts frameworks;
 } cp_facts;
 
 /* Clear every field to "unknown / not seen".  Never fails. */

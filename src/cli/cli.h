@@ -33,5 +33,6 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * returns the process exit code (report.h's CP_EXIT_*). */
 int cmd_doctor(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+int cmd_arch(int argc, char **argv);
 
 #endif

@@ -43,6 +43,8 @@ int cmd_doctor(int argc, char **argv)
         else if (m < 0) return CP_EXIT_USAGE;
         else if ((m = opt_match(argc, argv, &i, "--root", &v)) > 0) o.root = v;
         else if (m < 0) return CP_EXIT_USAGE;
+        else if ((m = opt_match(argc, argv, &i, "--python", &v)) > 0) o.python = v;
+        else if (m < 0) return CP_EXIT_USAGE;
         else if ((m = opt_match(argc, argv, &i, "--color", &v)) > 0) {
             if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
                 return cli_usage_error("--color takes auto, always or never, not '%s'", v);

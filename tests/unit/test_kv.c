@@ -133,6 +133,40 @@ static void test_load_errors(void)
     CHECK_I64(cp_facts_load(procs, strlen(procs), &f, err, sizeof err), -1);
 }
 
+static void test_frameworks_roundtrip(void)
+{
+    static cp_facts a, b;
+    char err[128];
+    cp_facts_init(&a);
+    cp_facts_init(&b);
+    a.frameworks.npython = 1;
+    snprintf(a.frameworks.python[0], sizeof a.frameworks.python[0], "/opt/torch/.venv/lib/python3.12/site-packages");
+    a.frameworks.nfw = 2;
+    cp_framework *t = &a.frameworks.fw[0];
+    snprintf(t->name, sizeof t->name, "torch");
+    snprintf(t->version, sizeof t->version, "2.11.0+cu130");
+    snprintf(t->cuda_version, sizeof t->cuda_version, "13.0");
+    t->ncodes = 3;
+    strcpy(t->codes[0], "sm_80");
+    strcpy(t->codes[1], "sm_90a");
+    strcpy(t->codes[2], "compute_120");
+    snprintf(a.frameworks.fw[1].name, sizeof a.frameworks.fw[1].name, "cupy");
+    cp_buf buf = { 0 };
+    cp_facts_put_frameworks(&buf, &a.frameworks);
+    CHECK_I64(cp_facts_load(buf.data, buf.len, &b, err, sizeof err), CP_KV_FW);
+    CHECK_I64(b.frameworks.nfw, 2);
+    CHECK_I64(b.frameworks.npython, 1);
+    CHECK_STR(b.frameworks.python[0], a.frameworks.python[0]);
+    CHECK_STR(b.frameworks.fw[0].version, "2.11.0+cu130");
+    CHECK_I64(b.frameworks.fw[0].ncodes, 3);
+    CHECK_STR(b.frameworks.fw[0].codes[2], "compute_120");
+    CHECK_I64(b.frameworks.fw[1].ncodes, 0);
+    CHECK_STR(b.frameworks.fw[1].name, "cupy");
+    const char *bad = "fw.python.9 x\n";
+    CHECK_I64(cp_facts_load(bad, strlen(bad), &b, err, sizeof err), -1);
+    cp_buf_free(&buf);
+}
+
 static void test_secret_names(void)
 {
     CHECK(cp_env_looks_secret("HF_TOKEN", "x"));
@@ -150,6 +184,7 @@ int main(void)
     RUN(test_malformed_lines);
     RUN(test_facts_roundtrip);
     RUN(test_load_errors);
+    RUN(test_frameworks_roundtrip);
     RUN(test_secret_names);
     return TEST_END();
 }

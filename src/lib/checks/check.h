@@ -80,6 +80,5 @@ void cp_check_nvml(const cp_facts *, cp_finding *);
 void cp_check_toolkits(const cp_facts *, cp_finding *);
 void cp_check_driver_compat(const cp_facts *, cp_finding *);
 void cp_check_stubs_on_path(const cp_facts *, cp_finding *);
-void cp_check_not_examined(const cp_facts *, cp_finding *);
 
 #endif

@@ -10,12 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "framework_checks.h"
+#include "libraries_checks.h"
 
 #define HW CP_LAYER_HARDWARE
 #define KE CP_LAYER_KERNEL
 #define SY CP_LAYER_SYSTEM
 #define DR CP_LAYER_DRIVER
 #define RT CP_LAYER_RUNTIME
+#define LI CP_LAYER_LIBRARIES
+#define FW CP_LAYER_FRAMEWORK
 
 const cp_check cp_checks[] = {
     { "hardware.pci_gpu",        "GPU on the PCI bus",        HW, 0 | HEADLINE,                          cp_check_pci_gpu },
@@ -45,8 +49,13 @@ const cp_check cp_checks[] = {
     { "runtime.toolkits",        "CUDA toolkits",             RT, 0 | HEADLINE,                          cp_check_toolkits },
     { "runtime.stubs_on_path",   "stub libcuda on the path",  RT, 0,                          cp_check_stubs_on_path },
     { "runtime.driver_compat",   "runtime vs driver",         RT, 0,                          cp_check_driver_compat },
-    { "libraries.all",           "CUDA libraries",            CP_LAYER_LIBRARIES, 0,          cp_check_not_examined },
-    { "framework.all",           "frameworks",                CP_LAYER_FRAMEWORK, 0,          cp_check_not_examined },
+    { "libraries.found",         "CUDA libraries",            LI, 0 | HEADLINE,               cp_check_libraries_found },
+    { "libraries.driver",        "libraries vs driver",       LI, 0,                          cp_check_libraries_driver },
+    { "libraries.shadow",        "shadowed library copies",   LI, 0,                          cp_check_libraries_shadow },
+    { "framework.found",         "frameworks installed",      FW, 0 | HEADLINE,               cp_check_framework_found },
+    { "framework.cuda",          "framework CUDA vs driver",  FW, 0,                          cp_check_framework_cuda },
+    { "framework.arch",          "framework GPU code",        FW, 0,                          cp_check_framework_arch },
+    { "framework.conflicts",     "CUDA majors per environment", FW, 0,                        cp_check_framework_conflicts },
     { "application.xid",         "application XIDs",          CP_LAYER_APPLICATION, 0,        cp_check_xid },
     { NULL, NULL, HW, 0, NULL }
 };

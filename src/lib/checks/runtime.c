@@ -102,10 +102,3 @@ void cp_check_stubs_on_path(const cp_facts *f, cp_finding *o)
     cp_fix(o, "programs may load the stub libcuda and fail with 'CUDA driver is a stub library': "
            "move '%s' to LIBRARY_PATH (link time only)", s);
 }
-
-/* Layers this version does not examine yet say so plainly. */
-void cp_check_not_examined(const cp_facts *f, cp_finding *o)
-{
-    (void)f;
-    cp_set(o, CP_SKIP, "not examined by this version of cuprobe");
-}

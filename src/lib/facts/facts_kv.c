@@ -72,6 +72,12 @@ static const field devnode_fields[] = {
     FN(cp_devnode, accessible), { NULL, FT_INT, 0, 0 }
 };
 
+static const field fw_fields[] = {
+    FS(cp_framework, name), FS(cp_framework, version), FS(cp_framework, package_dir),
+    FS(cp_framework, cuda_version), FS(cp_framework, cuda_source), FS(cp_framework, gpu_lib),
+    FS(cp_framework, problem), { NULL, FT_INT, 0, 0 }
+};
+
 static const field meta_fields[] = {
     FS(cp_facts, captured_at), FS(cp_facts, hostname), FS(cp_facts, kernel_release),
     { NULL, FT_INT, 0, 0 }
@@ -190,7 +196,7 @@ int cp_env_looks_secret(const char *name, const char *value)
 /* Append the "host." block: uid, device nodes, environment. */
 void cp_facts_put_host(cp_buf *b, const cp_host_facts *h, int redact_secrets)
 {
-    char prefix[64];
+    char prefix[80];
     cp_kv_put_i64(b, "host.uid", h->uid);
     cp_kv_put_i64(b, "host.ndev", h->ndev);
     for (int i = 0; i < h->ndev && i < CP_MAX_DEVNODES; i++) {
@@ -204,6 +210,30 @@ void cp_facts_put_host(cp_buf *b, const cp_host_facts *h, int redact_secrets)
         cp_kv_put_str(b, prefix, secret ? "<redacted>" : e->value);
     }
     cp_kv_put_str(b, "host.end", "ok");
+}
+
+/* Append the "fw." block: what the framework layer found, GPU codes
+ * included (the libraries they come from are too big for a snapshot). */
+void cp_facts_put_frameworks(cp_buf *b, const cp_frameworks_facts *fw)
+{
+    char key[64];
+    for (int i = 0; i < fw->npython && i < CP_MAX_PYENVS; i++) {
+        snprintf(key, sizeof key, "fw.python.%d", i);
+        cp_kv_put_str(b, key, fw->python[i]);
+    }
+    for (int i = 0; i < fw->nfw && i < CP_MAX_FRAMEWORKS; i++) {
+        const cp_framework *x = &fw->fw[i];
+        char prefix[32], codes[CP_MAX_FW_CODES * 17] = "";
+        snprintf(prefix, sizeof prefix, "fw.%d.", i);
+        put_fields(b, prefix, fw_fields, x);
+        for (int c = 0; c < x->ncodes && c < CP_MAX_FW_CODES; c++) {
+            if (codes[0]) strcat(codes, " ");
+            strcat(codes, x->codes[c]);
+        }
+        snprintf(key, sizeof key, "fw.%d.codes", i);
+        cp_kv_put_str(b, key, codes);
+    }
+    cp_kv_put_str(b, "fw.end", "ok");
 }
 
 /* Append the "meta." block. */
@@ -275,6 +305,35 @@ static int load_host(cp_host_facts *h, const char *k, const char *v)
     return 0;
 }
 
+static int load_fw(cp_frameworks_facts *fw, const char *k, const char *v)
+{
+    const char *rest;
+    if (strncmp(k, "python.", 7) == 0) {   /* "python.N", no field after the index */
+        char *end;
+        long n = strtol(k + 7, &end, 10);
+        if (end == k + 7 || *end || n < 0 || n >= CP_MAX_PYENVS) return -1;
+        if (n >= fw->npython) fw->npython = (int)n + 1;
+        snprintf(fw->python[n], sizeof fw->python[n], "%s", v);
+        return 0;
+    }
+    int i = take_index(k, CP_MAX_FRAMEWORKS, &rest);
+    if (i < 0) return -1;
+    cp_framework *x = &fw->fw[i];
+    if (i >= fw->nfw) fw->nfw = i + 1;
+    if (strcmp(rest, "codes") != 0) return set_field(fw_fields, rest, x, v);
+    x->ncodes = 0;
+    for (const char *p = v; *p && x->ncodes < CP_MAX_FW_CODES;) {
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, " ");
+        if (n == 0) break;
+        if (n >= sizeof x->codes[0]) return -1;
+        memcpy(x->codes[x->ncodes], p, n);
+        x->codes[x->ncodes++][n] = '\0';
+        p += n;
+    }
+    return 0;
+}
+
 static int load_one(const char *key, const char *value, void *arg)
 {
     load_ctx *c = arg;
@@ -302,6 +361,9 @@ static int load_one(const char *key, const char *value, void *arg)
     } else if (strncmp(key, "host.", 5) == 0) {
         if (strcmp(key + 5, "end") == 0) c->seen |= CP_KV_HOST;
         else rc = load_host(&f->host, key + 5, value);
+    } else if (strncmp(key, "fw.", 3) == 0) {
+        if (strcmp(key + 3, "end") == 0) c->seen |= CP_KV_FW;
+        else rc = load_fw(&f->frameworks, key + 3, value);
     } else if (strncmp(key, "meta.", 5) == 0) {
         if (strcmp(key + 5, "end") == 0) c->seen |= CP_KV_META;
         else rc = set_field(meta_fields, key + 5, f, value);

@@ -13,7 +13,9 @@
 #include <unistd.h>
 #include "cuprobe/cuprobe.h"
 #include "facts_kv.h"
+#include "host/frameworks.h"
 #include "host/host.h"
+#include "host/libraries.h"
 #include "probe/deadline.h"
 #include "probe/probe.h"
 
@@ -191,7 +193,7 @@ static void observe_meta(cp_facts *f)
     }
 }
 
-static int load_answers(const char *dir, cp_facts *f, char *err, size_t errcap)
+static int load_answers(const char *dir, cp_facts *f, int *seen_out, char *err, size_t errcap)
 {
     char path[CP_PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/%s", dir, ANSWERS_FILE);
@@ -225,6 +227,7 @@ static int load_answers(const char *dir, cp_facts *f, char *err, size_t errcap)
                      path, blocks[i].name);
             return -1;
         }
+    *seen_out = seen;
     return 0;
 }
 
@@ -238,6 +241,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     cp_facts *f = &s->f;
     cp_facts_init(f);
     unsigned live = CP_LIVE_CUDA | CP_LIVE_NVML | CP_LIVE_ENV;
+    int answered = 0;         /* answer blocks a replayed snapshot holds */
     if (o->from_dir) {
         char root[CP_PATH_MAX + 8];
         struct stat st;
@@ -248,7 +252,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
             free(s);
             return -1;
         }
-        if (load_answers(o->from_dir, f, err, errcap) != 0) { free(s); return -1; }
+        if (load_answers(o->from_dir, f, &answered, err, errcap) != 0) { free(s); return -1; }
         s->fs = cp_fs_open(root, false);
         snprintf(f->origin, sizeof f->origin, "%s", o->from_dir);
         live = o->live_mask;
@@ -275,6 +279,11 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
                         cp_host_getenv(&f->host, "NVIDIA_VISIBLE_DEVICES"),
                         cp_host_getenv(&f->host, "CUDA_DEVICE_ORDER"), &f->host.vis);
     cp_runtime_observe(s->fs, &f->host, &f->runtime);
+    cp_libraries_observe(s->fs, &f->host, &f->runtime, &f->libraries);
+    /* a snapshot carries the frameworks' GPU code in its answers: the
+     * libraries it was read from are too big to keep */
+    if (!(answered & CP_KV_FW))
+        cp_frameworks_observe(s->fs, &f->host, o->python, &f->frameworks);
     if (asked) probe_finish(&probes, f, o->timeout_ms > 0 ? o->timeout_ms : 5000, s->unreaped);
     *out = s;
     return 0;
@@ -320,6 +329,7 @@ int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t er
     cp_facts_put_host(&b, &s->f.host, 1);
     cp_facts_put_cuda(&b, &s->f.cuda);
     cp_facts_put_nvml(&b, &s->f.nvml);
+    cp_facts_put_frameworks(&b, &s->f.frameworks);
     snprintf(path, sizeof path, "%s/%s", dir, ANSWERS_FILE);
     FILE *fp = b.failed ? NULL : fopen(path, "wb");
     int ok = fp && fwrite(b.data, 1, b.len, fp) == b.len;

@@ -1,8 +1,9 @@
 /*
  * Private to the runtime layer: the working state of one cp_runtime_observe
  * call and the helpers shared by toolkit.c (toolkits, path helpers,
- * cp_runtime_observe) and cudart.c (libcudart copies, ld.so.cache, loader
- * path).  Nothing outside those two files includes this.
+ * cp_runtime_observe), cudart.c (libcudart copies, ld.so.cache, loader
+ * path) and libraries.c (the other CUDA libraries, which reuses the path
+ * helpers).  Nothing outside src/lib/host/ includes this.
  */
 #ifndef CP_RUNTIME_INT_H
 #define CP_RUNTIME_INT_H

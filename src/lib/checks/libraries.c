@@ -1,0 +1,250 @@
+/* Libraries layer: the CUDA libraries a program could load, against the
+ * driver and against each other (libraries_checks.h). */
+#include <stdio.h>
+#include <string.h>
+#include "libraries_checks.h"
+#include "kb/kb.h"
+
+static const char *ver_or(const cp_library *l)
+{
+    return l->version[0] ? l->version : "(version unknown)";
+}
+
+static bool by(const cp_library *l, const char *finder)
+{
+    return strcmp(l->found_by, finder) == 0;
+}
+
+/* Is some copy of library `name` the one the loader hands out? */
+static bool name_loads(const cp_libraries_facts *L, const char *name)
+{
+    for (int i = 0; i < L->nlib; i++)
+        if (L->lib[i].would_load && strcmp(L->lib[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* What the loader hands out, per library. */
+void cp_check_libraries_found(const cp_facts *f, cp_finding *o)
+{
+    const cp_libraries_facts *L = &f->libraries;
+    int loaded = 0, elsewhere = 0, hidden = 0;
+    if (L->nlib == 0) {
+        cp_set(o, CP_SKIP, "no CUDA library on the loader path or in Python wheels");
+        return;
+    }
+    for (int i = 0; i < L->nlib; i++) {
+        const cp_library *l = &L->lib[i];
+        if (!l->would_load)
+            continue;
+        cp_evidence(o, "%s %s %s (%s, the one programs get)", l->name, ver_or(l), l->path, l->found_by);
+        loaded++;
+    }
+    /* libraries the loader does not know: frameworks load wheels by RUNPATH,
+     * programs built against a toolkit by their own RUNPATH or not at all */
+    for (int i = 0; i < L->nlib; i++) {
+        const cp_library *l = &L->lib[i];
+        if (l->would_load)
+            continue;
+        if (name_loads(L, l->name)) {
+            hidden++;
+            continue;
+        }
+        cp_evidence(o, "%s %s %s (%s, %s)", l->name, ver_or(l), l->path, l->found_by,
+                    by(l, "wheel") ? "loaded by its framework through RUNPATH" : "not on the loader path");
+        elsewhere++;
+    }
+    if (hidden)
+        cp_evidence(o, "%d other cop%s of these libraries not handed out by the loader (see libraries.shadow)",
+                    hidden, hidden == 1 ? "y" : "ies");
+    if (L->nlib_total > L->nlib)
+        cp_evidence(o, "%lld copies found; the first %d are described", (long long)L->nlib_total, L->nlib);
+    if (elsewhere)
+        cp_set(o, CP_PASS, "%d CUDA librar%s on the loader path, %d more cop%s in wheels or toolkits only",
+               loaded, loaded == 1 ? "y" : "ies", elsewhere, elsewhere == 1 ? "y" : "ies");
+    else
+        cp_set(o, CP_PASS, "%d CUDA librar%s on the loader path", loaded, loaded == 1 ? "y" : "ies");
+}
+
+/* cuDriverGetVersion, else NVML's answer; CP_UNKNOWN when neither answered. */
+static int64_t driver_cuda(const cp_facts *f)
+{
+    if (CP_KNOWN(f->cuda.driver_version) && f->cuda.driver_version > 0)
+        return f->cuda.driver_version;
+    if (CP_KNOWN(f->nvml.cuda_driver_version) && f->nvml.cuda_driver_version > 0)
+        return f->nvml.cuda_driver_version;
+    return CP_UNKNOWN;
+}
+
+/* Same soname and CUDA major: one evidence line says it for all copies. */
+static bool same_group(const cp_library *a, const cp_library *b)
+{
+    return a->cuda_major == b->cuda_major && strcmp(a->soname, b->soname) == 0;
+}
+
+static bool first_of_group(const cp_libraries_facts *L, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (same_group(&L->lib[j], &L->lib[i]))
+            return false;
+    return true;
+}
+
+/* One line per soname: the copy programs get (else the first) stands for
+ * the others, so a machine with many wheels still fits the evidence. */
+static void too_new(cp_finding *o, const cp_libraries_facts *L, int i, const char *dv)
+{
+    const cp_library *l = &L->lib[i], *shown = l;
+    int copies = 0;
+    for (int j = i; j < L->nlib; j++) {
+        if (!same_group(&L->lib[j], l))
+            continue;
+        copies++;
+        if (L->lib[j].would_load)
+            shown = &L->lib[j];
+    }
+    cp_evidence(o, "%s (CUDA %lld) needs a driver for CUDA %lld; this driver supports CUDA %s: %s%s",
+                l->soname, (long long)l->cuda_major, (long long)l->cuda_major, dv, shown->path,
+                copies > 1 ? " (and other copies)" : "");
+}
+
+/* Can this driver run the CUDA major each library was built for? */
+void cp_check_libraries_driver(const cp_facts *f, cp_finding *o)
+{
+    const cp_libraries_facts *L = &f->libraries;
+    int64_t drv = driver_cuda(f), need = CP_UNKNOWN;
+    int known = 0, bad = 0;
+    char dv[16];
+    if (!CP_KNOWN(drv)) {
+        cp_set(o, CP_SKIP, "the driver's CUDA version is unknown");
+        return;
+    }
+    cp_cudaver(drv, dv, sizeof dv);
+    for (int i = 0; i < L->nlib; i++) {
+        const cp_library *l = &L->lib[i];
+        if (!CP_KNOWN(l->cuda_major))
+            continue;
+        known++;
+        if (l->cuda_major <= drv / 1000)
+            continue;
+        if (!CP_KNOWN(need) || l->cuda_major > need)
+            need = l->cuda_major;
+        bad++;
+        if (first_of_group(L, i))
+            too_new(o, L, i, dv);
+    }
+    if (!known) {
+        cp_set(o, CP_SKIP, "no library's CUDA major is known");
+        return;
+    }
+    if (!bad) {
+        cp_set(o, CP_PASS, "the driver (CUDA %s) runs the CUDA major of every library found", dv);
+        cp_evidence(o, "%d cop%s with a known CUDA major, none newer than %lld", known,
+                    known == 1 ? "y" : "ies", (long long)(drv / 1000));
+        return;
+    }
+    const char *min = cp_cuda_min_driver(need);
+    cp_set(o, CP_FAIL, "%d CUDA librar%s built for CUDA %lld, newer than the driver's CUDA %s", bad,
+           bad == 1 ? "y" : "ies", (long long)need, dv);
+    cp_fix(o, "install a driver for CUDA %lld (%s%s or newer), or use CUDA %lld builds of these libraries "
+           "(a CUDA %lld toolkit, or pip wheels with the _cu%lld suffix)", (long long)need,
+           min ? "version " : "a newer branch", min ? min : "", (long long)(drv / 1000),
+           (long long)(drv / 1000), (long long)(drv / 1000));
+}
+
+/* Different releases?  Only the components both name are compared, so a
+ * file name's "9.19.0" and a dist-info's "9.19.0.56" are the same one. */
+static bool differ(const char *a, const char *b)
+{
+    if (!a[0] || !b[0])
+        return false;   /* unknown: cannot tell */
+    while (*a && *b) {
+        int64_t x = 0, y = 0;
+        for (; *a >= '0' && *a <= '9'; a++) x = x * 10 + (*a - '0');
+        for (; *b >= '0' && *b <= '9'; b++) y = y * 10 + (*b - '0');
+        if (x != y)
+            return true;
+        if (*a != '.' || *b != '.')
+            return false;
+        a++;
+        b++;
+    }
+    return false;
+}
+
+/* Inside the default toolkit (/usr/local/cuda or the first one found)? */
+static bool in_default_toolkit(const cp_facts *f, const char *path)
+{
+    const char *tk = f->runtime.ntk > 0 ? f->runtime.tk[0].path : "";
+    size_t n = strlen(tk);
+    return n && strncmp(path, tk, n) == 0 && path[n] == '/';
+}
+
+typedef struct {
+    int n;                    /* hidden copies */
+    bool ld;                  /* one was hidden by an LD_LIBRARY_PATH copy */
+    char ld_path[CP_PATH_MAX]; /* that copy */
+    char first[256];          /* summary for a single one */
+} shadow_state;
+
+/* Note that `w`, which the loader hands out, hides `c`. */
+static void hides(cp_finding *o, shadow_state *s, const cp_library *w, const cp_library *c)
+{
+    const char *order = cp_version_cmp(c->version, w->version) > 0 ? "newer" : "older";
+    if (by(c, "wheel"))
+        cp_evidence(o, "LD_LIBRARY_PATH hands out %s %s (%s) instead of the wheel's %s (%s): frameworks load "
+                    "their wheels through RUNPATH, which LD_LIBRARY_PATH comes before",
+                    w->soname, w->version, w->path, c->version, c->path);
+    else
+        cp_evidence(o, "programs get %s %s (%s, %s); it hides the %s %s (%s, %s)",
+                    w->soname, w->version, w->path, w->found_by, order, c->version, c->path, c->found_by);
+    if (s->n++ == 0)
+        snprintf(s->first, sizeof s->first, "'%s' %s from %s hides version %s in %s", w->soname, w->version,
+                 w->found_by, c->version, by(c, "wheel") ? "a Python wheel" : c->found_by);
+    if (by(w, "LD_LIBRARY_PATH") && !s->ld) {
+        s->ld = true;
+        snprintf(s->ld_path, sizeof s->ld_path, "%s", w->path);
+    }
+}
+
+/* Does the copy the loader hands out hide another release of its soname? */
+void cp_check_libraries_shadow(const cp_facts *f, cp_finding *o)
+{
+    const cp_libraries_facts *L = &f->libraries;
+    shadow_state s;
+    memset(&s, 0, sizeof s);
+    if (L->nlib == 0) {
+        cp_set(o, CP_SKIP, "no CUDA library on the loader path or in Python wheels");
+        return;
+    }
+    for (int i = 0; i < L->nlib; i++) {
+        const cp_library *w = &L->lib[i];
+        if (!w->would_load)
+            continue;
+        for (int j = 0; j < L->nlib; j++) {
+            const cp_library *c = &L->lib[j];
+            if (j == i || strcmp(c->soname, w->soname) != 0 || !differ(w->version, c->version))
+                continue;
+            /* a wheel only loses to LD_LIBRARY_PATH: its RUNPATH beats ld.so.cache */
+            bool hidden = by(c, "wheel") ? by(w, "LD_LIBRARY_PATH")
+                                         : by(c, "LD_LIBRARY_PATH") || by(c, "ld.so.cache") ||
+                                           in_default_toolkit(f, c->path);
+            if (hidden)
+                hides(o, &s, w, c);
+        }
+    }
+    if (s.n == 0) {
+        cp_set(o, CP_PASS, "no CUDA library copy hides another of a different version");
+        return;
+    }
+    if (s.n == 1)
+        cp_set(o, CP_WARN, "%s", s.first);
+    else
+        cp_set(o, CP_WARN, "%d copies of CUDA libraries are hidden by another version (first: %s)", s.n, s.first);
+    if (s.ld)
+        cp_fix(o, "take the folder of '%s' out of LD_LIBRARY_PATH, or put the folder of the version you want "
+               "before it", s.ld_path);
+    else
+        cp_fix(o, "remove the unwanted copy, or order /etc/ld.so.conf.d so the wanted folder comes first, "
+               "then run 'ldconfig'");
+}

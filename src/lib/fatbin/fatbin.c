@@ -1,0 +1,283 @@
+/*
+ * Fatbin containers and entries (REFERENCE 4.2-4.4), and cp_arch_scan.
+ *
+ * The input is hostile: every size is checked against the region before it
+ * is used, every step moves forward by at least a header, and nothing is
+ * allocated: the summary has a fixed number of code slots and a file is read
+ * through one fixed window.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fatbin/fatbin_int.h"
+
+#define CONTAINER_HDR 16u
+#define ENTRY_HDR 64u
+#define KIND_PTX 1u
+#define KIND_ELF 2u
+#define FLAG_LZ4 0x2000u
+#define FLAG_ZSTD 0x8000u
+#define FLAG_ARCH_A 0x100000u
+#define FLAG_FAMILY_F 0x200000u
+/* Zero bytes tolerated between containers: linkers pad input sections to
+ * their alignment.  More than this is not a fatbin any more, and stopping
+ * keeps a hostile all-zero section from being read page by page. */
+#define MAX_PAD 4096u
+
+/* Fill err like snprintf; a NULL or empty buffer is allowed. */
+void cp_fatbin_err(char *err, size_t errcap, const char *fmt, ...)
+{
+    if (!err || errcap == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errcap, fmt, ap);
+    va_end(ap);
+}
+
+/* See fatbin_int.h. */
+const unsigned char *cp_src_at(cp_src *src, uint64_t off, size_t n)
+{
+    if (off > src->len || n > src->len - off || n > CP_SRC_WINDOW)
+        return NULL;
+    if (src->data)
+        return src->data + off;
+    if (off >= src->win_off && off - src->win_off + n <= src->win_len)
+        return src->win + (off - src->win_off);
+    /* Refill from off: headers are read front to back, so the next ones are
+     * usually in the same window. */
+    size_t want = src->len - off < CP_SRC_WINDOW ? (size_t)(src->len - off) : CP_SRC_WINDOW;
+    errno = 0;
+    ssize_t got = pread(src->fd, src->win, want, (off_t)off);
+    if (got < 0 || (size_t)got < n) {
+        src->win_len = 0;
+        return NULL;
+    }
+    src->win_off = off;
+    src->win_len = (size_t)got;
+    return src->win;
+}
+
+static int read_failed(cp_src *src, uint64_t off, char *err, size_t errcap)
+{
+    cp_fatbin_err(err, errcap, "'%s': cannot read at 0x%llx: %s", src->name,
+                  (unsigned long long)off, errno ? strerror(errno) : "short read");
+    return -1;
+}
+
+static int variant_rank(char v)
+{
+    return v == 0 ? 0 : v == 'a' ? 1 : 2;
+}
+
+/* The order of cp_arch_summary.codes: SASS then PTX, each by sm, variant, ISA. */
+static int code_cmp(const cp_code *a, const cp_code *b)
+{
+    if (a->kind != b->kind) return a->kind == CP_CODE_SASS ? -1 : 1;
+    if (a->sm != b->sm) return a->sm < b->sm ? -1 : 1;
+    if (a->variant != b->variant) return variant_rank(a->variant) - variant_rank(b->variant);
+    if (a->ptx_major != b->ptx_major) return a->ptx_major < b->ptx_major ? -1 : 1;
+    if (a->ptx_minor != b->ptx_minor) return a->ptx_minor < b->ptx_minor ? -1 : 1;
+    return 0;
+}
+
+/* Count one entry under its code, inserting the code in sorted place.  When
+ * all CP_ARCH_MAX_CODES slots are taken (no real file comes near) the entry
+ * is counted as unknown rather than dropped silently. */
+static void add_code(cp_arch_summary *s, const cp_code *c, int compressed, uint64_t bytes)
+{
+    int i = 0, d = 1;
+    while (i < s->ncodes && (d = code_cmp(&s->codes[i], c)) < 0)
+        i++;
+    if (i >= s->ncodes || d != 0) {
+        if (s->ncodes >= CP_ARCH_MAX_CODES) {
+            s->unknown_entries++;
+            return;
+        }
+        memmove(&s->codes[i + 1], &s->codes[i], (size_t)(s->ncodes - i) * sizeof s->codes[0]);
+        s->codes[i] = *c;
+        s->ncodes++;
+    }
+    s->codes[i].count++;
+    s->codes[i].compressed += compressed;
+    s->codes[i].bytes += (int64_t)bytes;
+}
+
+/* One entry header e (at least ENTRY_HDR bytes, checked by the caller). */
+static void add_entry(cp_arch_summary *s, const unsigned char *e, uint64_t payload)
+{
+    uint16_t kind = cp_le16(e);
+    uint32_t arch = cp_le32(e + 28);
+    uint64_t flags = cp_le64(e + 40);
+    s->entries++;
+    /* sm_10 is the oldest there was; four digits leaves room and keeps
+     * "compute_NNNN" in a name buffer. */
+    if ((kind != KIND_PTX && kind != KIND_ELF) || arch < 10 || arch > 9999) {
+        s->unknown_entries++;
+        return;
+    }
+    cp_code c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind == KIND_PTX ? CP_CODE_PTX : CP_CODE_SASS;
+    c.sm = (int)arch;
+    c.variant = (flags & FLAG_ARCH_A) ? 'a' : (flags & FLAG_FAMILY_F) ? 'f' : 0;
+    if (kind == KIND_PTX) {
+        /* version fields: minor at 24, major at 26 (the ISA of PTX entries) */
+        c.ptx_minor = cp_le16(e + 24);
+        c.ptx_major = cp_le16(e + 26);
+    }
+    add_code(s, &c, (flags & (FLAG_LZ4 | FLAG_ZSTD)) ? 1 : 0, payload);
+}
+
+static int all_zero(const unsigned char *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (p[i]) return 0;
+    return 1;
+}
+
+/* The entries of one container body [off, off + size). */
+static int walk_entries(cp_src *src, uint64_t off, uint64_t size, cp_arch_summary *s,
+                        const char *what, char *err, size_t errcap)
+{
+    const char *name = src->name;
+    uint64_t pos = 0;
+    while (pos < size) {
+        uint64_t rem = size - pos;
+        const unsigned char *e = cp_src_at(src, off + pos, rem < ENTRY_HDR ? (size_t)rem : ENTRY_HDR);
+        if (!e)
+            return read_failed(src, off + pos, err, errcap);
+        if (rem < ENTRY_HDR) {
+            if (all_zero(e, rem)) return 0;  /* padding at the end of a container */
+            cp_fatbin_err(err, errcap, "'%s': %s: entry at 0x%llx is truncated", name, what,
+                          (unsigned long long)(off + pos));
+            return -1;
+        }
+        uint32_t hsz = cp_le32(e + 4);
+        uint64_t payload = cp_le64(e + 8);
+        if (hsz < ENTRY_HDR || hsz > rem) {
+            cp_fatbin_err(err, errcap, "'%s': %s: entry at 0x%llx has a bad header size (%u)", name,
+                          what, (unsigned long long)(off + pos), (unsigned)hsz);
+            return -1;
+        }
+        if (payload > rem - hsz) {
+            cp_fatbin_err(err, errcap, "'%s': %s: entry at 0x%llx runs past its container", name,
+                          what, (unsigned long long)(off + pos));
+            return -1;
+        }
+        add_entry(s, e, payload);
+        pos += hsz + payload;  /* hsz >= 64: always moves on */
+    }
+    return 0;
+}
+
+/* See fatbin_int.h. */
+int cp_fatbin_walk(cp_src *src, uint64_t off, uint64_t size, cp_arch_summary *s, const char *what,
+                   char *err, size_t errcap)
+{
+    const char *name = src->name;
+    uint64_t pos = 0, pad = 0;
+    while (pos < size && size - pos >= CONTAINER_HDR) {
+        const unsigned char *c = cp_src_at(src, off + pos, CONTAINER_HDR);
+        if (!c)
+            return read_failed(src, off + pos, err, errcap);
+        if (cp_le32(c) != CP_FATBIN_MAGIC) {
+            if (cp_le64(c) == 0 && pad < MAX_PAD) {
+                pos += 8;
+                pad += 8;
+                continue;
+            }
+            break;  /* not a container: the fatbin data ends here */
+        }
+        pad = 0;
+        uint64_t hdr = cp_le16(c + 6), body = cp_le64(c + 8);
+        if (hdr < CONTAINER_HDR || hdr > size - pos || body > size - pos - hdr) {
+            cp_fatbin_err(err, errcap, "'%s': %s: container at 0x%llx runs past the end", name, what,
+                          (unsigned long long)(off + pos));
+            return -1;
+        }
+        s->containers++;
+        if (walk_entries(src, off + pos + hdr, body, s, what, err, errcap) != 0)
+            return -1;
+        pos += hdr + body;
+        pos = (pos + 7) & ~(uint64_t)7;  /* containers are 8-byte aligned */
+    }
+    return 0;
+}
+
+static int scan_src(cp_src *src, cp_arch_summary *out, char *err, size_t errcap)
+{
+    const unsigned char *m = cp_src_at(src, 0, 4);
+    if (m && memcmp(m, "\177ELF", 4) == 0) {
+        out->is_elf = true;
+        return cp_elf_scan(src, out, err, errcap);
+    }
+    if (m && cp_le32(m) == CP_FATBIN_MAGIC)
+        return cp_fatbin_walk(src, 0, src->len, out, "fatbin", err, errcap);
+    if (!m && src->len >= 4)
+        return read_failed(src, 0, err, errcap);
+    cp_fatbin_err(err, errcap, "'%s': not an ELF file or fatbin", src->name);
+    return -1;
+}
+
+/* See arch.h. */
+int cp_arch_scan_bytes(const unsigned char *data, size_t len, cp_arch_summary *out, char *err,
+                       size_t errcap)
+{
+    static const unsigned char none[1];
+    cp_src src = { .data = data ? data : none, .fd = -1, .len = data ? len : 0, .name = "<memory>" };
+    memset(out, 0, sizeof *out);
+    if (err && errcap) err[0] = '\0';
+    return scan_src(&src, out, err, errcap);
+}
+
+/* See arch.h.  The file is read with pread, header by header through one
+ * 16 KB window (see cp_src): a 1 GB library costs a few KB of memory and a
+ * few thousand reads. */
+int cp_arch_scan(const char *path, cp_arch_summary *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    if (err && errcap) err[0] = '\0';
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        cp_fatbin_err(err, errcap, "cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        cp_fatbin_err(err, errcap, "'%s': not a regular file", path);
+        close(fd);
+        return -1;
+    }
+    /* the window is 16 KB: keep it off the caller's stack */
+    cp_src *src = malloc(sizeof *src);
+    if (!src) {
+        cp_fatbin_err(err, errcap, "'%s': out of memory", path);
+        close(fd);
+        return -1;
+    }
+    memset(src, 0, offsetof(cp_src, win));
+    src->fd = fd;
+    src->len = (uint64_t)st.st_size;
+    src->name = path;
+    /* headers are far apart in a big library: read-ahead would only fill the page cache */
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+    int rc = scan_src(src, out, err, errcap);
+    free(src);
+    close(fd);
+    return rc;
+}
+
+/* See arch.h. */
+const char *cp_code_name(const cp_code *c, char *buf, size_t cap)
+{
+    char v[2] = { c->variant, 0 };
+    snprintf(buf, cap, "%s_%d%s", c->kind == CP_CODE_PTX ? "compute" : "sm", c->sm, v);
+    return buf;
+}

@@ -1,0 +1,33 @@
+/*
+ * Framework sources: PyTorch, JAX, CuPy and TensorFlow in the Python
+ * environments a user would run, read as files through a cp_fs (version
+ * files, dist-info folder names), plus the GPU code of each framework's main
+ * GPU library, read with cp_arch_scan.
+ */
+#ifndef CP_FRAMEWORKS_H
+#define CP_FRAMEWORKS_H
+
+#include "cuprobe/facts.h"
+#include "host/fsroot.h"
+
+/* cp_framework.cuda_version of a build known to carry no CUDA at all (torch
+ * with `cuda = None`, jax without a CUDA plugin, TensorFlow with
+ * is_cuda_build False); "" stays "not known". */
+#define CP_FW_CUDA_CPU "cpu"
+
+/* Fill *out (cleared first) with the frameworks found in these site-packages
+ * folders, in this order, links resolved and duplicates dropped: those of the
+ * interpreter `python` (the --python PATH, or NULL; a bare name is looked up
+ * on PATH), of $VIRTUAL_ENV, of $CONDA_PREFIX, of the first python3 on $PATH,
+ * then /usr/local/lib/python3.N/dist-packages and
+ * /usr/lib/python3/dist-packages.  Environment values come from h->env, so a
+ * replay sees the captured machine.  Every small file is read through fs; a
+ * GPU library is scanned at cp_fs_root(fs) + its path when it exists there
+ * and is not an empty snapshot placeholder.  out->python[] keeps the first
+ * four folders examined, out->npython their count (at most 4); frameworks
+ * past CP_MAX_FRAMEWORKS are dropped.  Broken installs are facts (problem
+ * text), not errors.  Returns 0; -EINVAL when fs or out is NULL. */
+int cp_frameworks_observe(cp_fs *fs, const cp_host_facts *h, const char *python,
+                          cp_frameworks_facts *out);
+
+#endif

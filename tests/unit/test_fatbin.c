@@ -1,0 +1,356 @@
+/* cp_arch_scan: hand-built images, every truncation, the verdict rules and
+ * the samples nvcc built (tests/fatbin-samples). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "test.h"
+#include "cuprobe/arch.h"
+
+/* ------------------------------------------------------ image builder -- */
+
+static unsigned char img[4096];
+static size_t img_len;
+
+static void put16(size_t off, uint64_t v) { for (int i = 0; i < 2; i++) img[off + i] = (unsigned char)(v >> (8 * i)); }
+static void put32(size_t off, uint64_t v) { for (int i = 0; i < 4; i++) img[off + i] = (unsigned char)(v >> (8 * i)); }
+static void put64(size_t off, uint64_t v) { for (int i = 0; i < 8; i++) img[off + i] = (unsigned char)(v >> (8 * i)); }
+
+/* One entry at off: kind 1 PTX / 2 ELF; returns the offset after it. */
+static size_t entry(size_t off, int kind, uint32_t hsz, uint64_t payload, int vmaj, int vmin,
+                    uint32_t arch, uint64_t flags)
+{
+    put16(off, (uint64_t)kind);
+    put16(off + 2, 0x0101);
+    put32(off + 4, hsz);
+    put64(off + 8, payload);
+    if (flags & 0xA000) { put32(off + 16, (uint32_t)payload - 4); put64(off + 56, payload * 3); }
+    put16(off + 24, (uint64_t)vmin);
+    put16(off + 26, (uint64_t)vmaj);
+    put32(off + 28, arch);
+    put64(off + 40, flags);
+    return off + hsz + payload;
+}
+
+static void container(size_t off, size_t end)
+{
+    put32(off, 0xBA55ED50);
+    put16(off + 4, 1);
+    put16(off + 6, 16);
+    put64(off + 8, end - off - 16);
+}
+
+/* The fatbin data: container 1 {sm_90, sm_90a}, container 2 {compute_120
+ * PTX 8.8 zstd, sm_100f with the 112-byte header}.  Returns its length. */
+static size_t fatbin_at(size_t base)
+{
+    size_t e = entry(base + 16, 2, 64, 16, 1, 8, 90, 0x11);
+    e = entry(e, 2, 64, 8, 1, 8, 90, 0x11 | 0x100000);
+    container(base, e);
+    size_t c2 = e;
+    e = entry(c2 + 16, 1, 80, 24, 8, 8, 120, 0x11 | 0x8000);
+    e = entry(e, 2, 112, 32, 1, 8, 100, 0x11 | 0x200000 | 0x1000000);
+    container(c2, e);
+    return e - base;
+}
+
+/* ELF64 LE: [0] null, [1] .shstrtab, [2] .text, [3] .nv_fatbin. */
+static void build_elf(void)
+{
+    static const char names[] = "\0.shstrtab\0.text\0.nv_fatbin\0";
+    memset(img, 0, sizeof img);
+    memcpy(img, "\177ELF\2\1\1", 7);
+    put16(16, 3);
+    put16(18, 62);
+    size_t strs = 64, fb = 128;
+    memcpy(img + strs, names, sizeof names);
+    size_t fblen = fatbin_at(fb);
+    size_t sh = (fb + fblen + 7) & ~(size_t)7;
+    put64(0x28, sh);
+    put16(0x34, 64);
+    put16(0x3a, 64);
+    put16(0x3c, 4);
+    put16(0x3e, 1);
+    size_t h = sh + 64;
+    put32(h, 1); put32(h + 4, 3); put64(h + 24, strs); put64(h + 32, sizeof names);
+    h += 64;
+    put32(h, 11); put32(h + 4, 1); put64(h + 24, 64); put64(h + 32, 16);
+    h += 64;
+    put32(h, 17); put32(h + 4, 1); put64(h + 24, fb); put64(h + 32, fblen);
+    img_len = h + 64;
+}
+
+/* "sm_90 sm_90a sm_100f compute_120(8.8,z1)" */
+static const char *describe(const cp_arch_summary *s)
+{
+    static char buf[1024];
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < s->ncodes; i++) {
+        const cp_code *c = &s->codes[i];
+        char nm[32];
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? " " : "", cp_code_name(c, nm, sizeof nm));
+        if (c->kind == CP_CODE_PTX)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "(%d.%d)", c->ptx_major, c->ptx_minor);
+        if (c->count != 1)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "x%lld", (long long)c->count);
+        if (c->compressed)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "z%lld", (long long)c->compressed);
+    }
+    return buf;
+}
+
+/* ------------------------------------------------------------- tests -- */
+
+static void test_hand_built_elf(void)
+{
+    build_elf();
+    cp_arch_summary s;
+    char err[256];
+    CHECK_I64(cp_arch_scan_bytes(img, img_len, &s, err, sizeof err), 0);
+    CHECK(s.is_elf);
+    CHECK_I64(s.containers, 2);
+    CHECK_I64(s.entries, 4);
+    CHECK_I64(s.unknown_entries, 0);
+    CHECK_STR(describe(&s), "sm_90 sm_90a sm_100f compute_120(8.8)z1");
+    CHECK_I64(s.codes[0].bytes, 16);
+    CHECK_I64(s.codes[3].bytes, 24);
+}
+
+static void test_bare_fatbin(void)
+{
+    memset(img, 0, sizeof img);
+    size_t n = fatbin_at(0);
+    cp_arch_summary s;
+    char err[256];
+    CHECK_I64(cp_arch_scan_bytes(img, n, &s, err, sizeof err), 0);
+    CHECK(!s.is_elf);
+    CHECK_STR(describe(&s), "sm_90 sm_90a sm_100f compute_120(8.8)z1");
+}
+
+/* Every prefix must come back cleanly (ASan watches the reads): the copy is
+ * exactly len bytes so any over-read is caught. */
+static void test_every_truncation(void)
+{
+    build_elf();
+    char err[256];
+    int ok = 0;
+    for (size_t len = 0; len <= img_len; len++) {
+        unsigned char *p = malloc(len ? len : 1);
+        memcpy(p, img, len);
+        cp_arch_summary s;
+        int rc = cp_arch_scan_bytes(p, len, &s, err, sizeof err);
+        CHECK(rc == 0 || rc == -1);
+        CHECK(rc == 0 || err[0] != '\0');
+        ok += rc == 0;
+        free(p);
+    }
+    CHECK_I64(ok, 1);  /* the section table is last: only the whole image is 0 */
+    memset(img, 0, sizeof img);
+    size_t n = fatbin_at(0);
+    for (size_t len = 0; len <= n; len++) {
+        unsigned char *p = malloc(len ? len : 1);
+        memcpy(p, img, len);
+        cp_arch_summary s;
+        int rc = cp_arch_scan_bytes(p, len, &s, err, sizeof err);
+        CHECK(rc == 0 || rc == -1);
+        CHECK(s.entries <= 4);
+        free(p);
+    }
+}
+
+static void test_errors(void)
+{
+    cp_arch_summary s;
+    char err[256];
+    CHECK_I64(cp_arch_scan_bytes((const unsigned char *)"hello world", 11, &s, err, sizeof err), -1);
+    CHECK_STR(err, "'<memory>': not an ELF file or fatbin");
+    build_elf();
+    img[4] = 1;
+    CHECK_I64(cp_arch_scan_bytes(img, img_len, &s, err, sizeof err), -1);
+    CHECK_STR(err, "'<memory>': 32-bit ELF files are unsupported");
+    build_elf();
+    img[5] = 2;
+    CHECK_I64(cp_arch_scan_bytes(img, img_len, &s, err, sizeof err), -1);
+    CHECK_STR(err, "'<memory>': big-endian ELF files are unsupported");
+    /* an entry claiming a huge payload, and one with a zero header size */
+    build_elf();
+    put64(128 + 16 + 8, UINT64_MAX - 3);
+    CHECK_I64(cp_arch_scan_bytes(img, img_len, &s, err, sizeof err), -1);
+    CHECK(strstr(err, "runs past its container") != NULL);
+    build_elf();
+    put32(128 + 16 + 4, 0);
+    CHECK_I64(cp_arch_scan_bytes(img, img_len, &s, err, sizeof err), -1);
+    CHECK(strstr(err, "bad header size") != NULL);
+    /* a container of size 0 repeated: must move on, not loop */
+    memset(img, 0, sizeof img);
+    for (size_t o = 0; o + 16 <= sizeof img; o += 16) { put32(o, 0xBA55ED50); put16(o + 6, 16); }
+    CHECK_I64(cp_arch_scan_bytes(img, sizeof img, &s, err, sizeof err), 0);
+    CHECK_I64(s.containers, (int64_t)(sizeof img / 16));
+    CHECK_I64(s.entries, 0);
+    CHECK_I64(cp_arch_scan("/nonexistent/x.so", &s, err, sizeof err), -1);
+    CHECK_STR(err, "cannot open '/nonexistent/x.so': No such file or directory");
+    CHECK_I64(cp_arch_scan("tests", &s, err, sizeof err), -1);
+    CHECK_STR(err, "'tests': not a regular file");
+}
+
+/* A summary holding exactly the codes named in spec ("sm_90 compute_80:9.0"). */
+static cp_arch_summary codes(const char *spec)
+{
+    cp_arch_summary s;
+    memset(&s, 0, sizeof s);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+        cp_code *c = &s.codes[s.ncodes++];
+        c->count = 1;
+        int ptx = strncmp(t, "compute_", 8) == 0;
+        char *p = t + (ptx ? 8 : 3), *end;
+        c->kind = ptx ? CP_CODE_PTX : CP_CODE_SASS;
+        c->sm = (int)strtol(p, &end, 10);
+        if (*end == 'a' || *end == 'f') c->variant = *end++;
+        if (ptx && *end == ':') sscanf(end + 1, "%d.%d", &c->ptx_major, &c->ptx_minor);
+    }
+    return s;
+}
+
+static cp_run_verdict judge(const char *spec, int maj, int min, int64_t drv)
+{
+    cp_arch_summary s = codes(spec);
+    char why[256];
+    cp_run_verdict v = cp_arch_verdict(&s, maj, min, drv, why, sizeof why);
+    CHECK(why[0] != '\0');
+    return v;
+}
+
+static void test_verdicts(void)
+{
+    CHECK_I64(judge("sm_90", 9, 0, 13000), CP_RUN_NATIVE);
+    CHECK_I64(judge("sm_86", 8, 9, 13000), CP_RUN_NATIVE);
+    CHECK_I64(judge("sm_86", 8, 0, 13000), CP_RUN_CANNOT);
+    CHECK_I64(judge("sm_90a", 9, 0, 13000), CP_RUN_NATIVE);
+    CHECK_I64(judge("sm_90a", 10, 0, 13000), CP_RUN_CANNOT);
+    CHECK_I64(judge("sm_100a", 10, 3, 13000), CP_RUN_CANNOT);
+    CHECK_I64(judge("sm_100f", 10, 3, 13000), CP_RUN_NATIVE);
+    CHECK_I64(judge("sm_100f", 12, 0, 13000), CP_RUN_CANNOT);
+    CHECK_I64(judge("compute_80:9.0", 9, 0, 13000), CP_RUN_PTX_JIT);
+    CHECK_I64(judge("compute_80:9.0", 7, 5, 13000), CP_RUN_CANNOT);
+    CHECK_I64(judge("compute_90a:9.0", 10, 0, 13000), CP_RUN_CANNOT);
+    CHECK_I64(judge("sm_100", 9, 0, 13000), CP_RUN_CANNOT);
+    CHECK_I64(judge("compute_90:9.0", 9, 0, 12090), CP_RUN_CANNOT);
+    CHECK_I64(judge("compute_90:9.0", 9, 0, 13000), CP_RUN_PTX_JIT);
+    CHECK_I64(judge("compute_90:9.0", 9, 0, 0), CP_RUN_PTX_JIT);   /* driver unknown */
+    CHECK_I64(judge("compute_80:8.6", 9, 0, 12060), CP_RUN_CANNOT); /* the "12.7" ISA */
+    CHECK_I64(judge("compute_80:8.6", 9, 0, 12080), CP_RUN_PTX_JIT);
+    CHECK_I64(judge("sm_75 compute_120:8.8", 9, 0, 13000), CP_RUN_CANNOT);
+    CHECK_I64(judge("sm_75 compute_120:8.8", 12, 1, 13000), CP_RUN_PTX_JIT);
+    CHECK_I64(judge("", 9, 0, 13000), CP_RUN_NO_GPU_CODE);
+
+    cp_arch_summary s = codes("sm_80 sm_90 compute_90:9.0");
+    char why[256];
+    CHECK_I64(cp_arch_verdict(&s, 9, 0, 13000, why, sizeof why), CP_RUN_NATIVE);
+    CHECK_STR(why, "sm_90 SASS runs natively on CC 9.0");
+    CHECK_I64(cp_arch_verdict(&s, 12, 0, 12090, why, sizeof why), CP_RUN_CANNOT);
+    CHECK_STR(why, "no SASS for CC 12.0 and compute_90 is PTX 9.0, which needs a CUDA 13.0 driver; "
+                   "this one supports 12.9 (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)");
+    CHECK_I64(cp_arch_verdict(&s, 12, 0, 13000, why, sizeof why), CP_RUN_PTX_JIT);
+    CHECK_STR(why, "no SASS for CC 12.0: the driver JIT-compiles compute_90 (PTX 9.0) at first load");
+    s = codes("sm_100");
+    CHECK_I64(cp_arch_verdict(&s, 9, 0, 13000, why, sizeof why), CP_RUN_CANNOT);
+    CHECK_STR(why, "no SASS for CC 9.0 (the file has sm_100) and no PTX that can target it");
+    CHECK_STR(cp_run_verdict_name(CP_RUN_PTX_JIT), "PTX JIT");
+    CHECK_STR(cp_run_verdict_name(CP_RUN_CANNOT), "cannot run");
+}
+
+/* The file reader (a 16 KB window) must see what the in-memory reader sees,
+ * across window edges: 300 copies of the two containers, about 100 KB. */
+static void test_file_matches_memory(void)
+{
+    memset(img, 0, sizeof img);
+    size_t n = fatbin_at(0);
+    char path[] = "/tmp/cp_fatbin_file_XXXXXX", err[256];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    for (int i = 0; i < 300; i++)
+        CHECK_I64(write(fd, img, n), (long long)n);
+    close(fd);
+    cp_arch_summary s;
+    CHECK_I64(cp_arch_scan(path, &s, err, sizeof err), 0);
+    CHECK_I64(s.containers, 600);
+    CHECK_STR(describe(&s), "sm_90x300 sm_90ax300 sm_100fx300 compute_120(8.8)x300z300");
+    unlink(path);
+}
+
+/* What nvcc 13.0 put into each sample (make-samples.sh). */
+static const struct { const char *file, *want; } samples[] = {
+    { "sm90.so", "sm_90" },
+    { "ptx80.so", "compute_80(9.0)z1" },
+    { "sm100.so", "sm_100" },
+    { "sm90a.so", "sm_90a" },
+    { "sm100f.so", "sm_100f" },
+    { "multi.so", "sm_75 sm_80 sm_90 compute_90(9.0)z1" },
+    { "multi-zstd.so", "sm_75z1 sm_80z1 sm_90z1 compute_90(9.0)z1" },
+    { "multi-lz4.so", "sm_80z1 compute_90(9.0)z1" },
+    { "multi-none.so", "sm_80 compute_90(9.0)" },
+    { "rdc80.obj", "sm_80z1" },  /* -rdc cubins are zstd-compressed by default */
+    { "bare.fatbin", "sm_90 compute_90(9.0)z1" },
+};
+
+static void test_samples(void)
+{
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        char path[256], err[256];
+        snprintf(path, sizeof path, "tests/fatbin-samples/%s", samples[i].file);
+        cp_arch_summary s;
+        int rc = cp_arch_scan(path, &s, err, sizeof err);
+        if (rc != 0) fprintf(stderr, "  %s\n", err);
+        CHECK_I64(rc, 0);
+        if (strcmp(describe(&s), samples[i].want) != 0)
+            fprintf(stderr, "  %s:\n", samples[i].file);
+        CHECK_STR(describe(&s), samples[i].want);
+        CHECK_I64(s.unknown_entries, 0);
+        CHECK(s.containers >= 1);
+    }
+}
+
+/* Where nvcc is installed, build sm90.so again and expect the same codes:
+ * the checked-in samples still say what the toolkit writes. */
+static void test_rebuild_with_nvcc(void)
+{
+    const char *nvcc = "/usr/local/cuda/bin/nvcc";
+    if (access(nvcc, X_OK) != 0 || getenv("CP_TEST_NO_NVCC")) {
+        fprintf(stderr, "  skip: no %s\n", nvcc);
+        return;
+    }
+    char dir[] = "/tmp/cp_fatbin_XXXXXX", cmd[512], path[300], err[256];
+    if (!mkdtemp(dir)) return;
+    snprintf(cmd, sizeof cmd, "%s -shared -Xcompiler -fPIC -cudart none -Xlinker -s "
+             "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80 "
+             "-o %s/k.so tests/fatbin-samples/k.cu >/dev/null 2>&1", nvcc, dir);
+    int rc = system(cmd);
+    snprintf(path, sizeof path, "%s/k.so", dir);
+    if (rc == 0) {
+        cp_arch_summary s;
+        CHECK_I64(cp_arch_scan(path, &s, err, sizeof err), 0);
+        CHECK_STR(describe(&s), "sm_90 compute_80(9.0)z1");
+    } else {
+        fprintf(stderr, "  skip: nvcc failed\n");
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    RUN(test_hand_built_elf);
+    RUN(test_bare_fatbin);
+    RUN(test_every_truncation);
+    RUN(test_errors);
+    RUN(test_verdicts);
+    RUN(test_file_matches_memory);
+    RUN(test_samples);
+    RUN(test_rebuild_with_nvcc);
+    return TEST_END();
+}
