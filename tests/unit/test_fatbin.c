@@ -259,6 +259,12 @@ static void test_verdicts(void)
     s = codes("sm_100");
     CHECK_I64(cp_arch_verdict(&s, 9, 0, 13000, why, sizeof why), CP_RUN_CANNOT);
     CHECK_STR(why, "no SASS for CC 9.0 (the file has sm_100) and no PTX that can target it");
+    /* libtorch's shape: sm_90 in 444 containers, sm_90a in 4: the plain one decides */
+    s = codes("sm_80 sm_90 sm_90a");
+    s.codes[1].count = 444;
+    s.codes[2].count = 4;
+    CHECK_I64(cp_arch_verdict(&s, 9, 0, 13000, why, sizeof why), CP_RUN_NATIVE);
+    CHECK_STR(why, "sm_90 SASS runs natively on CC 9.0");
     CHECK_STR(cp_run_verdict_name(CP_RUN_PTX_JIT), "PTX JIT");
     CHECK_STR(cp_run_verdict_name(CP_RUN_CANNOT), "cannot run");
 }

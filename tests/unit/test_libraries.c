@@ -389,8 +389,11 @@ static void test_fixture_h200(void)
     expect(&L, FX "/libnvJitLink.so.13.0.88", "ld.so.cache", "libnvJitLink.so.13", "13.0.88", "file name", 13,
            true);
 #undef FX
+    /* every toolkit copy knows its CUDA major; distribution packages
+     * (/usr/lib/x86_64-linux-gnu/libcudnn.so.9.14.0) may not say */
     for (int i = 0; i < L.nlib; i++)
-        CHECK(CP_KNOWN(L.lib[i].cuda_major));
+        if (strncmp(L.lib[i].path, "/usr/local/cuda-13.0/", 21) == 0)
+            CHECK(CP_KNOWN(L.lib[i].cuda_major));
 }
 
 /* ---------------------------------------------------------------- checks */

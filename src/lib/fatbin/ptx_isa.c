@@ -128,7 +128,11 @@ cp_run_verdict cp_arch_verdict(const cp_arch_summary *s, int cc_major, int cc_mi
     const cp_code *best = NULL;
     for (int i = 0; i < s->ncodes; i++) {
         const cp_code *c = &s->codes[i];
-        if (c->kind == CP_CODE_SASS && sass_runs(c, cc_major, cc_minor)) best = c;  /* newest that fits */
+        /* the newest that fits; at the same sm, the variant most entries have
+         * (libtorch: sm_90 in 444 containers, sm_90a in 4) */
+        if (c->kind == CP_CODE_SASS && sass_runs(c, cc_major, cc_minor) &&
+            (!best || c->sm > best->sm || (c->sm == best->sm && c->count > best->count)))
+            best = c;
     }
     char nm[32];
     if (best) {
