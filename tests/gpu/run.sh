@@ -12,7 +12,7 @@ skip() { skip=$((skip + 1)); echo "skip   gpu $1: $2"; }
 have_gpu=1
 [ -e /dev/nvidiactl ] || have_gpu=0
 [ -r /proc/driver/nvidia/version ] || have_gpu=0
-names="healthy_stack snapshot_replay visibility_hides_all json_devices"
+names="healthy_stack snapshot_replay visibility_hides_all json_devices arch_vs_cuobjdump"
 if [ $have_gpu = 0 ]; then
     for t in $names; do skip "$t" "no NVIDIA GPU on this machine"; done
     printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
@@ -47,6 +47,23 @@ if command -v nvidia-smi >/dev/null 2>&1; then
     for u in $(nvidia-smi --query-gpu=uuid --format=csv,noheader); do grep -q "\"uuid\": \"$u\"" "$tmp/doctor.json" || m="$m $u"; done
     if [ -z "$m" ]; then ok json_devices; else bad json_devices "missing$m"; fi
 else skip json_devices "nvidia-smi not installed"; fi
+
+# 5. cuprobe arch lists the same SASS and PTX as cuobjdump, on the checked-in
+#    samples and on PyTorch's libtorch_cuda.so where it is installed
+if command -v cuobjdump >/dev/null 2>&1; then
+    files=$(ls tests/fatbin-samples/*.so tests/fatbin-samples/*.obj 2>/dev/null)
+    t=$(python3 -c 'import torch, os; print(os.path.dirname(torch.__file__))' 2>/dev/null)
+    [ -n "$t" ] && [ -f "$t/lib/libtorch_cuda.so" ] && files="$files $t/lib/libtorch_cuda.so"
+    m=""
+    for f in $files; do
+        ours_s=$("$tool" arch --sm 90 "$f" | sed -n 's/^  SASS: //p' | tr ' ' '\n' | grep '^sm_' | sort -u | tr '\n' ' ')
+        theirs_s=$(cuobjdump --list-elf "$f" 2>/dev/null | grep -o 'sm_[0-9]*[af]\?' | sort -u | tr '\n' ' ')
+        ours_p=$("$tool" arch --sm 90 "$f" | sed -n 's/^  PTX:  //p' | grep -o 'compute_[0-9]*[af]\?' | sed 's/compute_/sm_/' | sort -u | tr '\n' ' ')
+        theirs_p=$(cuobjdump --list-ptx "$f" 2>/dev/null | grep -o 'sm_[0-9]*[af]\?' | sort -u | tr '\n' ' ')
+        [ "$ours_s" = "$theirs_s" ] && [ "$ours_p" = "$theirs_p" ] || m="$m ${f##*/}(sass: $ours_s/$theirs_s ptx: $ours_p/$theirs_p)"
+    done
+    if [ -z "$m" ]; then ok arch_vs_cuobjdump; else bad arch_vs_cuobjdump "$m"; fi
+else skip arch_vs_cuobjdump "cuobjdump not installed"; fi
 
 printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
 [ $fail = 0 ]

@@ -100,6 +100,55 @@ static void put_versions(FILE *out, const cp_facts *f)
     fputs("]},\n", out);
 }
 
+static void put_libraries(FILE *out, const cp_facts *f)
+{
+    fputs("  \"libraries\": [", out);
+    for (int i = 0; i < f->libraries.nlib; i++) {
+        const cp_library *l = &f->libraries.lib[i];
+        fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+        jstr(out, l->name);
+        fputs(", \"soname\": ", out);
+        jstr(out, l->soname);
+        fputs(", \"path\": ", out);
+        jstr(out, l->path);
+        fputs(", \"found_by\": ", out);
+        jstr(out, l->found_by);
+        fputs(", \"version\": ", out);
+        jstr_or_null(out, l->version);
+        fputs(", \"cuda_major\": ", out);
+        jnum(out, l->cuda_major);
+        fprintf(out, ", \"would_load\": %s}", l->would_load ? "true" : "false");
+    }
+    fputs(f->libraries.nlib ? "\n  ],\n" : "],\n", out);
+}
+
+static void put_frameworks(FILE *out, const cp_facts *f)
+{
+    fputs("  \"frameworks\": [", out);
+    for (int i = 0; i < f->frameworks.nfw; i++) {
+        const cp_framework *x = &f->frameworks.fw[i];
+        fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+        jstr(out, x->name);
+        fputs(", \"version\": ", out);
+        jstr_or_null(out, x->version);
+        fputs(", \"package_dir\": ", out);
+        jstr_or_null(out, x->package_dir);
+        fputs(", \"cuda_version\": ", out);
+        jstr_or_null(out, x->cuda_version);
+        fputs(", \"gpu_lib\": ", out);
+        jstr_or_null(out, x->gpu_lib);
+        fputs(", \"codes\": [", out);
+        for (int c = 0; c < x->ncodes && c < CP_MAX_FW_CODES; c++) {
+            fputs(c ? ", " : "", out);
+            jstr(out, x->codes[c]);
+        }
+        fputs("], \"problem\": ", out);
+        jstr_or_null(out, x->problem);
+        fputc('}', out);
+    }
+    fputs(f->frameworks.nfw ? "\n  ],\n" : "],\n", out);
+}
+
 /* Render the report as JSON; see report.h. */
 void cp_render_json(const cp_report *r, const cp_facts *f, FILE *out)
 {
@@ -133,6 +182,8 @@ void cp_render_json(const cp_report *r, const cp_facts *f, FILE *out)
     fputs("  ],\n", out);
     put_devices(out, f);
     put_versions(out, f);
+    put_libraries(out, f);
+    put_frameworks(out, f);
     fputs("  \"root_cause\": ", out);
     if (r->root < 0) fputs("null\n", out);
     else {
