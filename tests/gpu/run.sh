@@ -56,7 +56,10 @@ if command -v cuobjdump >/dev/null 2>&1; then
     [ -n "$t" ] && [ -f "$t/lib/libtorch_cuda.so" ] && files="$files $t/lib/libtorch_cuda.so"
     m=""
     for f in $files; do
-        ours_s=$("$tool" arch --sm 90 "$f" | sed -n 's/^  SASS: //p' | tr ' ' '\n' | grep '^sm_' | sort -u | tr '\n' ' ')
+        # cuobjdump 13.0 names family cubins without their "f" (sm100f.so built
+        # with -arch=sm_100f lists as sm_100; seen on the H200, 2026-11-30):
+        # compare with the f dropped; test_fatbin checks the f itself
+        ours_s=$("$tool" arch --sm 90 "$f" | sed -n 's/^  SASS: //p' | tr ' ' '\n' | grep '^sm_' | sed 's/f$//' | sort -u | tr '\n' ' ')
         theirs_s=$(cuobjdump --list-elf "$f" 2>/dev/null | grep -o 'sm_[0-9]*[af]\?' | sort -u | tr '\n' ' ')
         ours_p=$("$tool" arch --sm 90 "$f" | sed -n 's/^  PTX:  //p' | grep -o 'compute_[0-9]*[af]\?' | sed 's/compute_/sm_/' | sort -u | tr '\n' ' ')
         theirs_p=$(cuobjdump --list-ptx "$f" 2>/dev/null | grep -o 'sm_[0-9]*[af]\?' | sort -u | tr '\n' ' ')
