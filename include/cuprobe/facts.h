@@ -309,6 +309,9 @@ typedef struct {
     char version_source[24];  /* "file name", "dist-info", "header" */
     int64_t cuda_major;       /* the CUDA major it was built for; CP_UNKNOWN */
     bool would_load;          /* the copy the dynamic loader hands out for its soname */
+    cp_tri loads;             /* dlopen in a probe child succeeded (copies programs get, and wheels) */
+    char load_error[192];     /* dlerror() when it did not */
+    char version_call[24];    /* what the library's own version call says: "13.1.0", "9.14.0" */
 } cp_library;
 
 typedef struct {

@@ -167,6 +167,29 @@ static void test_frameworks_roundtrip(void)
     cp_buf_free(&buf);
 }
 
+static void test_libs_roundtrip(void)
+{
+    static cp_facts a, b;
+    char err[128];
+    cp_facts_init(&a);
+    cp_facts_init(&b);
+    a.libraries.nlib = 2;
+    a.libraries.lib[0].loads = CP_YES;
+    snprintf(a.libraries.lib[0].version_call, sizeof a.libraries.lib[0].version_call, "13.1.0");
+    a.libraries.lib[1].loads = CP_NO;
+    snprintf(a.libraries.lib[1].load_error, sizeof a.libraries.lib[1].load_error,
+             "libcublasLt.so.13: cannot open shared object file: No such file or directory");
+    cp_buf buf = { 0 };
+    cp_facts_put_libs(&buf, &a.libraries);
+    CHECK_I64(cp_facts_load(buf.data, buf.len, &b, err, sizeof err), CP_KV_LIBS);
+    CHECK_I64(b.libraries.lib[0].loads, CP_YES);
+    CHECK_STR(b.libraries.lib[0].version_call, "13.1.0");
+    CHECK_I64(b.libraries.lib[1].loads, CP_NO);
+    CHECK_STR(b.libraries.lib[1].load_error, a.libraries.lib[1].load_error);
+    CHECK_I64(b.libraries.lib[2].loads, CP_TRI_UNKNOWN);
+    cp_buf_free(&buf);
+}
+
 static void test_secret_names(void)
 {
     CHECK(cp_env_looks_secret("HF_TOKEN", "x"));
@@ -185,6 +208,7 @@ int main(void)
     RUN(test_facts_roundtrip);
     RUN(test_load_errors);
     RUN(test_frameworks_roundtrip);
+    RUN(test_libs_roundtrip);
     RUN(test_secret_names);
     return TEST_END();
 }

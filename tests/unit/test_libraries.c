@@ -13,6 +13,7 @@
 #include "host/host.h"
 #include "host/libraries.h"
 #include "test.h"
+#include "probe/probe.h"
 
 /* ------------------------------------------------------------ fake tree */
 
@@ -525,6 +526,41 @@ static void test_checks_on_tree(void)
     CHECK_I64(o.status, CP_FAIL);
 }
 
+/* The libraries probe dlopens what programs and frameworks get; the load
+ * check turns a copy that does not load into a failure. */
+static void test_probe_and_load_check(void)
+{
+    static cp_facts f;
+    cp_facts_init(&f);
+    /* a real shared object (libc's math library) stands in for a CUDA library */
+    cp_library *ok = add(&f, "curand", "libcurand.so.10", "libm.so.6", "ld.so.cache", "", 13, true);
+    cp_library *bad = add(&f, "cublas", "libcublas.so.13", "/nonexistent/libcublas.so.13", "LD_LIBRARY_PATH",
+                          "13.1.0.3", 13, true);
+    cp_library *wheel = add(&f, "nccl", "libnccl.so.2", "/nonexistent/wheel/libnccl.so.2", "wheel", "", 13, false);
+    cp_library *idle = add(&f, "cufft", "libcufft.so.12", "/nonexistent/idle/libcufft.so.12", "toolkit", "", 13, false);
+    cp_libs_probe_fill(&f.libraries);
+    CHECK_I64(ok->loads, CP_YES);
+    CHECK_STR(ok->version_call, "");            /* libm has no curandGetProperty */
+    CHECK_I64(bad->loads, CP_NO);
+    CHECK(strstr(bad->load_error, "libcublas.so.13") != NULL);
+    CHECK_I64(wheel->loads, CP_NO);             /* wheels are tried: frameworks load them */
+    CHECK_I64(idle->loads, CP_TRI_UNKNOWN);     /* nobody loads it by default: not tried */
+
+    cp_finding o;
+    memset(&o, 0, sizeof o);
+    cp_check_libraries_load(&f, &o);
+    CHECK_I64(o.status, CP_FAIL);
+    CHECK(strstr(o.summary, "libcublas.so.13") != NULL && o.fix[0]);
+    bad->loads = wheel->loads = CP_YES;
+    memset(&o, 0, sizeof o);
+    cp_check_libraries_load(&f, &o);
+    CHECK_I64(o.status, CP_PASS);
+    for (int i = 0; i < f.libraries.nlib; i++) f.libraries.lib[i].loads = CP_TRI_UNKNOWN;
+    memset(&o, 0, sizeof o);
+    cp_check_libraries_load(&f, &o);
+    CHECK_I64(o.status, CP_SKIP);
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "/tmp/cuprobe-libs-XXXXXX");
@@ -543,6 +579,7 @@ int main(void)
     RUN(test_check_driver);
     RUN(test_check_shadow);
     RUN(test_checks_on_tree);
+    RUN(test_probe_and_load_check);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0)

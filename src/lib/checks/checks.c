@@ -50,6 +50,7 @@ const cp_check cp_checks[] = {
     { "runtime.stubs_on_path",   "stub libcuda on the path",  RT, 0,                          cp_check_stubs_on_path },
     { "runtime.driver_compat",   "runtime vs driver",         RT, 0,                          cp_check_driver_compat },
     { "libraries.found",         "CUDA libraries",            LI, 0 | HEADLINE,               cp_check_libraries_found },
+    { "libraries.load",          "libraries load",            LI, 0,                          cp_check_libraries_load },
     { "libraries.driver",        "libraries vs driver",       LI, 0,                          cp_check_libraries_driver },
     { "libraries.shadow",        "shadowed library copies",   LI, 0,                          cp_check_libraries_shadow },
     { "framework.found",         "frameworks installed",      FW, 0 | HEADLINE,               cp_check_framework_found },

@@ -5,9 +5,22 @@
 #include "libraries_checks.h"
 #include "kb/kb.h"
 
+/* The file's version, else what the library's own version call said. */
 static const char *ver_or(const cp_library *l)
 {
-    return l->version[0] ? l->version : "(version unknown)";
+    return l->version[0] ? l->version : l->version_call[0] ? l->version_call : "(version unknown)";
+}
+
+/* ", loads, says 13.1.0" / ", does NOT load" / "" (not tried). */
+static const char *load_words(const cp_library *l, char *buf, size_t cap)
+{
+    if (l->loads == CP_YES)
+        snprintf(buf, cap, ", loads%s%s", l->version_call[0] ? ", its version call says " : "", l->version_call);
+    else if (l->loads == CP_NO)
+        snprintf(buf, cap, ", does NOT load");
+    else
+        buf[0] = '\0';
+    return buf;
 }
 
 static bool by(const cp_library *l, const char *finder)
@@ -37,7 +50,9 @@ void cp_check_libraries_found(const cp_facts *f, cp_finding *o)
         const cp_library *l = &L->lib[i];
         if (!l->would_load)
             continue;
-        cp_evidence(o, "%s %s %s (%s, the one programs get)", l->name, ver_or(l), l->path, l->found_by);
+        char lw[96];
+        cp_evidence(o, "%s %s %s (%s, the one programs get%s)", l->name, ver_or(l), l->path, l->found_by,
+                    load_words(l, lw, sizeof lw));
         loaded++;
     }
     /* libraries the loader does not know: frameworks load wheels by RUNPATH,
@@ -247,4 +262,38 @@ void cp_check_libraries_shadow(const cp_facts *f, cp_finding *o)
     else
         cp_fix(o, "remove the unwanted copy, or order /etc/ld.so.conf.d so the wanted folder comes first, "
                "then run 'ldconfig'");
+}
+
+/* The copies programs and frameworks get must load: a missing dependency
+ * (libcublasLt beside libcublas, a cuDNN sub-library) fails here the way it
+ * fails a program at start. */
+void cp_check_libraries_load(const cp_facts *f, cp_finding *o)
+{
+    const cp_libraries_facts *L = &f->libraries;
+    int tried = 0, failed = 0;
+    const cp_library *first = NULL;
+    for (int i = 0; i < L->nlib; i++) {
+        const cp_library *l = &L->lib[i];
+        if (l->loads == CP_TRI_UNKNOWN)
+            continue;
+        tried++;
+        if (l->loads == CP_NO) {
+            failed++;
+            if (!first) first = l;
+            cp_evidence(o, "%s: %s", l->path, l->load_error);
+        }
+    }
+    if (!tried) {
+        cp_set(o, CP_SKIP, "no library was loaded (only on the machine itself, not from a snapshot or another root)");
+        return;
+    }
+    if (failed) {
+        cp_set(o, CP_FAIL, "%d CUDA librar%s a program would get do%s not load, first %s", failed,
+               failed == 1 ? "y" : "ies", failed == 1 ? "es" : "", first->soname);
+        cp_fix(o, "the dynamic loader says why above (usually a dependency not on the library path): install "
+               "the missing package or put its folder on LD_LIBRARY_PATH, then check with 'ldd %s'", first->path);
+        return;
+    }
+    cp_set(o, CP_PASS, "the %d librar%s programs and frameworks get load, each with its dependencies", tried,
+           tried == 1 ? "y" : "ies");
 }

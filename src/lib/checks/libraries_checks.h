@@ -11,6 +11,7 @@
 /* Pass listing, per library, the copy the loader hands out (and wheel or
  * toolkit copies of libraries the loader does not know); skip when no copy
  * of any CUDA library was found. */
+void cp_check_libraries_load(const cp_facts *f, cp_finding *o);
 void cp_check_libraries_found(const cp_facts *f, cp_finding *o);
 
 /* Fail for each copy built for a newer CUDA major than the driver supports;

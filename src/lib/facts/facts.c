@@ -71,7 +71,10 @@ void cp_facts_init(cp_facts *f)
     for (int i = 0; i < CP_MAX_GPUS; i++) init_nvml_dev(&f->nvml.dev[i], i);
 
     f->runtime.ldcache_readable = CP_TRI_UNKNOWN;
-    for (int i = 0; i < CP_MAX_LIBS; i++) f->libraries.lib[i].cuda_major = CP_UNKNOWN;
+    for (int i = 0; i < CP_MAX_LIBS; i++) {
+        f->libraries.lib[i].cuda_major = CP_UNKNOWN;
+        f->libraries.lib[i].loads = CP_TRI_UNKNOWN;
+    }
     for (int i = 0; i < CP_MAX_CUDARTS; i++)
         f->runtime.rt[i].major = f->runtime.rt[i].minor = f->runtime.rt[i].patch = CP_UNKNOWN;
 }

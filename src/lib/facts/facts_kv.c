@@ -78,6 +78,10 @@ static const field fw_fields[] = {
     FS(cp_framework, problem), { NULL, FT_INT, 0, 0 }
 };
 
+static const field libprobe_fields[] = {
+    FN(cp_library, loads), FS(cp_library, load_error), FS(cp_library, version_call), { NULL, FT_INT, 0, 0 }
+};
+
 static const field meta_fields[] = {
     FS(cp_facts, captured_at), FS(cp_facts, hostname), FS(cp_facts, kernel_release),
     { NULL, FT_INT, 0, 0 }
@@ -236,6 +240,17 @@ void cp_facts_put_frameworks(cp_buf *b, const cp_frameworks_facts *fw)
     cp_kv_put_str(b, "fw.end", "ok");
 }
 
+/* Append the "libs." block. */
+void cp_facts_put_libs(cp_buf *b, const cp_libraries_facts *libs)
+{
+    char prefix[32];
+    for (int i = 0; i < libs->nlib && i < CP_MAX_LIBS; i++) {
+        snprintf(prefix, sizeof prefix, "libs.%d.", i);
+        put_fields(b, prefix, libprobe_fields, &libs->lib[i]);
+    }
+    cp_kv_put_str(b, "libs.end", "ok");
+}
+
 /* Append the "meta." block. */
 void cp_facts_put_meta(cp_buf *b, const cp_facts *f)
 {
@@ -361,6 +376,12 @@ static int load_one(const char *key, const char *value, void *arg)
     } else if (strncmp(key, "host.", 5) == 0) {
         if (strcmp(key + 5, "end") == 0) c->seen |= CP_KV_HOST;
         else rc = load_host(&f->host, key + 5, value);
+    } else if (strncmp(key, "libs.", 5) == 0) {
+        if (strcmp(key + 5, "end") == 0) c->seen |= CP_KV_LIBS;
+        else {
+            int i = take_index(key + 5, CP_MAX_LIBS, &rest);
+            rc = i < 0 ? -1 : set_field(libprobe_fields, rest, &f->libraries.lib[i], value);
+        }
     } else if (strncmp(key, "fw.", 3) == 0) {
         if (strcmp(key + 3, "end") == 0) c->seen |= CP_KV_FW;
         else rc = load_fw(&f->frameworks, key + 3, value);

@@ -20,11 +20,14 @@ void cp_facts_put_lib(cp_buf *b, const char *prefix, const cp_lib_load *lib);
 /* Host answers that are not files: uid, device nodes, environment. */
 void cp_facts_put_host(cp_buf *b, const cp_host_facts *h, int redact_secrets);
 void cp_facts_put_meta(cp_buf *b, const cp_facts *f);
+/* The libraries probe's answers ("libs." block: loads, load_error,
+ * version_call per library index; optional in snapshots). */
+void cp_facts_put_libs(cp_buf *b, const cp_libraries_facts *libs);
 /* The framework layer's findings ("fw." block, optional in snapshots). */
 void cp_facts_put_frameworks(cp_buf *b, const cp_frameworks_facts *fw);
 
 /* Which blocks a load saw complete (bit per block). */
-enum { CP_KV_CUDA = 1, CP_KV_NVML = 2, CP_KV_HOST = 4, CP_KV_META = 8, CP_KV_FW = 16 };
+enum { CP_KV_CUDA = 1, CP_KV_NVML = 2, CP_KV_HOST = 4, CP_KV_META = 8, CP_KV_FW = 16, CP_KV_LIBS = 32 };
 
 /* Apply answers text to f (keys of unknown blocks or fields are ignored, so
  * newer snapshots load in older tools).  Returns the mask of blocks whose

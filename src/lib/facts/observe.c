@@ -24,7 +24,7 @@ extern char **environ;
 struct cp_session {
     cp_facts f;
     cp_fs *fs;
-    pid_t unreaped[2];        /* probe children still exiting when observe returned */
+    pid_t unreaped[3];        /* probe children still exiting when observe returned */
 };
 
 #define ANSWERS_FILE "answers.txt"
@@ -115,11 +115,18 @@ static void nvml_child(cp_probe_out *out, void *arg)
     free(f);
 }
 
-/* The driver probes in flight while the host is read. */
+static void libs_child(cp_probe_out *out, void *arg)
+{
+    cp_libraries_facts *libs = arg;   /* the child's own copy, forked after discovery */
+    cp_libs_probe_fill(libs);
+    cp_facts_put_libs(&out->buf, libs);
+}
+
+/* The probes in flight while the host is read. */
 typedef struct {
     int n;
-    int blocks[2];
-    cp_probe_job jobs[2];
+    int blocks[3];
+    cp_probe_job jobs[3];
 } probe_set;
 
 /* Ask libcuda and NVML at the same time, each in its own child; the answers
@@ -139,25 +146,30 @@ static void probe_start(probe_set *p, unsigned which)
 
 /* Wait for the probes (deadline counted from their start) and fold their
  * answers into f. */
-static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreaped[2])
+static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreaped[3])
 {
     cp_facts *fresh = malloc(sizeof *fresh);
     if (fresh) {
         cp_facts_init(fresh);
         for (int i = 0; i < p->n; i++) {
             if (p->blocks[i] == CP_KV_CUDA) f->cuda = fresh->cuda;
-            else f->nvml = fresh->nvml;
+            else if (p->blocks[i] == CP_KV_NVML) f->nvml = fresh->nvml;
         }
         free(fresh);
     }
     cp_probe_wait(p->jobs, p->n, timeout_ms);
     for (int i = 0; i < p->n; i++) {
         cp_probe_job *j = &p->jobs[i];
-        cp_probe_run *run = p->blocks[i] == CP_KV_CUDA ? &f->cuda.run : &f->nvml.run;
         char err[160];
         int seen = 0;
         if (j->out.len)   /* a child killed mid-way leaves what it managed to say */
             seen = cp_facts_load(j->out.data, j->out.len, f, err, sizeof err);
+        unreaped[i] = j->unreaped;
+        if (p->blocks[i] == CP_KV_LIBS) {   /* no run record: unanswered libraries stay unknown */
+            cp_buf_free(&j->out);
+            continue;
+        }
+        cp_probe_run *run = p->blocks[i] == CP_KV_CUDA ? &f->cuda.run : &f->nvml.run;
         int64_t rss = run->maxrss_kb;      /* the child's own word, kept over the job's */
         *run = j->run;
         run->maxrss_kb = rss;
@@ -165,7 +177,6 @@ static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreap
             run->state = CP_PROBE_CRASHED;
             snprintf(run->detail, sizeof run->detail, "the probe process ended without a complete answer");
         }
-        unreaped[i] = j->unreaped;
         cp_buf_free(&j->out);
     }
 }
@@ -237,7 +248,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     *out = NULL;
     cp_session *s = calloc(1, sizeof *s);
     if (!s) { snprintf(err, errcap, "out of memory"); return -1; }
-    s->unreaped[0] = s->unreaped[1] = -1;
+    s->unreaped[0] = s->unreaped[1] = s->unreaped[2] = -1;
     cp_facts *f = &s->f;
     cp_facts_init(f);
     unsigned live = CP_LIVE_CUDA | CP_LIVE_NVML | CP_LIVE_ENV;
@@ -279,12 +290,36 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
                         cp_host_getenv(&f->host, "NVIDIA_VISIBLE_DEVICES"),
                         cp_host_getenv(&f->host, "CUDA_DEVICE_ORDER"), &f->host.vis);
     cp_runtime_observe(s->fs, &f->host, &f->runtime);
-    cp_libraries_observe(s->fs, &f->host, &f->runtime, &f->libraries);
+    if (answered & CP_KV_LIBS) {
+        /* the snapshot's probe answers, by library index, over the re-read list */
+        cp_libraries_facts *said = malloc(sizeof *said);
+        if (said) *said = f->libraries;
+        cp_libraries_observe(s->fs, &f->host, &f->runtime, &f->libraries);
+        for (int i = 0; said && i < f->libraries.nlib; i++) {
+            cp_library *l = &f->libraries.lib[i];
+            l->loads = said->lib[i].loads;
+            memcpy(l->load_error, said->lib[i].load_error, sizeof l->load_error);
+            memcpy(l->version_call, said->lib[i].version_call, sizeof l->version_call);
+        }
+        free(said);
+    } else {
+        cp_libraries_observe(s->fs, &f->host, &f->runtime, &f->libraries);
+        /* loading the libraries only means something on the machine itself,
+         * and only where a GPU could use them: without one every layer above
+         * the hardware is blocked anyway, and loading costs ~100 ms */
+        bool gpu_here = f->host.procfs.present;
+        for (int i = 0; i < f->host.npci && !gpu_here; i++)
+            gpu_here = f->host.pci[i].vendor == 0x10de && (f->host.pci[i].class_code >> 16) == 0x03;
+        if (!o->from_dir && cp_fs_is_live(s->fs) && (live & CP_LIVE_CUDA) && gpu_here && probes.n < 3) {
+            probes.blocks[probes.n] = CP_KV_LIBS;
+            cp_probe_start(&probes.jobs[probes.n++], libs_child, &f->libraries);
+        }
+    }
     /* a snapshot carries the frameworks' GPU code in its answers: the
      * libraries it was read from are too big to keep */
     if (!(answered & CP_KV_FW))
         cp_frameworks_observe(s->fs, &f->host, o->python, &f->frameworks);
-    if (asked) probe_finish(&probes, f, o->timeout_ms > 0 ? o->timeout_ms : 5000, s->unreaped);
+    if (probes.n) probe_finish(&probes, f, o->timeout_ms > 0 ? o->timeout_ms : 5000, s->unreaped);
     *out = s;
     return 0;
 }
@@ -330,6 +365,7 @@ int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t er
     cp_facts_put_cuda(&b, &s->f.cuda);
     cp_facts_put_nvml(&b, &s->f.nvml);
     cp_facts_put_frameworks(&b, &s->f.frameworks);
+    cp_facts_put_libs(&b, &s->f.libraries);
     snprintf(path, sizeof path, "%s/%s", dir, ANSWERS_FILE);
     FILE *fp = b.failed ? NULL : fopen(path, "wb");
     int ok = fp && fwrite(b.data, 1, b.len, fp) == b.len;
@@ -348,6 +384,7 @@ void cp_session_free(cp_session *s)
     if (!s) return;
     cp_probe_reap(s->unreaped[0]);
     cp_probe_reap(s->unreaped[1]);
+    cp_probe_reap(s->unreaped[2]);
     cp_fs_close(s->fs);
     free(s);
 }

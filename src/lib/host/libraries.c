@@ -559,8 +559,10 @@ int cp_libraries_observe(cp_fs *fs, const cp_host_facts *h, const cp_runtime_fac
     if (!fs || !h || !rt || !out)
         return -EINVAL;
     memset(out, 0, sizeof *out);
-    for (int i = 0; i < CP_MAX_LIBS; i++)
+    for (int i = 0; i < CP_MAX_LIBS; i++) {
         out->lib[i].cuda_major = CP_UNKNOWN;
+        out->lib[i].loads = CP_TRI_UNKNOWN;   /* the libraries probe may say */
+    }
     lobs *o = calloc(1, sizeof *o);
     if (!o)
         return -ENOMEM;

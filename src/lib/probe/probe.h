@@ -27,4 +27,9 @@ void cp_nvml_probe_fill(cp_nvml_facts *out);
 /* The same, calling loaded(lib, arg) between loading and nvmlInit_v2. */
 void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg);
 
+/* dlopen each library copy a program or framework would load (would_load,
+ * or found in a wheel) and fill loads, load_error and version_call from the
+ * library's own version call.  Never touches a GPU. */
+void cp_libs_probe_fill(cp_libraries_facts *libs);
+
 #endif
