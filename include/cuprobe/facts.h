@@ -325,6 +325,17 @@ typedef struct {
 #define CP_MAX_FRAMEWORKS 8
 #define CP_MAX_PYENVS 8
 #define CP_MAX_FW_CODES 24
+#define CP_MAX_FW_LIBS 16
+
+/* A CUDA library a framework's GPU library needs (DT_NEEDED), and the copy
+ * the dynamic loader gives it: LD_LIBRARY_PATH first, then the framework's
+ * RUNPATH ($ORIGIN/../../nvidia/...), then ld.so.cache. */
+typedef struct {
+    char soname[48];          /* "libcublas.so.13" */
+    char path[CP_PATH_MAX];   /* the copy it gets, "" when none is found */
+    char via[16];             /* "RPATH", "LD_LIBRARY_PATH", "RUNPATH", "ld.so.cache", "" */
+    char runpath_copy[CP_PATH_MAX];  /* what its own RUNPATH/RPATH would give, "" if nothing */
+} cp_fw_lib;
 
 typedef struct {
     char name[16];            /* "torch", "jax", "cupy", "tensorflow" */
@@ -337,6 +348,8 @@ typedef struct {
     int ncodes;               /* distinct codes in gpu_lib: "sm_90", "compute_120" */
     char codes[CP_MAX_FW_CODES][16];
     char problem[256];        /* a broken install seen while reading it, "" if none */
+    int nlibs;                /* CUDA libraries gpu_lib needs */
+    cp_fw_lib libs[CP_MAX_FW_LIBS];
 } cp_framework;
 
 typedef struct {

@@ -56,6 +56,7 @@ const cp_check cp_checks[] = {
     { "framework.found",         "frameworks installed",      FW, 0 | HEADLINE,               cp_check_framework_found },
     { "framework.cuda",          "framework CUDA vs driver",  FW, 0,                          cp_check_framework_cuda },
     { "framework.arch",          "framework GPU code",        FW, 0,                          cp_check_framework_arch },
+    { "framework.libs",          "CUDA libraries frameworks get", FW, 0,                      cp_check_framework_libs },
     { "framework.conflicts",     "CUDA majors per environment", FW, 0,                        cp_check_framework_conflicts },
     { "application.xid",         "application XIDs",          CP_LAYER_APPLICATION, 0,        cp_check_xid },
     { NULL, NULL, HW, 0, NULL }

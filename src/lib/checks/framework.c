@@ -335,3 +335,50 @@ void cp_check_framework_conflicts(const cp_facts *f, cp_finding *o)
         }
     if (!found) cp_set(o, CP_PASS, "no two frameworks in one environment need different CUDA majors");
 }
+
+/* Which copy of each CUDA library each framework gets: a library it cannot
+ * find fails its import; an LD_LIBRARY_PATH copy that hides the one its own
+ * RUNPATH names (the wheel it was built with) is the classic works-here,
+ * fails-there. */
+void cp_check_framework_libs(const cp_facts *f, cp_finding *o)
+{
+    const cp_frameworks_facts *F = &f->frameworks;
+    int seen = 0, missing = 0, shadowed = 0;
+    const cp_framework *mfw = NULL, *sfw = NULL;
+    const cp_fw_lib *ml = NULL, *sl = NULL;
+    for (int i = 0; i < F->nfw; i++) {
+        const cp_framework *x = &F->fw[i];
+        for (int k = 0; k < x->nlibs && k < CP_MAX_FW_LIBS; k++) {
+            const cp_fw_lib *l = &x->libs[k];
+            seen++;
+            if (!l->path[0]) {
+                cp_evidence(o, "%s needs %s: not found on LD_LIBRARY_PATH, in its RUNPATH or the loader cache",
+                            x->name, l->soname);
+                if (!missing++) { mfw = x; ml = l; }
+            } else if (strcmp(l->via, "LD_LIBRARY_PATH") == 0 && l->runpath_copy[0] &&
+                       strcmp(l->path, l->runpath_copy) != 0) {
+                cp_evidence(o, "%s gets %s from LD_LIBRARY_PATH: %s, not its own %s", x->name, l->soname,
+                            l->path, l->runpath_copy);
+                if (!shadowed++) { sfw = x; sl = l; }
+            } else {
+                cp_evidence(o, "%s gets %s from %s (%s)", x->name, l->soname, l->path, l->via);
+            }
+        }
+    }
+    if (!seen) {
+        cp_set(o, CP_SKIP, "no framework GPU library was read for the CUDA libraries it needs");
+        return;
+    }
+    if (missing) {
+        cp_set(o, CP_FAIL, "%s needs %s and the loader cannot find it", mfw->name, ml->soname);
+        cp_fix(o, "reinstall %s with its CUDA wheels (pip install --force-reinstall %s), or put the folder "
+               "holding %s on LD_LIBRARY_PATH", mfw->name, mfw->name, ml->soname);
+    } else if (shadowed) {
+        cp_set(o, CP_WARN, "LD_LIBRARY_PATH hides the %s that %s was built with", sl->soname, sfw->name);
+        cp_fix(o, "take '%s' out of LD_LIBRARY_PATH for this environment (frameworks bring their own CUDA "
+               "libraries), or make both copies the same version", sl->path);
+    } else {
+        cp_set(o, CP_PASS, "each framework gets its own copy of the %d CUDA librar%s it needs", seen,
+               seen == 1 ? "y" : "ies");
+    }
+}

@@ -16,6 +16,7 @@ void cp_check_framework_cuda(const cp_facts *f, cp_finding *o);
 /* Does each framework carry GPU code every CUDA device can run? */
 void cp_check_framework_arch(const cp_facts *f, cp_finding *o);
 /* Do frameworks in one environment need different CUDA majors? */
+void cp_check_framework_libs(const cp_facts *f, cp_finding *o);
 void cp_check_framework_conflicts(const cp_facts *f, cp_finding *o);
 
 /* Parse a code name as cp_code_name writes it: "sm_90" -> SASS 90,

@@ -82,6 +82,11 @@ static const field libprobe_fields[] = {
     FN(cp_library, loads), FS(cp_library, load_error), FS(cp_library, version_call), { NULL, FT_INT, 0, 0 }
 };
 
+static const field fwlib_fields[] = {
+    FS(cp_fw_lib, soname), FS(cp_fw_lib, path), FS(cp_fw_lib, via), FS(cp_fw_lib, runpath_copy),
+    { NULL, FT_INT, 0, 0 }
+};
+
 static const field meta_fields[] = {
     FS(cp_facts, captured_at), FS(cp_facts, hostname), FS(cp_facts, kernel_release),
     { NULL, FT_INT, 0, 0 }
@@ -236,6 +241,10 @@ void cp_facts_put_frameworks(cp_buf *b, const cp_frameworks_facts *fw)
         }
         snprintf(key, sizeof key, "fw.%d.codes", i);
         cp_kv_put_str(b, key, codes);
+        for (int l = 0; l < x->nlibs && l < CP_MAX_FW_LIBS; l++) {
+            snprintf(prefix, sizeof prefix, "fw.%d.lib.%d.", i, l);
+            put_fields(b, prefix, fwlib_fields, &x->libs[l]);
+        }
     }
     cp_kv_put_str(b, "fw.end", "ok");
 }
@@ -335,6 +344,13 @@ static int load_fw(cp_frameworks_facts *fw, const char *k, const char *v)
     if (i < 0) return -1;
     cp_framework *x = &fw->fw[i];
     if (i >= fw->nfw) fw->nfw = i + 1;
+    if (strncmp(rest, "lib.", 4) == 0) {
+        const char *lf;
+        int l = take_index(rest + 4, CP_MAX_FW_LIBS, &lf);
+        if (l < 0) return -1;
+        if (l >= x->nlibs) x->nlibs = l + 1;
+        return set_field(fwlib_fields, lf, &x->libs[l], v);
+    }
     if (strcmp(rest, "codes") != 0) return set_field(fw_fields, rest, x, v);
     x->ncodes = 0;
     for (const char *p = v; *p && x->ncodes < CP_MAX_FW_CODES;) {

@@ -317,8 +317,10 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     }
     /* a snapshot carries the frameworks' GPU code in its answers: the
      * libraries it was read from are too big to keep */
-    if (!(answered & CP_KV_FW))
+    if (!(answered & CP_KV_FW)) {
         cp_frameworks_observe(s->fs, &f->host, o->python, &f->frameworks);
+        cp_frameworks_resolve_libs(s->fs, &f->host, &f->libraries, &f->frameworks);
+    }
     if (probes.n) probe_finish(&probes, f, o->timeout_ms > 0 ? o->timeout_ms : 5000, s->unreaped);
     *out = s;
     return 0;

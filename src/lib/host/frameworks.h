@@ -24,10 +24,18 @@
  * replay sees the captured machine.  Every small file is read through fs; a
  * GPU library is scanned at cp_fs_root(fs) + its path when it exists there
  * and is not an empty snapshot placeholder.  out->python[] keeps the first
- * four folders examined, out->npython their count (at most 4); frameworks
+ * CP_MAX_PYENVS folders examined, out->npython their count; frameworks
  * past CP_MAX_FRAMEWORKS are dropped.  Broken installs are facts (problem
  * text), not errors.  Returns 0; -EINVAL when fs or out is NULL. */
 int cp_frameworks_observe(cp_fs *fs, const cp_host_facts *h, const char *python,
                           cp_frameworks_facts *out);
+
+/* For each framework whose gpu_lib can be read: the CUDA libraries it needs
+ * (DT_NEEDED) and the copy the dynamic loader gives it (RPATH,
+ * LD_LIBRARY_PATH, RUNPATH with $ORIGIN, then the libraries layer's
+ * ld.so.cache copy), in fw->libs (fwlibs.c).  Existence is checked through
+ * fs, so fixtures and replays see their own trees. */
+void cp_frameworks_resolve_libs(cp_fs *fs, const cp_host_facts *h, const cp_libraries_facts *libs,
+                                cp_frameworks_facts *fw);
 
 #endif

@@ -1,0 +1,158 @@
+/*
+ * Which copy of each CUDA library a framework gets.  A framework's GPU
+ * library names the CUDA libraries it needs (DT_NEEDED) and where to look
+ * (RUNPATH, e.g. "$ORIGIN/../../nvidia/cublas/lib" for the pip wheels); the
+ * dynamic loader tries DT_RPATH, then LD_LIBRARY_PATH, then DT_RUNPATH, then
+ * its cache.  So an LD_LIBRARY_PATH copy hides the wheel the framework was
+ * built with: the classic "works in one shell, not in the other".
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fatbin/elfdyn.h"
+#include "host/frameworks.h"
+#include "host/host.h"
+
+static const char *const cuda_libs[] = { "libcudart.so", "libcublas.so", "libcublasLt.so", "libcudnn.so",
+    "libnccl.so", "libcufft.so", "libcurand.so", "libcusolver.so", "libcusparse.so", "libnvrtc.so",
+    "libnvJitLink.so", "libcupti.so", NULL };
+
+static int is_cuda_lib(const char *soname)
+{
+    for (int i = 0; cuda_libs[i]; i++) {
+        size_t n = strlen(cuda_libs[i]);
+        if (strncmp(soname, cuda_libs[i], n) == 0 && (soname[n] == '.' || soname[n] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
+/* "/a/b/../c/./d" -> "/a/c/d" in place: RUNPATHs climb out of $ORIGIN with
+ * "..", which cp_fs refuses; folded here the way the path reads. */
+static void fold_dots(char *path)
+{
+    char out[CP_PATH_MAX];
+    size_t o = 0;
+    const char *p = path;
+    while (*p) {
+        while (*p == '/') p++;
+        const char *e = p;
+        while (*e && *e != '/') e++;
+        size_t n = (size_t)(e - p);
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            while (o > 0 && out[o - 1] != '/') o--;
+            if (o > 0) o--;                     /* drop the slash too */
+        } else if (n && !(n == 1 && p[0] == '.') && o + n + 2 < sizeof out) {
+            out[o++] = '/';
+            memcpy(out + o, p, n);
+            o += n;
+        }
+        p = e;
+    }
+    out[o] = '\0';
+    snprintf(path, CP_PATH_MAX, "%s", o ? out : "/");
+}
+
+/* Look for soname in a ':'-separated folder list ($ORIGIN expanded to
+ * origin); the first regular file wins.  Returns 1 and the path, else 0. */
+static int search(cp_fs *fs, const char *list, const char *origin, const char *soname, char *out, size_t cap)
+{
+    const char *p = list;
+    while (p && *p) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char dir[CP_PATH_MAX], path[CP_PATH_MAX];
+        size_t o = 0;
+        for (size_t i = 0; i < n && o + 1 < sizeof dir;) {
+            if (strncmp(p + i, "$ORIGIN", 7) == 0 || strncmp(p + i, "${ORIGIN}", 9) == 0) {
+                size_t skip = p[i + 1] == '{' ? 9 : 7;
+                int w = snprintf(dir + o, sizeof dir - o, "%s", origin);
+                if (w < 0 || (size_t)w >= sizeof dir - o) { o = 0; break; }
+                o += (size_t)w;
+                i += skip;
+            } else dir[o++] = p[i++];
+        }
+        dir[o] = '\0';
+        p = end ? end + 1 : NULL;
+        if (dir[0] != '/' || (size_t)snprintf(path, sizeof path, "%s/%s", dir, soname) >= sizeof path)
+            continue;
+        fold_dots(path);
+        if (cp_fs_stat(fs, path, NULL, NULL, NULL) == CP_FS_FILE) {
+            snprintf(out, cap, "%s", path);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The copy the loader hands out from its cache for soname, per the
+ * libraries layer; "" when it has none. */
+static const char *from_cache(const cp_libraries_facts *libs, const char *soname)
+{
+    for (int i = 0; i < libs->nlib; i++)
+        if (libs->lib[i].would_load && strcmp(libs->lib[i].soname, soname) == 0 &&
+            strcmp(libs->lib[i].found_by, "ld.so.cache") == 0)
+            return libs->lib[i].path;
+    return "";
+}
+
+/* Bounded copy; a plain function, since gcc cannot tell that the source
+ * (in the libraries facts) and the destination never overlap. */
+static void copy_str(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap) n = cap - 1;
+    memmove(dst, src, n);
+    dst[n] = '\0';
+}
+
+static void resolve_one(cp_fs *fs, const cp_host_facts *h, const cp_libraries_facts *libs,
+                        const cp_elf_dyn *d, const char *origin, cp_fw_lib *l)
+{
+    const char *llp = cp_host_getenv(h, "LD_LIBRARY_PATH");
+    /* DT_RPATH counts only without DT_RUNPATH, and then comes before LD_LIBRARY_PATH */
+    const char *own = d->runpath[0] ? d->runpath : d->rpath;
+    search(fs, own, origin, l->soname, l->runpath_copy, sizeof l->runpath_copy);
+    if (!d->runpath[0] && d->rpath[0] && l->runpath_copy[0]) {
+        copy_str(l->path, sizeof l->path, l->runpath_copy);
+        copy_str(l->via, sizeof l->via, "RPATH");
+    } else if (llp && search(fs, llp, origin, l->soname, l->path, sizeof l->path)) {
+        copy_str(l->via, sizeof l->via, "LD_LIBRARY_PATH");
+    } else if (l->runpath_copy[0]) {
+        copy_str(l->path, sizeof l->path, l->runpath_copy);
+        copy_str(l->via, sizeof l->via, "RUNPATH");
+    } else if (from_cache(libs, l->soname)[0]) {
+        copy_str(l->path, sizeof l->path, from_cache(libs, l->soname));
+        copy_str(l->via, sizeof l->via, "ld.so.cache");
+    }
+}
+
+/* Fill each framework's libs from its gpu_lib's dynamic section; see
+ * frameworks.h.  Frameworks whose GPU library cannot be read keep nlibs 0. */
+void cp_frameworks_resolve_libs(cp_fs *fs, const cp_host_facts *h, const cp_libraries_facts *libs,
+                                cp_frameworks_facts *fw)
+{
+    for (int i = 0; i < fw->nfw; i++) {
+        cp_framework *x = &fw->fw[i];
+        char real[2 * CP_PATH_MAX], err[160], origin[CP_PATH_MAX];
+        cp_elf_dyn d;
+        x->nlibs = 0;
+        if (!x->gpu_lib[0])
+            continue;
+        /* the library itself is read in place, not through cp_fs: it can be 500 MB */
+        snprintf(real, sizeof real, "%s%s", cp_fs_is_live(fs) ? "" : cp_fs_root(fs), x->gpu_lib);
+        if (cp_elf_dynamic(real, &d, err, sizeof err) != 0)
+            continue;
+        snprintf(origin, sizeof origin, "%s", x->gpu_lib);
+        char *slash = strrchr(origin, '/');
+        if (slash) *slash = '\0';
+        for (int n = 0; n < d.nneeded && x->nlibs < CP_MAX_FW_LIBS; n++) {
+            if (!is_cuda_lib(d.needed[n]))
+                continue;
+            cp_fw_lib *l = &x->libs[x->nlibs++];
+            memset(l, 0, sizeof *l);
+            snprintf(l->soname, sizeof l->soname, "%s", d.needed[n]);
+            resolve_one(fs, h, libs, &d, origin, l);
+        }
+    }
+}
