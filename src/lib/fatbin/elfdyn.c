@@ -342,35 +342,15 @@ int cp_elf_dynamic_bytes(const unsigned char *data, size_t len, cp_elf_dyn *out,
     return dyn_src(&src, out, err, errcap);
 }
 
-/* See elfdyn.h.  One 16 KB window on the heap, read with pread. */
+static int dyn_src_any(cp_src *src, void *out, char *err, size_t errcap)
+{
+    return dyn_src(src, out, err, errcap);
+}
+
+/* See elfdyn.h.  Read through one 16 KB pread window (cp_src_run_file). */
 int cp_elf_dynamic(const char *path, cp_elf_dyn *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
     if (err && errcap) err[0] = '\0';
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        cp_fatbin_err(err, errcap, "cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        cp_fatbin_err(err, errcap, "'%s': not a regular file", path);
-        close(fd);
-        return -1;
-    }
-    cp_src *src = malloc(sizeof *src);
-    if (!src) {
-        cp_fatbin_err(err, errcap, "'%s': out of memory", path);
-        close(fd);
-        return -1;
-    }
-    memset(src, 0, offsetof(cp_src, win));
-    src->fd = fd;
-    src->len = (uint64_t)st.st_size;
-    src->name = path;
-    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-    int rc = dyn_src(src, out, err, errcap);
-    free(src);
-    close(fd);
-    return rc;
+    return cp_src_run_file(path, dyn_src_any, out, err, errcap);
 }

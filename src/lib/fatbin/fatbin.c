@@ -237,13 +237,11 @@ int cp_arch_scan_bytes(const unsigned char *data, size_t len, cp_arch_summary *o
     return scan_src(&src, out, err, errcap);
 }
 
-/* See arch.h.  The file is read with pread, header by header through one
- * 16 KB window (see cp_src): a 1 GB library costs a few KB of memory and a
- * few thousand reads. */
-int cp_arch_scan(const char *path, cp_arch_summary *out, char *err, size_t errcap)
+/* Open path as a cp_src with a 16 KB pread window on the heap and run fn
+ * over it; see fatbin_int.h.  Headers are far apart in a big library, so
+ * read-ahead is turned off: it would only fill the page cache. */
+int cp_src_run_file(const char *path, cp_src_fn fn, void *out, char *err, size_t errcap)
 {
-    memset(out, 0, sizeof *out);
-    if (err && errcap) err[0] = '\0';
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         cp_fatbin_err(err, errcap, "cannot open '%s': %s", path, strerror(errno));
@@ -255,8 +253,7 @@ int cp_arch_scan(const char *path, cp_arch_summary *out, char *err, size_t errca
         close(fd);
         return -1;
     }
-    /* the window is 16 KB: keep it off the caller's stack */
-    cp_src *src = malloc(sizeof *src);
+    cp_src *src = malloc(sizeof *src);   /* the window is 16 KB: keep it off the caller's stack */
     if (!src) {
         cp_fatbin_err(err, errcap, "'%s': out of memory", path);
         close(fd);
@@ -266,12 +263,25 @@ int cp_arch_scan(const char *path, cp_arch_summary *out, char *err, size_t errca
     src->fd = fd;
     src->len = (uint64_t)st.st_size;
     src->name = path;
-    /* headers are far apart in a big library: read-ahead would only fill the page cache */
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-    int rc = scan_src(src, out, err, errcap);
+    int rc = fn(src, out, err, errcap);
     free(src);
     close(fd);
     return rc;
+}
+
+static int scan_src_any(cp_src *src, void *out, char *err, size_t errcap)
+{
+    return scan_src(src, out, err, errcap);
+}
+
+/* See arch.h.  A 1 GB library costs a few KB of memory and a few thousand
+ * reads (cp_src_run_file). */
+int cp_arch_scan(const char *path, cp_arch_summary *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    if (err && errcap) err[0] = '\0';
+    return cp_src_run_file(path, scan_src_any, out, err, errcap);
 }
 
 /* See arch.h. */

@@ -75,4 +75,10 @@ int cp_elf_scan(cp_src *src, cp_arch_summary *s, char *err, size_t errcap);
  * than the table, which is then guessed by the 9.x -> 13.x pattern. */
 int64_t cp_ptx_isa_min_cuda(int major, int minor, int *known);
 
+/* Run fn over the file at path as a cp_src (pread window on the heap).
+ * Returns fn's result, or -1 with err naming the file when it cannot be
+ * opened or is not a regular file. */
+typedef int (*cp_src_fn)(cp_src *src, void *out, char *err, size_t errcap);
+int cp_src_run_file(const char *path, cp_src_fn fn, void *out, char *err, size_t errcap);
+
 #endif
