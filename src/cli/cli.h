@@ -34,5 +34,6 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cmd_doctor(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_arch(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 #endif

@@ -14,6 +14,8 @@ const cli_option cli_options[] = {
     { "doctor", "-v, --verbose", NULL, "show the evidence of passing checks too", 0 },
     { "arch", "--sm", "CC", "judge for a GPU of this compute capability (90, 9.0, 90a; repeatable) instead of the GPUs here", 0 },
     { "arch", "--json", NULL, "print what each file carries and the verdicts as JSON", 0 },
+    { "explain", "--json", NULL, "print the signals found as JSON: {\"signals\": [...]}", 0 },
+    { "explain", "--color", "WHEN", "auto (a terminal without NO_COLOR), always or never", 0 },
     { "", "--timeout", "SECONDS", "deadline for each call into the driver or NVML (default 5)", 0 },
     { "doctor", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
     { "doctor", "--live", "LIST", "with --from: take cuda,nvml,env from this machine (tests)", 1 },
@@ -27,6 +29,7 @@ static const char *const exit_codes[][2] = {
     { "1", "warnings, no failure" },
     { "2", "a failure: the root cause names the lowest broken layer" },
     { "3", "cuprobe could not do its job (unreadable or damaged snapshot, I/O error)" },
+    { "4", "explain: no known signal in the text" },
     { "64", "bad command line" },
 };
 

@@ -1,0 +1,71 @@
+/*
+ * cuprobe explain: find the known error signals in a pasted message or log.
+ *
+ *     cp_explain_result r;
+ *     if (cp_explain_text(text, len, &r) != 0) { ... out of memory ... }
+ *     if (r.nsignals == 0) puts("no known signal in the text");
+ *     else cp_explain_render_text(&r, stdout, 0);
+ *     cp_explain_free(&r);
+ *
+ * The text may be anything: multi-line logs, tracebacks, ANSI colour codes,
+ * CRLF line ends, very long lines, NUL and other binary bytes.  Matching is
+ * case-insensitive substring search against the knowledge base
+ * (src/lib/kb/signals*.c); repeats of one signal are grouped.
+ */
+#ifndef CUPROBE_EXPLAIN_H
+#define CUPROBE_EXPLAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "cuprobe/report.h"
+
+/* Exit code of `cuprobe explain` when the text holds no known signal
+ * (0: signals found, 3: unreadable input, 64: bad command line). */
+#define CP_EXIT_NO_SIGNAL 4
+
+/* One signal found in the text, with its repeats grouped. */
+typedef struct {
+    char code[64];            /* knowledge-base id: "torch.oom", "xid.79", "CUDA_ERROR_INVALID_VALUE" */
+    cp_layer layer;
+    const char *cause;        /* static storage, one line for people */
+    const char *fix;          /* static storage, what to do */
+    const char *check;        /* the doctor check that confirms it: "driver.cuinit" */
+    char evidence[201];       /* the first matching line, cleaned and trimmed to 200 bytes */
+    long first_line;          /* 1-based line number of the first match */
+    long count;               /* lines that matched */
+    /* Values taken from the first matching line; -1 / "" when absent. */
+    int64_t requested_bytes;  /* OOM: what the allocation asked for */
+    int64_t free_bytes;       /* OOM: free memory on the GPU */
+    int64_t total_bytes;      /* OOM: the GPU's total capacity */
+    int gpu;                  /* OOM: GPU index */
+    int xid;                  /* kernel log: XID number */
+    char pci[32];             /* kernel log: "0000:9b:00" */
+    char soname[64];          /* loader: "libcudart.so.12" */
+    char soname_version[16];  /* loader: "12", "11.0" */
+} cp_explain_signal;
+
+typedef struct {
+    cp_explain_signal *signals;   /* owned, ordered by first_line; cp_explain_free releases */
+    int nsignals;
+    long lines;                   /* lines scanned */
+} cp_explain_result;
+
+/* Scan `len` bytes of `text` (need not be NUL-terminated; may hold NULs) for
+ * every known signal and fill *out.  Returns 0 (out->nsignals may be 0), or
+ * -1 when out of memory, with *out empty.  Pure: no I/O, no global state,
+ * safe to call from several threads. */
+int cp_explain_text(const char *text, size_t len, cp_explain_result *out);
+
+/* Release what cp_explain_text allocated; *r becomes empty.  NULL is fine. */
+void cp_explain_free(cp_explain_result *r);
+
+/* Each signal for people: layer, code, cause, fix, check, values, evidence.
+ * color: ANSI colours.  Prints "no known signal in the text" when empty. */
+void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color);
+
+/* {"signals": [{"layer","code","cause","fix","check","evidence","count",
+ * "first_line","values"}]} on one object, then a newline. */
+void cp_explain_render_json(const cp_explain_result *r, FILE *out);
+
+#endif

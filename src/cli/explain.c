@@ -1,0 +1,124 @@
+/* cuprobe explain: say what a pasted error message or log means. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "options.h"
+#include "cuprobe/cuprobe.h"
+#include "cuprobe/explain.h"
+
+#define STDIN_MAX ((size_t)64 << 20)
+
+/* All of stdin into *buf (owned by the caller), at most STDIN_MAX bytes.
+ * Returns 0, or CP_EXIT_ERROR after saying why on stderr. */
+static int read_stdin(char **buf, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    if (!b) { fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
+    for (;;) {
+        if (n == cap) {
+            if (cap > STDIN_MAX) break;
+            char *nb = realloc(b, cap * 2);
+            if (!nb) { free(b); fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
+            b = nb;
+            cap *= 2;
+        }
+        size_t got = fread(b + n, 1, cap - n, stdin);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(stdin)) {
+        fprintf(stderr, "cuprobe: cannot read standard input: %s\n", strerror(errno));
+        free(b);
+        return CP_EXIT_ERROR;
+    }
+    if (n > STDIN_MAX) {
+        fprintf(stderr, "cuprobe: standard input is larger than %zu MB; pass the relevant part\n", STDIN_MAX >> 20);
+        free(b);
+        return CP_EXIT_ERROR;
+    }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+/* The message words joined with single spaces, into *buf (owned by caller). */
+static int join_args(int n, char **words, char **buf, size_t *len)
+{
+    size_t total = 1;
+    for (int i = 0; i < n; i++) total += strlen(words[i]) + 1;
+    char *b = malloc(total);
+    if (!b) { fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(words[i]);
+        if (i) b[k++] = ' ';
+        memcpy(b + k, words[i], l);
+        k += l;
+    }
+    b[k] = '\0';
+    *buf = b;
+    *len = k;
+    return 0;
+}
+
+/* `cuprobe explain MESSAGE... | -`: see cli.h. */
+int cmd_explain(int argc, char **argv)
+{
+    int json = 0, use_stdin = 0, nwords = 0;
+    const char *color = "auto", *v;
+    char **words = calloc((size_t)argc + 1, sizeof *words);
+    if (!words) { fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
+    for (int i = 0; i < argc; i++) {
+        int m;
+        if (strcmp(argv[i], "--") == 0) {
+            while (++i < argc) words[nwords++] = argv[i];
+            break;
+        }
+        if (strcmp(argv[i], "-") == 0) use_stdin = 1;
+        else if ((m = opt_match(argc, argv, &i, "--json", NULL))) json = 1;
+        else if ((m = opt_match(argc, argv, &i, "--no-color", NULL))) color = "never";
+        else if ((m = opt_match(argc, argv, &i, "--color", &v)) > 0) {
+            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
+                free(words);
+                return cli_usage_error("--color takes auto, always or never, not '%s'", v);
+            }
+            color = v;
+        } else if (m < 0) { free(words); return CP_EXIT_USAGE; }
+        else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            free(words);
+            return cli_usage_error("unknown option '%s'", argv[i]);
+        } else words[nwords++] = argv[i];
+    }
+    if (use_stdin == (nwords > 0)) {
+        free(words);
+        return cli_usage_error(use_stdin ? "give the text as arguments or '-' for standard input, not both"
+                                         : "explain needs the text: cuprobe explain \"MESSAGE\" or ... | cuprobe explain -");
+    }
+    char *text = NULL;
+    size_t len = 0;
+    int rc = use_stdin ? read_stdin(&text, &len) : join_args(nwords, words, &text, &len);
+    free(words);
+    if (rc != 0) return rc;
+    cp_explain_result r;
+    if (cp_explain_text(text, len, &r) != 0) {
+        free(text);
+        fputs("cuprobe: out of memory\n", stderr);
+        return CP_EXIT_ERROR;
+    }
+    free(text);
+    int use_color = strcmp(color, "always") == 0 ||
+                    (strcmp(color, "auto") == 0 && isatty(1) && !getenv("NO_COLOR"));
+    if (json) cp_explain_render_json(&r, stdout);
+    else cp_explain_render_text(&r, stdout, use_color);
+    int code = r.nsignals ? 0 : CP_EXIT_NO_SIGNAL;
+    cp_explain_free(&r);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("cuprobe: cannot write the explanation");
+        return CP_EXIT_ERROR;
+    }
+    return code;
+}

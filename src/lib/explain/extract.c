@@ -1,0 +1,159 @@
+/*
+ * Values taken from a matched line: PyTorch OOM sizes, the XID number and
+ * PCI address of an NVRM line, the soname a loader could not find.  Lines
+ * are bounded windows (not NUL-terminated); every scan checks the length.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "explain_int.h"
+#include "kb/kb.h"
+
+/* Offset just after the first `needle` in low[from, n), or n when absent. */
+static size_t after(const char *low, size_t n, size_t from, const char *needle)
+{
+    if (from >= n) return n;
+    const char *p = memmem(low + from, n - from, needle, strlen(needle));
+    return p ? (size_t)(p - low) + strlen(needle) : n;
+}
+
+static int digit(char c) { return c >= '0' && c <= '9'; }
+
+/* "20.00 MiB" at low[i]: bytes, or -1.  *end gets the offset after the unit. */
+static int64_t size_at(const char *low, size_t n, size_t i, size_t *end)
+{
+    double v = 0, scale = 1;
+    int seen = 0, frac = 0;
+    for (; i < n && (digit(low[i]) || (low[i] == '.' && !frac)); i++) {
+        if (low[i] == '.') { frac = 1; continue; }
+        seen = 1;
+        if (frac) scale /= 10;
+        v = frac ? v + (low[i] - '0') * scale : v * 10 + (low[i] - '0');
+        if (v > 1e15) return -1;
+    }
+    while (i < n && low[i] == ' ') i++;
+    static const struct { const char *u; double mul; } units[] = {
+        { "kib", 1024.0 }, { "mib", 1048576.0 }, { "gib", 1073741824.0 }, { "tib", 1099511627776.0 },
+        { "kb", 1e3 }, { "mb", 1e6 }, { "gb", 1e9 }, { "bytes", 1 },
+    };
+    if (!seen) return -1;
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        size_t l = strlen(units[u].u);
+        if (i + l <= n && memcmp(low + i, units[u].u, l) == 0) {
+            if (end) *end = i + l;
+            return (int64_t)(v * units[u].mul + 0.5);
+        }
+    }
+    return -1;
+}
+
+/* The size that ends just before low[i] ("7.79 GiB| total capacity"). */
+static int64_t size_before(const char *low, size_t n, size_t i)
+{
+    while (i > 0 && low[i - 1] == ' ') i--;
+    while (i > 0 && low[i - 1] >= 'a' && low[i - 1] <= 'z') i--;
+    while (i > 0 && low[i - 1] == ' ') i--;
+    while (i > 0 && (digit(low[i - 1]) || low[i - 1] == '.')) i--;
+    return size_at(low, n, i, NULL);
+}
+
+static int small_int_at(const char *low, size_t n, size_t i)
+{
+    int v = -1;
+    for (; i < n && digit(low[i]) && v < 100000; i++) v = (v < 0 ? 0 : v * 10) + (low[i] - '0');
+    return v;
+}
+
+static void extract_oom(const char *low, size_t n, cp_explain_signal *s)
+{
+    size_t i = after(low, n, 0, "tried to allocate ");
+    if (i < n) s->requested_bytes = size_at(low, n, i, NULL);
+    size_t g = after(low, n, i < n ? i : 0, "gpu ");
+    if (g < n) s->gpu = small_int_at(low, n, g);
+    size_t t = after(low, n, 0, "total capacity of ");     /* PyTorch >= 2.1 */
+    if (t < n) {
+        s->total_bytes = size_at(low, n, t, NULL);
+        size_t f = after(low, n, t, "of which ");
+        if (f < n) s->free_bytes = size_at(low, n, f, NULL);
+        return;
+    }
+    size_t tc = after(low, n, 0, " total capacity");        /* older: "(GPU 0; 7.79 GiB total capacity; ..." */
+    if (tc < n) s->total_bytes = size_before(low, n, tc - strlen(" total capacity"));
+    size_t fr = after(low, n, tc < n ? tc : 0, " free;");
+    if (fr < n) s->free_bytes = size_before(low, n, fr - strlen(" free;"));
+}
+
+/* See explain_int.h. */
+int cp_explain_xid_number(const char *low, size_t n)
+{
+    size_t i = after(low, n, 0, "nvrm: xid (");
+    if (i >= n) return -1;
+    size_t close = after(low, n, i, "):");
+    if (close >= n || close - i > 40) return -1;
+    while (close < n && low[close] == ' ') close++;
+    return small_int_at(low, n, close);
+}
+
+static cp_layer layer_from_word(const char *w)
+{
+    for (int l = 0; l < CP_LAYER_COUNT; l++)
+        if (strcmp(cp_layer_name((cp_layer)l), w) == 0) return (cp_layer)l;
+    return CP_LAYER_HARDWARE;
+}
+
+static void extract_xid(const char *orig, const char *low, size_t n, cp_explain_signal *s)
+{
+    s->xid = cp_explain_xid_number(low, n);
+    size_t i = after(low, n, 0, "nvrm: xid (");
+    if (i < n && n - i >= 4 && memcmp(low + i, "pci:", 4) == 0) i += 4;
+    size_t k = 0;
+    for (; i < n && orig[i] != ')' && k + 1 < sizeof s->pci; i++) s->pci[k++] = orig[i];
+    s->pci[k] = '\0';
+    if (s->xid < 0) return;
+    snprintf(s->code, sizeof s->code, "xid.%d", s->xid);
+    const cp_xid_info *x = cp_xid_lookup(s->xid);
+    if (x) {
+        s->layer = layer_from_word(x->layer);
+        s->check = s->layer == CP_LAYER_HARDWARE ? "hardware.xid" :
+                   s->layer == CP_LAYER_APPLICATION ? "application.xid" : "driver.xid";
+        s->cause = x->meaning;
+        s->fix = x->action;
+    } else {
+        s->cause = "an XID this version of cuprobe does not know";
+        s->fix = "look the number up in NVIDIA's XID catalog and read the kernel log around it";
+    }
+}
+
+static int soname_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || digit(c) || c == '.' || c == '_' || c == '+' || c == '-';
+}
+
+static void extract_soname(const char *orig, const char *low, size_t n, size_t at, cp_explain_signal *s)
+{
+    size_t i = at;
+    if (!(n - i >= 3 && memcmp(low + i, "lib", 3) == 0)) {
+        const char *p = i < n ? memmem(low + i, n - i, "lib", 3) : NULL;
+        if (!p) return;
+        i = (size_t)(p - low);
+    }
+    size_t k = 0;
+    for (; i < n && soname_char(orig[i]) && k + 1 < sizeof s->soname; i++) s->soname[k++] = orig[i];
+    while (k > 0 && (s->soname[k - 1] == '.' || s->soname[k - 1] == '-')) k--;
+    s->soname[k] = '\0';
+    const char *so = strstr(s->soname, ".so");
+    if (!so) { s->soname[0] = '\0'; return; }
+    if (so[3] == '.') snprintf(s->soname_version, sizeof s->soname_version, "%s", so + 4);
+}
+
+/* See explain_int.h. */
+void cp_explain_extract(cp_extract_kind kind, const char *orig, const char *low, size_t n,
+                        size_t at, cp_explain_signal *s)
+{
+    switch (kind) {
+    case CP_EXTRACT_OOM: extract_oom(low, n, s); break;
+    case CP_EXTRACT_XID: extract_xid(orig, low, n, s); break;
+    case CP_EXTRACT_SONAME: extract_soname(orig, low, n, at, s); break;
+    case CP_EXTRACT_NONE: break;
+    }
+}

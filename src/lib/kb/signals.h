@@ -1,0 +1,55 @@
+/*
+ * The explain knowledge base: one row per error signal a person may paste.
+ * Private to libcuprobe (src/lib/explain reads it).
+ */
+#ifndef CP_SIGNALS_H
+#define CP_SIGNALS_H
+
+#include <stddef.h>
+#include "cuprobe/report.h"
+
+/* What to take from the first matching line. */
+typedef enum {
+    CP_EXTRACT_NONE,
+    CP_EXTRACT_OOM,           /* PyTorch OOM: requested, free, total, GPU */
+    CP_EXTRACT_XID,           /* NVRM Xid line: number and PCI address; layer from the XID table */
+    CP_EXTRACT_SONAME         /* loader: "libX.so.N" and N */
+} cp_extract_kind;
+
+#define CP_SIGNAL_MAX_MATCH 16
+#define CP_SIGNAL_MAX_ALSO 4
+
+typedef struct {
+    const char *id;                             /* stable, in JSON as "code": "cuda.no_kernel_image" */
+    cp_layer layer;
+    const char *match[CP_SIGNAL_MAX_MATCH];     /* any of these, case-insensitive, >= 4 bytes; NULL ends */
+    const char *also[CP_SIGNAL_MAX_ALSO];       /* if set, the line must also hold one of these */
+    const char *unless;                         /* if set, a line holding this does not count */
+    const char *cause;
+    const char *fix;
+    const char *check;                          /* doctor check id that confirms it; NULL when
+                                                   no check can see it from this machine */
+    cp_extract_kind extract;
+    int cu_code;                                /* CUresult this row explains, so that name gets
+                                                   no generic row; 0 for none */
+    int nvml_code;                              /* the same for an nvmlReturn_t; 0 for none */
+} cp_signal;
+
+/* The tables, each ending with a row whose id is NULL (signals_*.c). */
+extern const cp_signal cp_signals_cuda[];
+extern const cp_signal cp_signals_stack[];
+extern const cp_signal cp_signals_libs[];
+extern const cp_signal cp_signals_frameworks[];
+
+/* Every row of every table, in a fixed order: curated rows first, then one
+ * generic row per CUresult and nvmlReturn_t name of kb/errors.c not claimed
+ * by a curated row (its id is the name, its cause the kb text, its layer
+ * from a rule table).
+ * Writes at most cap rows into rows; returns the total count (call with
+ * cap 0 to size the array).  Pure, no allocation. */
+size_t cp_signals_all(cp_signal *rows, size_t cap);
+
+/* The layer the rule table gives a CUresult code (for generic rows). */
+cp_layer cp_signal_cu_layer(int code);
+
+#endif

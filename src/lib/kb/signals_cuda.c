@@ -1,0 +1,129 @@
+/*
+ * Explain rows for CUDA runtime and driver errors, matched by the message
+ * cudaGetErrorString prints, the runtime name (cudaErrorX) and the driver
+ * name (CUDA_ERROR_X).  Short, common messages ("out of memory") are matched
+ * only behind "CUDA error: " so an unrelated log line does not fire.
+ *
+ * To add a row: give it a stable id, the lowest layer where the cause lives,
+ * phrases of at least 4 bytes, and the doctor check that confirms it; put at
+ * least one real example in tests/explain-corpus/.  cu_code claims the
+ * CUresult so signals.c makes no generic row for its name.
+ */
+#include "signals.h"
+
+#define HW CP_LAYER_HARDWARE
+#define SY CP_LAYER_SYSTEM
+#define DR CP_LAYER_DRIVER
+#define RT CP_LAYER_RUNTIME
+#define FW CP_LAYER_FRAMEWORK
+#define AP CP_LAYER_APPLICATION
+
+#define F_STICKY "the process must exit; rerun with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then " \
+                 "run it under compute-sanitizer (memcheck) to find the bad access"
+
+const cp_signal cp_signals_cuda[] = {
+    { .id = "cuda.no_kernel_image", .layer = FW,
+      .match = { "no kernel image is available for execution on the device", "cudaErrorNoKernelImageForDevice",
+                 "CUDA_ERROR_NO_BINARY_FOR_GPU" },
+      .cause = "the program or framework carries no machine code (SASS) for this GPU's compute capability and no PTX it can JIT",
+      .fix = "install a build that includes this GPU's architecture (e.g. a newer PyTorch wheel), or rebuild with -gencode for its sm_XX; `cuprobe arch FILE` shows what a binary carries",
+      .check = "framework.arch", .cu_code = 209 },
+    { .id = "cuda.insufficient_driver", .layer = DR,
+      .match = { "CUDA driver version is insufficient for CUDA runtime version", "cudaErrorInsufficientDriver" },
+      .cause = "the installed driver is older than the CUDA runtime needs (or libcuda was not found at all)",
+      .fix = "upgrade the NVIDIA driver to one that supports this CUDA major, or install a framework build for an older CUDA",
+      .check = "runtime.driver_compat" },
+    { .id = "cuda.no_device", .layer = SY,
+      .match = { "no CUDA-capable device is detected", "cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE" },
+      .cause = "no GPU is visible to the process: CUDA_VISIBLE_DEVICES empty or wrong, a container started without GPUs, or the GPU not bound to the nvidia driver",
+      .fix = "check CUDA_VISIBLE_DEVICES, start containers with --gpus all (or the device plugin), and make sure nvidia-smi lists the GPU",
+      .check = "system.visibility", .cu_code = 100 },
+    { .id = "cuda.devices_busy", .layer = SY,
+      .match = { "CUDA-capable device(s) is/are busy or unavailable", "all CUDA-capable devices are busy or unavailable",
+                 "cudaErrorDevicesUnavailable", "CUDA_ERROR_DEVICE_UNAVAILABLE" },
+      .cause = "the GPU is in EXCLUSIVE_PROCESS compute mode with another process on it, or in PROHIBITED mode",
+      .fix = "find the other process (nvidia-smi), or set the compute mode to DEFAULT: nvidia-smi -c DEFAULT",
+      .check = "system.compute_mode", .cu_code = 46 },
+    { .id = "cuda.illegal_address", .layer = AP,
+      .match = { "an illegal memory access was encountered", "cudaErrorIllegalAddress", "CUDA_ERROR_ILLEGAL_ADDRESS" },
+      .cause = "a kernel read or wrote memory it does not own (out-of-bounds index, freed or host pointer); the context is now unusable",
+      .fix = F_STICKY, .check = "application.xid", .cu_code = 700 },
+    { .id = "cuda.launch_failure", .layer = AP,
+      .match = { "unspecified launch failure", "cudaErrorLaunchFailure", "CUDA_ERROR_LAUNCH_FAILED" },
+      .cause = "a kernel raised an exception on the device (bad pointer, shared-memory overrun, trap); the context is now unusable",
+      .fix = F_STICKY, .check = "application.xid", .cu_code = 719 },
+    { .id = "cuda.device_assert", .layer = AP,
+      .match = { "device-side assert triggered", "cudaErrorAssert", "CUDA_ERROR_ASSERT" },
+      .cause = "an assert inside a kernel failed, most often an index out of range (class label >= number of classes, embedding index)",
+      .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 (or on CPU) to see the failing operation and check its index inputs; the process must restart",
+      .check = "application.xid", .cu_code = 710 },
+    { .id = "cuda.oom", .layer = AP,
+      .match = { "CUDA error: out of memory", "cudaErrorMemoryAllocation", "CUDA_ERROR_OUT_OF_MEMORY",
+                 "out of memory while trying to allocate" },
+      .cause = "a device allocation failed: the GPU memory is used up by this process or by others",
+      .fix = "lower the batch size or model size, free cached memory, or stop other processes on the GPU (nvidia-smi)",
+      .check = "system.memory_headroom", .cu_code = 2 },
+    { .id = "cuda.init_error", .layer = DR,
+      .match = { "CUDA error: initialization error", "cudaErrorInitializationError", "CUDA_ERROR_NOT_INITIALIZED" },
+      .cause = "cuInit failed: CUDA was used in a child after fork(), or the driver is not loaded or broken",
+      .fix = "use the 'spawn' start method instead of fork for CUDA workers; otherwise run `cuprobe doctor` to see why cuInit fails",
+      .check = "driver.cuinit", .cu_code = 3 },
+    { .id = "cuda.driver_mismatch", .layer = DR,
+      .match = { "system has unsupported display driver / cuda driver combination", "cudaErrorSystemDriverMismatch",
+                 "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH" },
+      .cause = "the loaded kernel module and the user-space libcuda have different versions (driver upgraded without reboot, or a stray libcuda)",
+      .fix = "reboot (or reload the nvidia modules) after a driver upgrade; remove other libcuda.so.1 copies from the library path",
+      .check = "driver.version_match", .cu_code = 803 },
+    { .id = "cuda.compat_unsupported", .layer = DR,
+      .match = { "forward compatibility was attempted on non supported HW", "cudaErrorCompatNotSupportedOnDevice",
+                 "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE" },
+      .cause = "a cuda-compat (forward compatibility) libcuda is in use on a GPU that does not support it (GeForce, most workstation cards)",
+      .fix = "remove the cuda-compat directory from LD_LIBRARY_PATH (or the image) and upgrade the driver instead",
+      .check = "driver.compat", .cu_code = 804 },
+    { .id = "cuda.unsupported_ptx", .layer = RT,
+      .match = { "the provided PTX was compiled with an unsupported toolchain", "cudaErrorUnsupportedPtxVersion",
+                 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION" },
+      .cause = "the PTX was generated by a newer CUDA toolkit than the driver's JIT compiler understands",
+      .fix = "upgrade the driver to one that supports the toolkit that built the code, or build with the toolkit that matches the driver",
+      .check = "runtime.driver_compat", .cu_code = 222 },
+    { .id = "cuda.stub_library", .layer = DR,
+      .match = { "CUDA driver is a stub library", "cudaErrorStubLibrary", "CUDA_ERROR_STUB_LIBRARY" },
+      .cause = "the libcuda.so loaded is the toolkit's link-time stub (lib64/stubs), not the driver's library",
+      .fix = "remove .../lib64/stubs from LD_LIBRARY_PATH and make sure the driver's libcuda.so.1 is installed",
+      .check = "runtime.stubs_on_path", .cu_code = 34 },
+    { .id = "cuda.not_supported", .layer = DR,
+      .match = { "CUDA error: operation not supported", "cudaErrorNotSupported", "CUDA_ERROR_NOT_SUPPORTED" },
+      .cause = "the call is not supported on this GPU, driver or platform (e.g. peer access, managed memory or IPC in a VM or container)",
+      .fix = "check that the feature is supported here (nvidia-smi topo -m for peer access); set the framework option that avoids it",
+      .check = "driver.devices", .cu_code = 801 },
+    { .id = "cuda.misaligned_address", .layer = AP,
+      .match = { "CUDA error: misaligned address", "cudaErrorMisalignedAddress", "CUDA_ERROR_MISALIGNED_ADDRESS" },
+      .cause = "a kernel accessed memory at an address not aligned to the access size (often a vectorised load on an offset view)",
+      .fix = F_STICKY, .check = "application.xid", .cu_code = 716 },
+    { .id = "cuda.illegal_instruction", .layer = AP,
+      .match = { "an illegal instruction was encountered", "cudaErrorIllegalInstruction", "CUDA_ERROR_ILLEGAL_INSTRUCTION" },
+      .cause = "a kernel executed an illegal instruction (miscompiled kernel, corrupted code, or code built for another architecture)",
+      .fix = F_STICKY, .check = "application.xid", .cu_code = 715 },
+    { .id = "cuda.too_many_resources", .layer = AP,
+      .match = { "too many resources requested for launch", "cudaErrorLaunchOutOfResources",
+                 "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES" },
+      .cause = "the launch asks for more registers, shared memory or threads per block than the GPU has",
+      .fix = "launch with fewer threads per block, or limit registers (-maxrregcount / __launch_bounds__)",
+      .check = "framework.arch", .cu_code = 701 },
+    { .id = "cuda.launch_timeout", .layer = AP,
+      .match = { "the launch timed out and was terminated", "cudaErrorLaunchTimeout", "CUDA_ERROR_LAUNCH_TIMEOUT" },
+      .cause = "a kernel ran past the display watchdog limit on a GPU that also drives a display",
+      .fix = "run on a GPU without a display, or split the work into shorter kernels",
+      .check = "application.xid", .cu_code = 702 },
+    { .id = "cuda.ecc_uncorrectable", .layer = HW,
+      .match = { "uncorrectable ECC error encountered", "cudaErrorECCUncorrectable", "CUDA_ERROR_ECC_UNCORRECTABLE" },
+      .cause = "the GPU reported an uncorrectable ECC memory error",
+      .fix = "drain the GPU and reset it so the bad row is remapped; if it repeats, RMA",
+      .check = "hardware.memory_health", .cu_code = 214 },
+    { .id = "cuda.unknown", .layer = DR,
+      .match = { "CUDA error: unknown error", "cudaErrorUnknown", "CUDA_ERROR_UNKNOWN" },
+      .cause = "the driver returned an unclassified error, often after a GPU fault, a lost GPU or a broken driver install",
+      .fix = "look at the kernel log for an Xid near that time (dmesg | grep -i xid) and run `cuprobe doctor`",
+      .check = "driver.cuinit", .cu_code = 999 },
+    { .id = NULL }
+};

@@ -1,0 +1,76 @@
+/*
+ * Explain rows for framework messages: PyTorch, JAX, TensorFlow and CuPy.
+ * The CUDA error a framework wraps is matched by signals_cuda.c as well.
+ *
+ * To add a row: see signals_cuda.c.
+ */
+#include "signals.h"
+
+#define DR CP_LAYER_DRIVER
+#define LI CP_LAYER_LIBRARIES
+#define FW CP_LAYER_FRAMEWORK
+#define AP CP_LAYER_APPLICATION
+
+const cp_signal cp_signals_frameworks[] = {
+    { .id = "torch.oom", .layer = AP,
+      .match = { "CUDA out of memory. Tried to allocate", "torch.OutOfMemoryError", "torch.cuda.OutOfMemoryError" },
+      .cause = "PyTorch could not allocate GPU memory: the model, batch or cached blocks need more than is free",
+      .fix = "lower the batch size or sequence length, use mixed precision or gradient checkpointing; if much is reserved but unallocated, set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+      .check = "system.memory_headroom", .extract = CP_EXTRACT_OOM },
+    { .id = "torch.alloc_conf", .layer = FW, .match = { "expandable_segments" }, .unless = "Tried to allocate",
+      .cause = "a PYTORCH_CUDA_ALLOC_CONF allocator setting is in play (expandable_segments), or this platform does not support it",
+      .fix = "if PyTorch says it is not supported here, remove expandable_segments from PYTORCH_CUDA_ALLOC_CONF",
+      .check = "framework.cuda" },
+    { .id = "torch.no_driver", .layer = DR, .match = { "Found no NVIDIA driver on your system" },
+      .cause = "PyTorch found no libcuda.so.1: no NVIDIA driver, or a container started without GPU support",
+      .fix = "install the NVIDIA driver (check with nvidia-smi); in a container use --gpus all",
+      .check = "driver.libcuda" },
+    { .id = "torch.driver_too_old", .layer = DR, .match = { "The NVIDIA driver on your system is too old" },
+      .cause = "the driver is older than the CUDA version this PyTorch build was compiled with",
+      .fix = "upgrade the driver, or install the PyTorch wheel for an older CUDA (e.g. the cu118 or cu121 index)",
+      .check = "framework.cuda" },
+    { .id = "torch.arch_unsupported", .layer = FW,
+      .match = { "is not compatible with the current PyTorch installation" },
+      .cause = "this PyTorch build has no kernels for the GPU's compute capability (GPU too new or too old for the wheel)",
+      .fix = "install a PyTorch build whose arch list includes this GPU (newer wheel for new GPUs, older release for old GPUs)",
+      .check = "framework.arch" },
+    { .id = "torch.not_compiled", .layer = FW, .match = { "Torch not compiled with CUDA enabled" },
+      .cause = "the installed PyTorch is a CPU-only build",
+      .fix = "install a CUDA build of PyTorch (pip install torch --index-url https://download.pytorch.org/whl/cuXXX)",
+      .check = "framework.cuda" },
+    { .id = "torch.cuda_unknown_init", .layer = DR,
+      .match = { "CUDA unknown error - this may be due to an incorrectly set up environment" },
+      .cause = "cuInit failed with an unknown error: often CUDA_VISIBLE_DEVICES changed after start, nvidia_uvm not loaded, or a driver left broken by a suspend or upgrade",
+      .fix = "load nvidia_uvm (sudo modprobe nvidia_uvm), set CUDA_VISIBLE_DEVICES before the program starts, or reboot after a driver upgrade",
+      .check = "driver.cuinit" },
+    { .id = "torch.device_count_error", .layer = DR, .match = { "Unexpected error from cudaGetDeviceCount()" },
+      .cause = "PyTorch could not count the GPUs: the CUDA driver failed to initialise (the error number it gives says why)",
+      .fix = "look at the error number in the message (803: driver versions differ, 804: cuda-compat on an unsupported GPU) and run `cuprobe doctor`",
+      .check = "driver.cuinit" },
+    { .id = "jax.cpu_jaxlib", .layer = FW, .match = { "a CUDA-enabled jaxlib is not installed" },
+      .cause = "JAX is installed without its CUDA plugin, so it runs on the CPU",
+      .fix = "install the CUDA build: pip install -U \"jax[cuda12]\" (or cuda13)",
+      .check = "framework.found" },
+    { .id = "jax.backend_init", .layer = FW,
+      .match = { "Unable to initialize backend 'cuda'", "CUDA backend failed to initialize" },
+      .cause = "JAX could not start its CUDA backend: the rest of the message names the cause (driver too old, missing CUDA libraries, version mismatch)",
+      .fix = "read the cause after the colon; check that the jax-cuda plugin's CUDA version is supported by the driver",
+      .check = "framework.cuda" },
+    { .id = "jax.no_gpu", .layer = FW, .match = { "No GPU/TPU found, falling back to CPU" },
+      .cause = "JAX found no accelerator: a CPU-only jaxlib, or no GPU visible to the process",
+      .fix = "install jax[cuda12] and check that nvidia-smi sees the GPU from the same environment",
+      .check = "framework.found" },
+    { .id = "tf.dlopen", .layer = LI, .match = { "Could not load dynamic library" },
+      .cause = "TensorFlow could not load a CUDA library it needs; the GPU will not be used",
+      .fix = "install the CUDA and cuDNN versions this TensorFlow release was built for (pip install tensorflow[and-cuda])",
+      .check = "framework.libs", .extract = CP_EXTRACT_SONAME },
+    { .id = "tf.cannot_dlopen", .layer = FW, .match = { "Cannot dlopen some GPU libraries" },
+      .cause = "TensorFlow is skipping the GPU because some CUDA libraries failed to load (the lines above name them)",
+      .fix = "install the CUDA libraries named above for this TensorFlow release (pip install tensorflow[and-cuda])",
+      .check = "framework.libs" },
+    { .id = "cupy.not_installed", .layer = FW, .match = { "CuPy is not correctly installed" },
+      .cause = "the CuPy wheel does not match the CUDA on this machine, or its CUDA libraries are missing",
+      .fix = "install the cupy-cudaXXx wheel that matches the CUDA major the driver supports",
+      .check = "framework.libs" },
+    { .id = NULL }
+};

@@ -1,0 +1,110 @@
+/*
+ * Explain rows for the layers under CUDA: kernel log lines (NVRM, modprobe,
+ * Secure Boot, nouveau), NVML and nvidia-smi, containers, and the dynamic
+ * loader's "cannot open shared object file" for driver, runtime and library
+ * sonames.
+ *
+ * To add a row: see signals_cuda.c.
+ */
+#include "signals.h"
+
+#define HW CP_LAYER_HARDWARE
+#define KE CP_LAYER_KERNEL
+#define SY CP_LAYER_SYSTEM
+#define DR CP_LAYER_DRIVER
+#define RT CP_LAYER_RUNTIME
+#define LI CP_LAYER_LIBRARIES
+
+/* What the loader (dlerror, ldd) says when a soname is missing. */
+#define LOADER_SAYS { "cannot open shared object file", "=> not found" }
+
+const cp_signal cp_signals_stack[] = {
+    { .id = "kernel.xid", .layer = HW, .match = { "NVRM: Xid" },
+      .cause = "the kernel driver reported an XID error", .fix = "see the XID table",
+      .check = "hardware.xid", .extract = CP_EXTRACT_XID },
+    { .id = "hardware.fallen_off_bus", .layer = HW,
+      .match = { "GPU has fallen off the bus", "GPU is lost", "NVML_ERROR_GPU_IS_LOST" }, .unless = "Xid",
+      .cause = "the GPU stopped answering on PCIe (power, thermal, riser or slot problem, or a GPU fault)",
+      .fix = "drain and reboot the node; check PCIe seating, power cables and cooling; if it repeats, RMA the GPU",
+      .check = "hardware.pci_gpu", .nvml_code = 15 },
+    { .id = "kernel.rm_init_failed", .layer = KE, .match = { "RmInitAdapter failed" },
+      .cause = "the nvidia kernel module could not initialise the GPU (firmware/GSP failure, unsupported GPU for this driver, or a hardware fault)",
+      .fix = "check that the driver supports this GPU, try a reboot, and read the NVRM lines around it; if it persists, test the GPU in another slot",
+      .check = "kernel.gpu_bound" },
+    { .id = "kernel.api_mismatch", .layer = KE, .match = { "NVRM: API mismatch" },
+      .cause = "a user-space driver component of one version talked to a kernel module of another version",
+      .fix = "reboot (or unload and reload the nvidia modules) after a driver upgrade so both sides have the same version",
+      .check = "driver.version_match" },
+    { .id = "kernel.module_not_found", .layer = KE,
+      .match = { "Module nvidia not found", "Module nvidia_uvm not found", "Module nvidia-uvm not found" },
+      .cause = "no nvidia kernel module is built for the running kernel (kernel updated without a DKMS rebuild, or driver not installed)",
+      .fix = "install the driver's kernel module for this kernel (dkms autoinstall, or the linux-modules-nvidia package for it) and reboot",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.secure_boot", .layer = KE,
+      .match = { "Key was rejected by service", "Required key not available", "Secure Boot" },
+      .also = { "nvidia", "modprobe", "module", "insmod" },
+      .cause = "Secure Boot refused to load the unsigned nvidia kernel module",
+      .fix = "sign the module and enrol the key with mokutil (DKMS can do it), use the distribution's signed driver, or disable Secure Boot",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.nouveau", .layer = KE,
+      .match = { "Nouveau kernel driver is currently in use", "initialized nouveau", "nouveau 0000:" },
+      .cause = "the open-source nouveau driver holds the GPU, so the nvidia module cannot bind to it",
+      .fix = "blacklist nouveau (modprobe.d: blacklist nouveau, options nouveau modeset=0), rebuild the initramfs and reboot",
+      .check = "kernel.nouveau" },
+    { .id = "kernel.module_loaded", .layer = KE, .match = { "NVRM: loading NVIDIA UNIX" },
+      .cause = "informational: the nvidia kernel module loaded; the line gives its version",
+      .fix = "nothing to do; compare this version with the user-space driver's (nvidia-smi) if other errors follow",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.smi_no_driver", .layer = KE,
+      .match = { "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
+                 "NVML_ERROR_DRIVER_NOT_LOADED", "Failed to initialize NVML: Driver Not Loaded" },
+      .cause = "the nvidia kernel module is not loaded (kernel updated without a DKMS rebuild, Secure Boot, nouveau, or no device nodes in a container)",
+      .fix = "load the module (sudo modprobe nvidia) and read its error; rebuild it for the running kernel if it is missing",
+      .check = "kernel.nvidia_module", .nvml_code = 9 },
+    { .id = "driver.nvml_mismatch", .layer = DR,
+      .match = { "Driver/library version mismatch", "NVML_ERROR_LIB_RM_VERSION_MISMATCH" },
+      .cause = "user-space libnvidia-ml and the loaded kernel module have different versions, usually after a driver upgrade without reboot",
+      .fix = "reboot, or unload the nvidia modules and load them again (stop processes using the GPU first)",
+      .check = "driver.version_match", .nvml_code = 18 },
+    { .id = "system.nvml_unknown", .layer = SY, .match = { "Failed to initialize NVML: Unknown Error" },
+      .cause = "NVML could not open the device nodes; in a container this usually means its device cgroup rules were reset (e.g. systemctl daemon-reload)",
+      .fix = "restart the container; on the host set up the nvidia-ctk cgroup/CDI config so device access survives daemon reloads",
+      .check = "system.devnode_access" },
+    { .id = "system.container_no_gpu_runtime", .layer = SY,
+      .match = { "could not select device driver \"\" with capabilities: [[gpu]]" },
+      .cause = "Docker has no GPU runtime: the NVIDIA Container Toolkit is not installed or not configured",
+      .fix = "install nvidia-container-toolkit, run `nvidia-ctk runtime configure --runtime=docker` and restart dockerd",
+      .check = "system.container" },
+    { .id = "system.container_cli_init", .layer = SY, .match = { "nvidia-container-cli: initialization error" },
+      .cause = "the NVIDIA container hook could not talk to the driver on the host (module not loaded, NVML error, or a rootless setup)",
+      .fix = "make nvidia-smi work on the host first; then check /etc/nvidia-container-runtime/config.toml (no-cgroups for rootless)",
+      .check = "system.container" },
+    { .id = "system.container_requirement", .layer = DR,
+      .match = { "nvidia-container-cli: requirement error: unsatisfied condition: cuda" },
+      .cause = "the image needs a newer CUDA than the host driver supports (NVIDIA_REQUIRE_CUDA)",
+      .fix = "upgrade the host driver, or use an image built for an older CUDA",
+      .check = "runtime.driver_compat" },
+    { .id = "loader.libcuda", .layer = DR, .match = { "libcuda.so" }, .also = LOADER_SAYS,
+      .cause = "the driver's libcuda.so.1 cannot be found: no NVIDIA driver, or a container started without the driver libraries",
+      .fix = "install the NVIDIA driver; in a container use --gpus (NVIDIA Container Toolkit) so libcuda is mounted",
+      .check = "driver.libcuda", .extract = CP_EXTRACT_SONAME },
+    { .id = "loader.libnvml", .layer = DR, .match = { "libnvidia-ml.so" }, .also = LOADER_SAYS,
+      .cause = "the driver's libnvidia-ml.so.1 cannot be found: no NVIDIA driver, or a container without the driver libraries",
+      .fix = "install the NVIDIA driver (its utils package), or start the container with --gpus",
+      .check = "driver.nvml", .extract = CP_EXTRACT_SONAME },
+    { .id = "loader.runtime", .layer = RT,
+      .match = { "libcudart.so", "libnvrtc.so", "libnvrtc-builtins.so", "libnvJitLink.so", "libnvvm.so" },
+      .also = LOADER_SAYS,
+      .cause = "a CUDA runtime library of this major version is not installed or not on the library path",
+      .fix = "install the CUDA runtime of that major (toolkit, or the nvidia-*-cuXX pip wheels) or add its lib directory to LD_LIBRARY_PATH",
+      .check = "runtime.toolkits", .extract = CP_EXTRACT_SONAME },
+    { .id = "loader.libraries", .layer = LI,
+      .match = { "libcublas.so", "libcublasLt.so", "libcufft.so", "libcurand.so", "libcusolver.so", "libcusparse.so",
+                 "libcudnn.so", "libcudnn_", "libnccl.so", "libcupti.so", "libnvjpeg.so", "libnppc.so", "libnppig.so",
+                 "libcufile.so", "libcusparseLt.so", "libnvToolsExt.so" },
+      .also = LOADER_SAYS,
+      .cause = "a CUDA library (cuBLAS, cuDNN, NCCL, ...) of this major version is not installed or not on the library path",
+      .fix = "install that library for your CUDA major (system package or nvidia-*-cuXX pip wheel) or add its directory to LD_LIBRARY_PATH",
+      .check = "libraries.found", .extract = CP_EXTRACT_SONAME },
+    { .id = NULL }
+};

@@ -1,0 +1,276 @@
+/* cuprobe explain: the corpus of real error texts, the knowledge base's
+ * coverage, extraction, grouping and text cleaning. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include "test.h"
+#include "cuprobe/explain.h"
+#include "kb/signals.h"
+
+#define CORPUS "tests/explain-corpus"
+
+static const cp_explain_signal *find(const cp_explain_result *r, const char *code)
+{
+    for (int i = 0; i < r->nsignals; i++)
+        if (strcmp(r->signals[i].code, code) == 0) return &r->signals[i];
+    return NULL;
+}
+
+static cp_explain_result explain(const char *s, size_t n)
+{
+    cp_explain_result r;
+    if (cp_explain_text(s, n, &r) != 0) memset(&r, 0, sizeof r);
+    return r;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *b = malloc(1 << 20);
+    *len = b ? fread(b, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (b) b[*len] = '\0';
+    return b;
+}
+
+/* Expected "LAYER ID" pairs of every corpus file, for the coverage test. */
+static char seen_ids[256][64];
+static int nseen;
+
+static void check_corpus_file(const char *name)
+{
+    char path[512], layer[32], id[64];
+    snprintf(path, sizeof path, "%s/%s", CORPUS, name);
+    size_t len;
+    char *text = slurp(path, &len);
+    CHECK(text != NULL);
+    if (!text) return;
+    if (sscanf(text, "# expect: %31s %63s", layer, id) != 2) {
+        fprintf(stderr, "  %s: no '# expect: LAYER ID' line\n", name);
+        CHECK(0);
+        free(text);
+        return;
+    }
+    const char *body = strchr(text, '\n');
+    body = body ? body + 1 : text + len;
+    cp_explain_result r = explain(body, len - (size_t)(body - text));
+    const cp_explain_signal *s = find(&r, id);
+    if (!s || strcmp(cp_layer_name(s->layer), layer) != 0) {
+        fprintf(stderr, "  %s: expected %s %s, got %d signals:", name, layer, id, r.nsignals);
+        for (int i = 0; i < r.nsignals; i++)
+            fprintf(stderr, " %s/%s", cp_layer_name(r.signals[i].layer), r.signals[i].code);
+        fputc('\n', stderr);
+        CHECK(0);
+    }
+    if (nseen < 256) snprintf(seen_ids[nseen++], sizeof seen_ids[0], "%s", id);
+    cp_explain_free(&r);
+    free(text);
+}
+
+static void test_corpus(void)
+{
+    DIR *d = opendir(CORPUS);
+    CHECK(d != NULL);
+    if (!d) return;
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".txt") != 0) continue;
+        check_corpus_file(e->d_name);
+        files++;
+    }
+    closedir(d);
+    CHECK(files >= 80);
+}
+
+static int corpus_has(const char *id)
+{
+    for (int i = 0; i < nseen; i++)
+        if (strcmp(seen_ids[i], id) == 0 || (strcmp(id, "kernel.xid") == 0 && strncmp(seen_ids[i], "xid.", 4) == 0))
+            return 1;
+    return 0;
+}
+
+/* Every curated row has a corpus case; every generic (CUresult / NVML name)
+ * row is found by its name alone; phrases fit the scanner's limits. */
+static void test_kb_coverage(void)
+{
+    size_t n = cp_signals_all(NULL, 0);
+    cp_signal *rows = malloc(n * sizeof *rows);
+    CHECK(rows && cp_signals_all(rows, n) == n);
+    int layers[CP_LAYER_COUNT] = { 0 };
+    for (size_t i = 0; rows && i < n; i++) {
+        const cp_signal *s = &rows[i];
+        CHECK(s->cause && s->fix && s->layer < CP_LAYER_COUNT);
+        for (int j = 0; j < CP_SIGNAL_MAX_MATCH && s->match[j]; j++)
+            CHECK(strlen(s->match[j]) >= 4 && strlen(s->match[j]) < 200);
+        for (size_t k = 0; k < i; k++) CHECK(strcmp(rows[k].id, s->id) != 0);
+        layers[s->layer]++;
+        if (strchr(s->id, '.')) {
+            if (!corpus_has(s->id)) fprintf(stderr, "  no corpus case for %s\n", s->id);
+            CHECK(corpus_has(s->id));
+            continue;
+        }
+        cp_explain_result r = explain(s->id, strlen(s->id));
+        CHECK_I64(r.nsignals, 1);
+        if (r.nsignals == 1) CHECK_STR(r.signals[0].code, s->id);
+        cp_explain_free(&r);
+    }
+    for (int l = 0; l < CP_LAYER_COUNT; l++) CHECK(layers[l] > 0);
+    free(rows);
+}
+
+static void test_unknown(void)
+{
+    const char *t = "hello world\nSegmentation fault (core dumped)\nOut of memory: Killed process 1234 (python)\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK_I64(r.nsignals, 0);
+    cp_explain_free(&r);
+    r = explain("", 0);
+    CHECK_I64(r.nsignals, 0);
+    cp_explain_free(&r);
+    /* identifier prefixes need a word boundary */
+    r = explain("CUDA_ERROR_NOT_MAPPED_AS_ARRAY", 30);
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals) CHECK_STR(r.signals[0].code, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY");
+    cp_explain_free(&r);
+}
+
+static void test_extract_oom(void)
+{
+    const char *t = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total "
+                    "capacity of 79.15 GiB of which 512.00 MiB is free.";
+    cp_explain_result r = explain(t, strlen(t));
+    const cp_explain_signal *s = find(&r, "torch.oom");
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_I64(s->requested_bytes, 2147483648LL);
+        CHECK_I64(s->free_bytes, 536870912LL);
+        CHECK_I64(s->total_bytes, (long long)(79.15 * 1073741824.0 + 0.5));
+        CHECK_I64(s->gpu, 3);
+    }
+    cp_explain_free(&r);
+    t = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; "
+        "5.92 GiB already allocated; 11.94 MiB free; 6.37 GiB reserved in total by PyTorch)";
+    r = explain(t, strlen(t));
+    s = find(&r, "torch.oom");
+    CHECK(s != NULL);
+    CHECK_I64(r.nsignals, 1);
+    if (s) {
+        CHECK_I64(s->requested_bytes, 20971520LL);
+        CHECK_I64(s->free_bytes, (long long)(11.94 * 1048576.0 + 0.5));
+        CHECK_I64(s->total_bytes, (long long)(7.79 * 1073741824.0 + 0.5));
+        CHECK_I64(s->gpu, 0);
+    }
+    cp_explain_free(&r);
+}
+
+static void test_extract_xid_soname(void)
+{
+    const char *t = "[ 9.1] NVRM: Xid (PCI:0000:9b:00): 79, pid=1, name=x, GPU has fallen off the bus.\n"
+                    "ImportError: libnvJitLink.so.12: cannot open shared object file: No such file or directory\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK_I64(r.nsignals, 2);
+    const cp_explain_signal *s = find(&r, "xid.79");
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_I64(s->xid, 79);
+        CHECK_STR(s->pci, "0000:9b:00");
+        CHECK_STR(cp_layer_name(s->layer), "hardware");
+        CHECK_I64(s->first_line, 1);
+    }
+    s = find(&r, "loader.runtime");
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_STR(s->soname, "libnvJitLink.so.12");
+        CHECK_STR(s->soname_version, "12");
+        CHECK_I64(s->first_line, 2);
+    }
+    cp_explain_free(&r);
+}
+
+static void test_grouping(void)
+{
+    const char *t = "NVRM: Xid (PCI:0000:01:00): 13, a\nNVRM: Xid (PCI:0000:01:00): 31, b\n"
+                    "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+                    "NVRM: Xid (PCI:0000:01:00): 13, c\nx\nCUDA error: an illegal memory access was encountered\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK_I64(r.nsignals, 3);
+    if (r.nsignals == 3) {
+        CHECK_STR(r.signals[0].code, "xid.13");
+        CHECK_I64(r.signals[0].count, 2);
+        CHECK_I64(r.signals[0].first_line, 1);
+        CHECK_STR(r.signals[1].code, "xid.31");
+        CHECK_STR(r.signals[2].code, "cuda.illegal_address");
+        CHECK_I64(r.signals[2].count, 2);
+        CHECK_I64(r.signals[2].first_line, 3);
+    }
+    cp_explain_free(&r);
+}
+
+static void test_cleaning(void)
+{
+    /* ANSI inside the phrase, CRLF, NUL between two messages, a 1 MB line */
+    const char t[] = "\033[1mRuntimeError\033[0m: CUDA error: device-side \033[31massert\033[0m triggered\r\n"
+                     "junk\0CUDA_ERROR_NO_DEVICE\r\n\033]0;title\007unspecified launch failure\n";
+    cp_explain_result r = explain(t, sizeof t - 1);
+    CHECK_I64(r.nsignals, 3);
+    const cp_explain_signal *s = find(&r, "cuda.device_assert");
+    CHECK(s != NULL);
+    if (s) CHECK_STR(s->evidence, "RuntimeError: CUDA error: device-side assert triggered");
+    s = find(&r, "cuda.no_device");
+    CHECK(s && s->first_line == 2);
+    CHECK(find(&r, "cuda.launch_failure") != NULL);
+    cp_explain_free(&r);
+
+    size_t n = 1 << 20;
+    char *big = malloc(n);
+    CHECK(big != NULL);
+    if (!big) return;
+    memset(big, '=', n);
+    const char *m = "no kernel image is available for execution on the device";
+    memcpy(big + 4096 - 20, m, strlen(m));              /* across the first window edge */
+    memcpy(big + n - 100, "CUDA_ERROR_ASSERT", 17);
+    r = explain(big, n);
+    CHECK_I64(r.nsignals, 2);
+    CHECK(find(&r, "cuda.no_kernel_image") != NULL);
+    CHECK(find(&r, "cuda.device_assert") != NULL);
+    for (int i = 0; i < r.nsignals; i++) CHECK(strlen(r.signals[i].evidence) <= 200);
+    cp_explain_free(&r);
+    free(big);
+}
+
+static void test_render(void)
+{
+    const char *t = "say \"hi\"\\ \xff CUDA error: misaligned address";
+    cp_explain_result r = explain(t, strlen(t));
+    char buf[4096] = "";
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    cp_explain_render_json(&r, f);
+    fclose(f);
+    CHECK(strstr(buf, "\"code\": \"cuda.misaligned_address\"") != NULL);
+    CHECK(strstr(buf, "say \\\"hi\\\"\\\\ \\ufffd CUDA") != NULL);
+    CHECK(strstr(buf, "\"count\": 1") != NULL);
+    cp_explain_free(&r);
+    f = fmemopen(buf, sizeof buf - 1, "w");
+    if (!f) return;
+    cp_explain_render_text(&r, f, 0);
+    fclose(f);
+    CHECK_STR(buf, "no known signal in the text\n");
+}
+
+int main(void)
+{
+    RUN(test_corpus);
+    RUN(test_kb_coverage);
+    RUN(test_unknown);
+    RUN(test_extract_oom);
+    RUN(test_extract_xid_soname);
+    RUN(test_grouping);
+    RUN(test_cleaning);
+    RUN(test_render);
+    return TEST_END();
+}
