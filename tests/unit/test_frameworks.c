@@ -13,63 +13,9 @@
 #include "host/frameworks.h"
 #include "host/host.h"
 #include "test.h"
+#include "fake_tree.h"
 
 /* ------------------------------------------------------------ fake tree */
-
-static char root[256];
-
-static void mk(const char *rel)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    for (char *s = p + strlen(root) + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(p, 0755);
-            *s = '/';
-        }
-}
-
-static void put_bytes(const char *rel, const void *b, size_t n)
-{
-    char p[512];
-    mk(rel);
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    FILE *f = fopen(p, "wb");
-    if (f) {
-        fwrite(b, 1, n, f);
-        fclose(f);
-    }
-}
-
-static void put_file(const char *rel, const char *text)
-{
-    put_bytes(rel, text, strlen(text));
-}
-
-static void put_dir(const char *rel)
-{
-    char p[512];
-    mk(rel);
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    mkdir(p, 0755);
-}
-
-static void put_link(const char *rel, const char *target)
-{
-    char p[512];
-    mk(rel);
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    if (symlink(target, p) != 0)
-        fprintf(stderr, "  symlink %s: %s\n", p, strerror(errno));
-}
-
-static void set_env(cp_host_facts *h, const char *name, const char *value)
-{
-    cp_env_var *e = &h->env[h->nenv++];
-    snprintf(e->name, sizeof e->name, "%s", name);
-    snprintf(e->value, sizeof e->value, "%s", value);
-}
 
 static void put32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }

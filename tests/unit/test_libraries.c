@@ -13,55 +13,14 @@
 #include "host/host.h"
 #include "host/libraries.h"
 #include "test.h"
+#include "fake_tree.h"
 #include "probe/probe.h"
 
 /* ------------------------------------------------------------ fake tree */
 
-static char root[256];
-
-static void mk(const char *rel)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    for (char *s = p + strlen(root) + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(p, 0755);
-            *s = '/';
-        }
-}
-
-static void put_bytes(const char *rel, const void *b, size_t n)
-{
-    char p[512];
-    mk(rel);
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    FILE *f = fopen(p, "wb");
-    if (f) {
-        fwrite(b, 1, n, f);
-        fclose(f);
-    }
-}
-
-static void put_file(const char *rel)
+static void put_elf(const char *rel)
 {
     put_bytes(rel, "elf", 3);
-}
-
-static void put_dir(const char *rel)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s/", rel);
-    mk(p);
-}
-
-static void put_link(const char *rel, const char *target)
-{
-    char p[512];
-    mk(rel);
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    if (symlink(target, p) != 0)
-        fprintf(stderr, "  symlink %s: %s\n", p, strerror(errno));
 }
 
 /* A file plus its soname link beside it: "DIR", "libcublas.so.13", "13.1.0.3". */
@@ -73,7 +32,7 @@ static void put_lib(const char *dir, const char *soname, const char *ver)
     snprintf(name, sizeof name, "%.*s%s", (int)(so - soname) + 4, soname, ver);
     snprintf(file, sizeof file, "%s/%s", dir, name);
     snprintf(link, sizeof link, "%s/%s", dir, soname);
-    put_file(file);
+    put_elf(file);
     put_link(link, name);
 }
 
@@ -131,10 +90,10 @@ static void build_tree(void)
     put_link(TK "/libcublas.so", "libcublas.so.13");
     put_lib(TK, "libcufft.so.12", "12.0.0.61");
     put_lib(TK, "libnccl.so.2", "2.28.9");
-    put_file(TK "/libcupti.so.2025.3.1");
+    put_elf(TK "/libcupti.so.2025.3.1");
     put_link(TK "/libcupti.so.13", "libcupti.so.2025.3.1");
-    put_file(TK "/libcudnn_ops.so.9");
-    put_file(TK "/libcublas_static.a");
+    put_elf(TK "/libcudnn_ops.so.9");
+    put_elf(TK "/libcublas_static.a");
     put_link("/usr/local/cuda-13.0/lib64", "targets/x86_64-linux/lib");
     put_link("/usr/local/cuda", "cuda-13.0");
     /* the distribution's NCCL and cuDNN, through ld.so.cache */
@@ -146,17 +105,17 @@ static void build_tree(void)
     put_lib("/opt/old/lib", "libcublas.so.13", "13.0.0.19");
     put_lib("/opt/old/lib", "libcudnn.so.9", "9.8.0");
     /* a venv with CUDA 13 wheels: real files named by soname, versions in dist-info */
-    put_file("/usr/bin/python3.12");
+    put_elf("/usr/bin/python3.12");
     put_link("/home/u/venv/bin/python3", "/usr/bin/python3.12");
-    put_file(SITE "/nvidia/cu13/lib/libcublas.so.13");
-    put_file(SITE "/nvidia/cu13/lib/libcublasLt.so.13");
-    put_file(SITE "/nvidia/cu13/lib/libcufft.so.12");
-    put_file(SITE "/nvidia/cu13/lib/libnvrtc.so.13");
-    put_file(SITE "/nvidia/cu13/lib/libnvrtc-builtins.so.13.0");
-    put_file(SITE "/nvidia/cudnn/lib/libcudnn.so.9");
-    put_file(SITE "/nvidia/cudnn/lib/libcudnn_graph.so.9");
-    put_file(SITE "/nvidia/nccl/lib/libnccl.so.2");
-    put_file(SITE "/nvidia/cu13/include/cublas.h");
+    put_elf(SITE "/nvidia/cu13/lib/libcublas.so.13");
+    put_elf(SITE "/nvidia/cu13/lib/libcublasLt.so.13");
+    put_elf(SITE "/nvidia/cu13/lib/libcufft.so.12");
+    put_elf(SITE "/nvidia/cu13/lib/libnvrtc.so.13");
+    put_elf(SITE "/nvidia/cu13/lib/libnvrtc-builtins.so.13.0");
+    put_elf(SITE "/nvidia/cudnn/lib/libcudnn.so.9");
+    put_elf(SITE "/nvidia/cudnn/lib/libcudnn_graph.so.9");
+    put_elf(SITE "/nvidia/nccl/lib/libnccl.so.2");
+    put_elf(SITE "/nvidia/cu13/include/cublas.h");
     put_dir(SITE "/nvidia_cublas-13.1.0.3.dist-info");
     put_dir(SITE "/nvidia_cublas_cu12-12.9.1.4.dist-info");   /* a stale CUDA 12 wheel */
     put_dir(SITE "/nvidia_cublasmp_cu13-0.6.0.dist-info");     /* another package */
@@ -166,17 +125,10 @@ static void build_tree(void)
     put_dir(SITE "/nvidia_nccl_cu13-2.28.9.dist-info");
     put_dir(SITE "/torch");
     /* CUDA 12 wheels of the system Python: one folder per library */
-    put_file(DIST "/nvidia/cublas/lib/libcublas.so.12");
-    put_file(DIST "/nvidia/cufft/lib/libcufft.so.11");
+    put_elf(DIST "/nvidia/cublas/lib/libcublas.so.12");
+    put_elf(DIST "/nvidia/cufft/lib/libcufft.so.11");
     put_dir(DIST "/nvidia_cublas_cu12-12.4.5.8.dist-info");
     put_dir(DIST "/nvidia_cufft_cu12-11.2.1.3.dist-info");
-}
-
-static void set_env(cp_host_facts *h, const char *name, const char *value)
-{
-    cp_env_var *e = &h->env[h->nenv++];
-    snprintf(e->name, sizeof e->name, "%s", name);
-    snprintf(e->value, sizeof e->value, "%s", value);
 }
 
 static void tree_env(cp_host_facts *h)
@@ -335,7 +287,7 @@ static void test_observe_many(void)
     char rel[128], at[300];
     for (int i = 0; i < CP_MAX_LIBS + 10; i++) {
         snprintf(rel, sizeof rel, "/many/lib/libcurand.so.10.%d", i);
-        put_file(rel);
+        put_elf(rel);
     }
     snprintf(at, sizeof at, "%s/many", root);
     memset(&h, 0, sizeof h);

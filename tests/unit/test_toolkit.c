@@ -9,6 +9,7 @@
 #include "cuprobe/facts.h"
 #include "host/host.h"
 #include "test.h"
+#include "fake_tree.h"
 
 /* ---------------------------------------------------------- version.json */
 
@@ -313,60 +314,6 @@ static void test_ldcache_real(void)
 }
 
 /* ------------------------------------------------------------ fake tree */
-
-static char root[256];
-
-static void mk(const char *rel)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    for (char *s = p + strlen(root) + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(p, 0755);
-            *s = '/';
-        }
-}
-
-static void put_file(const char *rel, const char *text)
-{
-    char p[512];
-    mk(rel);
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    FILE *f = fopen(p, "wb");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
-static void put_bytes(const char *rel, const unsigned char *b, size_t n)
-{
-    char p[512];
-    mk(rel);
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    FILE *f = fopen(p, "wb");
-    if (f) {
-        fwrite(b, 1, n, f);
-        fclose(f);
-    }
-}
-
-static void put_link(const char *rel, const char *target)
-{
-    char p[512];
-    mk(rel);
-    snprintf(p, sizeof p, "%s%s", root, rel);
-    if (symlink(target, p) != 0)
-        fprintf(stderr, "  symlink %s: %s\n", p, strerror(errno));
-}
-
-static void set_env(cp_host_facts *h, const char *name, const char *value)
-{
-    cp_env_var *e = &h->env[h->nenv++];
-    snprintf(e->name, sizeof e->name, "%s", name);
-    snprintf(e->value, sizeof e->value, "%s", value);
-}
 
 static void build_tree(void)
 {
