@@ -5,6 +5,7 @@
 #include <string.h>
 #include "test.h"
 #include "cuprobe/explain.h"
+#include "checks/check.h"
 #include "kb/signals.h"
 
 #define CORPUS "tests/explain-corpus"
@@ -118,6 +119,23 @@ static void test_kb_coverage(void)
         cp_explain_free(&r);
     }
     for (int l = 0; l < CP_LAYER_COUNT; l++) CHECK(layers[l] > 0);
+    free(rows);
+}
+
+/* A confirming check names a check doctor really runs, so the advice
+ * "see check X" never points nowhere. */
+static void test_checks_exist(void)
+{
+    size_t n = cp_signals_all(NULL, 0);
+    cp_signal *rows = malloc(n * sizeof *rows);
+    CHECK(rows && cp_signals_all(rows, n) == n);
+    for (size_t i = 0; rows && i < n; i++) {
+        if (!rows[i].check) continue;
+        int found = 0;
+        for (const cp_check *c = cp_checks; c->id && !found; c++) found = strcmp(c->id, rows[i].check) == 0;
+        if (!found) fprintf(stderr, "  %s names unknown check '%s'\n", rows[i].id, rows[i].check);
+        CHECK(found);
+    }
     free(rows);
 }
 
@@ -266,6 +284,7 @@ int main(void)
 {
     RUN(test_corpus);
     RUN(test_kb_coverage);
+    RUN(test_checks_exist);
     RUN(test_unknown);
     RUN(test_extract_oom);
     RUN(test_extract_xid_soname);
