@@ -11,7 +11,7 @@ SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omi
 SANFLAGS = $(if $(SAN),$(SANITIZE))
 CPPFLAGS = -Iinclude -Isrc/lib -D_GNU_SOURCE
 CFLAGS_ALL = -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
-LDLIBS_ALL = -ldl $(LDLIBS)
+LDLIBS_ALL = -ldl -lpthread $(LDLIBS)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
@@ -72,7 +72,7 @@ test:
 	@sh tests/summary.sh build/results.txt build-asan/results.txt
 
 test-gpu: $(TOOL)
-	@sh tests/gpu/run.sh ./$(TOOL)
+	@sh tests/gpu/run.sh ./$(TOOL) && sh tests/gpu/explain_live.sh ./$(TOOL)
 
 # libFuzzer targets (clang): build/fuzz/fuzz_NAME.  Run one for N seconds:
 #   make fuzz FUZZ_SECONDS=600            (every target, one after another)
@@ -82,7 +82,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 fuzz-build: $(FUZZ_BIN)
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $< $(LIB_SRC) -ldl
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $< $(LIB_SRC) -ldl -lpthread
 fuzz: fuzz-build
 	@for f in $(FUZZ_BIN); do n=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$n; \
 	  echo "== $$f for $(FUZZ_SECONDS) s"; \

@@ -18,7 +18,7 @@ awk 'BEGIN {
         printf "\033[32m2025-03-04 10:%02d:%02d\033[0m INFO trainer.py:%d step %d loss=%.4f lr=3.0e-05 grad_norm=%.3f tokens/s=%d\n", \
             i / 60 % 60, i % 60, 100 + i % 900, i, 2.5 / (1 + i / 1000), 0.5 + i % 7 / 10, 40000 + i % 999
 }' >"$tmp/noise.txt"
-for f in "$here"/tests/explain-corpus/*.txt; do tail -n +2 "$f"; done >"$tmp/signals.txt"
+for f in "$here"/tests/explain-corpus/*.txt; do sed "/^# expect: /d; /^# source: /d" "$f"; done >"$tmp/signals.txt"
 {
     head -n 5000 "$tmp/noise.txt"
     cat "$tmp/signals.txt"
@@ -36,3 +36,7 @@ for i in 1 2 3 4 5 6 7; do
 done
 echo "runs (ms): $(tr '\n' ' ' <"$tmp/ms.txt")"
 echo "median: $(sort -n "$tmp/ms.txt" | sed -n 4p) ms"
+if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f "peak RSS: %M kB" "$tool" explain - <"$tmp/log.txt" >/dev/null 2>"$tmp/rss.txt" || true
+    tail -n 1 "$tmp/rss.txt"
+fi

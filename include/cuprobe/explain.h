@@ -24,6 +24,32 @@
  * (0: signals found, 3: unreadable input, 64: bad command line). */
 #define CP_EXIT_NO_SIGNAL 4
 
+/* What this machine says about one explanation (`explain --check`). */
+typedef enum {
+    CP_HERE_NOT_ASKED,        /* --check was not given */
+    CP_HERE_CONFIRMED,        /* the confirming check fails or warns here, or a named library cannot run here */
+    CP_HERE_NOT_SEEN,         /* the check passes here: the cause lies elsewhere (another machine, another time) */
+    CP_HERE_UNKNOWN,          /* the check was skipped or blocked by a lower layer */
+    CP_HERE_NO_CHECK          /* no check on this machine can see this signal */
+} cp_here_verdict;
+
+#define CP_HERE_MAX_FILES 8
+
+/* A library the text names, scanned for GPU code against this machine's GPUs. */
+typedef struct {
+    char path[256];
+    char verdict[16];         /* cp_run_verdict_name, or "unreadable" */
+    char why[192];            /* the code that decides, and the GPU */
+} cp_here_file;
+
+typedef struct {
+    cp_here_verdict verdict;
+    const char *status;       /* the check's status name ("fail", "pass", "blocked"...), NULL when none */
+    char summary[256];        /* the check's one line */
+    int nfiles;
+    cp_here_file files[CP_HERE_MAX_FILES];
+} cp_here;
+
 /* One signal found in the text, with its repeats grouped. */
 typedef struct {
     char code[64];            /* knowledge-base id: "torch.oom", "xid.79", "CUDA_ERROR_INVALID_VALUE" */
@@ -43,6 +69,7 @@ typedef struct {
     char pci[32];             /* kernel log: "0000:9b:00" */
     char soname[64];          /* loader: "libcudart.so.12" */
     char soname_version[16];  /* loader: "12", "11.0" */
+    cp_here here;             /* filled by cp_explain_confirm */
 } cp_explain_signal;
 
 typedef struct {
@@ -56,6 +83,19 @@ typedef struct {
  * -1 when out of memory, with *out empty.  Pure: no I/O, no global state,
  * safe to call from several threads. */
 int cp_explain_text(const char *text, size_t len, cp_explain_result *out);
+
+/* `explain --check`: for every signal of r, read its confirming check in
+ * `doctor`'s report of this machine (rep, made by cp_doctor over f) and set
+ * signal.here.  For signals about GPU code that cannot run (check
+ * framework.arch), also scan the libraries the text names (absolute paths
+ * to .so files, and the packages of site-packages paths, read from this
+ * machine's file system) against the GPUs in f: a library that cannot run
+ * here confirms the explanation.  Reads files; never loads them. */
+void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, const cp_facts *f,
+                        const cp_report *rep);
+
+/* "confirmed", "not seen here", "cannot tell", "no check". */
+const char *cp_here_verdict_name(cp_here_verdict v);
 
 /* Release what cp_explain_text allocated; *r becomes empty.  NULL is fine. */
 void cp_explain_free(cp_explain_result *r);

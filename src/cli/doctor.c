@@ -8,20 +8,6 @@
 #include "options.h"
 #include "cuprobe/cuprobe.h"
 
-static int parse_live(const char *s, unsigned *mask)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    *mask = 0;
-    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-        if (strcmp(t, "cuda") == 0) *mask |= CP_LIVE_CUDA;
-        else if (strcmp(t, "nvml") == 0) *mask |= CP_LIVE_NVML;
-        else if (strcmp(t, "env") == 0) *mask |= CP_LIVE_ENV;
-        else return -1;
-    }
-    return 0;
-}
-
 /* Test hook for fault injection: CUPROBE_TEST_FAIL_READ=N fails the Nth read. */
 static long fail_read_at(void)
 {
@@ -62,7 +48,7 @@ int cmd_doctor(int argc, char **argv)
                 return cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
         } else if (m < 0) return CP_EXIT_USAGE;
         else if ((m = opt_match(argc, argv, &i, "--live", &v)) > 0) {
-            if (parse_live(v, &o.live_mask) != 0) return cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
+            if (opt_live_mask(v, &o.live_mask) != 0) return cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
         } else if (m < 0) return CP_EXIT_USAGE;
         else return cli_usage_error(argv[i][0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", argv[i]);
     }

@@ -65,10 +65,33 @@ static int join_args(int n, char **words, char **buf, size_t *len)
     return 0;
 }
 
+/* --check: observe this machine (or replay a snapshot), run doctor's checks
+ * and let them confirm or not each signal.  Returns 0 or CP_EXIT_ERROR. */
+static int confirm_here(cp_explain_result *r, const char *text, size_t len, const cp_observe_opts *o)
+{
+    cp_session *s;
+    char err[512] = "";
+    if (cp_observe(o, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "cuprobe: %s\n", err);
+        return CP_EXIT_ERROR;
+    }
+    cp_report rep;
+    if (cp_doctor(cp_session_facts(s), 1, &rep) != 0) {
+        fputs("cuprobe: out of memory\n", stderr);
+        cp_session_free(s);
+        return CP_EXIT_ERROR;
+    }
+    cp_explain_confirm(r, text, len, cp_session_facts(s), &rep);
+    cp_report_free(&rep);
+    cp_session_free(s);
+    return 0;
+}
+
 /* `cuprobe explain MESSAGE... | -`: see cli.h. */
 int cmd_explain(int argc, char **argv)
 {
-    int json = 0, use_stdin = 0, nwords = 0;
+    int json = 0, use_stdin = 0, nwords = 0, check = 0;
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
     const char *color = "auto", *v;
     char **words = calloc((size_t)argc + 1, sizeof *words);
     if (!words) { fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
@@ -80,6 +103,23 @@ int cmd_explain(int argc, char **argv)
         }
         if (strcmp(argv[i], "-") == 0) use_stdin = 1;
         else if ((m = opt_match(argc, argv, &i, "--json", NULL))) json = 1;
+        else if ((m = opt_match(argc, argv, &i, "--check", NULL))) check = 1;
+        else if ((m = opt_match(argc, argv, &i, "--from", &v)) > 0) o.from_dir = v;
+        else if (m < 0) { free(words); return CP_EXIT_USAGE; }
+        else if ((m = opt_match(argc, argv, &i, "--python", &v)) > 0) o.python = v;
+        else if (m < 0) { free(words); return CP_EXIT_USAGE; }
+        else if ((m = opt_match(argc, argv, &i, "--timeout", &v)) > 0) {
+            if ((o.timeout_ms = opt_seconds_ms(v)) < 0) {
+                free(words);
+                return cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
+            }
+        } else if (m < 0) { free(words); return CP_EXIT_USAGE; }
+        else if ((m = opt_match(argc, argv, &i, "--live", &v)) > 0) {
+            if (opt_live_mask(v, &o.live_mask) != 0) {
+                free(words);
+                return cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
+            }
+        } else if (m < 0) { free(words); return CP_EXIT_USAGE; }
         else if ((m = opt_match(argc, argv, &i, "--no-color", NULL))) color = "never";
         else if ((m = opt_match(argc, argv, &i, "--color", &v)) > 0) {
             if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
@@ -92,6 +132,14 @@ int cmd_explain(int argc, char **argv)
             free(words);
             return cli_usage_error("unknown option '%s'", argv[i]);
         } else words[nwords++] = argv[i];
+    }
+    if ((o.from_dir || o.python || o.live_mask) && !check) {
+        free(words);
+        return cli_usage_error("--from, --python and --live only make sense with --check");
+    }
+    if (o.live_mask && !o.from_dir) {
+        free(words);
+        return cli_usage_error("--live only makes sense with --from");
     }
     if (use_stdin == (nwords > 0)) {
         free(words);
@@ -108,6 +156,11 @@ int cmd_explain(int argc, char **argv)
         free(text);
         fputs("cuprobe: out of memory\n", stderr);
         return CP_EXIT_ERROR;
+    }
+    if (check && r.nsignals && (rc = confirm_here(&r, text, len, &o)) != 0) {
+        free(text);
+        cp_explain_free(&r);
+        return rc;
     }
     free(text);
     int use_color = strcmp(color, "always") == 0 ||

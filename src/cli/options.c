@@ -1,8 +1,10 @@
 /* Option parsing shared by the subcommands. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "options.h"
 #include "cli.h"
+#include "cuprobe/cuprobe.h"
 
 /* Match argv[*i] against flag; take its value from "--flag=V" or the next
  * argument.  Returns 1 matched (value in *val when wanted), 0 not this flag,
@@ -27,4 +29,19 @@ int opt_seconds_ms(const char *s)
     double v = strtod(s, &end);
     if (end == s || *end || !(v > 0) || v > 3600) return -1;
     return (int)(v * 1000 + 0.5) > 0 ? (int)(v * 1000 + 0.5) : 1;
+}
+
+/* Parse --live's "cuda,nvml,env" into CP_LIVE_* bits; -1 on an unknown word. */
+int opt_live_mask(const char *s, unsigned *mask)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    *mask = 0;
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        if (strcmp(t, "cuda") == 0) *mask |= CP_LIVE_CUDA;
+        else if (strcmp(t, "nvml") == 0) *mask |= CP_LIVE_NVML;
+        else if (strcmp(t, "env") == 0) *mask |= CP_LIVE_ENV;
+        else return -1;
+    }
+    return 0;
 }

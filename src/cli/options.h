@@ -4,5 +4,6 @@
 
 int opt_match(int argc, char **argv, int *i, const char *flag, const char **val);
 int opt_seconds_ms(const char *s);
+int opt_live_mask(const char *s, unsigned *mask);
 
 #endif

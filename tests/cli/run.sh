@@ -4,6 +4,8 @@
 #
 # Case file lines ("key: value"; '#' starts a comment):
 #   args:       the command line; @SNAP@ is the case's private fixture copy
+#               (@SNAP@ and @ROOT@, the repository, also work in write, link
+#               and stdin values)
 #   fixture:    tests/fixtures/NAME to copy to @SNAP@ before the run
 #   write:      PATH = TEXT     write TEXT (printf %b escapes) to @SNAP@/PATH
 #   remove:     PATH            delete @SNAP@/PATH (file or folder)
@@ -12,6 +14,7 @@
 #   scenario:   NAME            load the fake libcuda/libnvidia-ml with
 #                               tests/fakes/scenarios/NAME.txt
 #   env:        NAME=VALUE      set in the tool's (otherwise empty) environment
+#   stdin:      FILE            feed FILE (repository path) to the tool; else /dev/null
 #   exit:       N               expected exit code
 #   stdout:     TEXT            stdout must contain TEXT (any number of lines)
 #   not-stdout: TEXT            stdout must not contain TEXT
@@ -34,10 +37,11 @@ for case in tests/cli/cases/*.case; do
     fixture=$(field fixture "$case")
     [ -n "$fixture" ] && cp -R "tests/fixtures/$fixture" "$snap"
     mkdir -p "$snap"
+    sub() { sed "s#@SNAP@#$snap#g; s#@ROOT@#$root#g"; }
     field remove "$case" | while IFS= read -r p; do rm -rf "${snap:?}/$p"; done
-    field write "$case" | while IFS= read -r w; do
+    field write "$case" | sub | while IFS= read -r w; do
         p=${w%% = *}; t=${w#* = }; mkdir -p "$(dirname "$snap/$p")"; rm -rf "${snap:?}/$p"; printf '%b' "$t" >"$snap/$p"; done
-    field link "$case" | while IFS= read -r w; do
+    field link "$case" | sub | while IFS= read -r w; do
         p=${w%% = *}; t=${w#* = }; mkdir -p "$(dirname "$snap/$p")"; rm -rf "${snap:?}/$p"; ln -s "$t" "$snap/$p"; done
     field answer "$case" >>"$snap/answers.txt.add"
     if [ -s "$snap/answers.txt.add" ] && [ -f "$snap/answers.txt" ]; then cat "$snap/answers.txt.add" >>"$snap/answers.txt"; fi
@@ -52,9 +56,11 @@ for case in tests/cli/cases/*.case; do
 $(field env "$case")
 EOT
     args=$(field args "$case" | sed "s#@SNAP@#$snap#g")
+    input=$(field stdin "$case" | sub)
+    case $input in ''|/*) ;; *) input=$root/$input ;; esac
     t0=$(date +%s%N)
     # shellcheck disable=SC2086 # args are split on purpose
-    env -i "$@" ASAN_OPTIONS=detect_leaks=1 "$root/$tool" $args >"$tmp/$name.out" 2>"$tmp/$name.err"
+    env -i "$@" ASAN_OPTIONS=detect_leaks=1 "$root/$tool" $args <"${input:-/dev/null}" >"$tmp/$name.out" 2>"$tmp/$name.err"
     code=$?
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))
     ok=1 why=""

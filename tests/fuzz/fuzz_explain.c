@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cuprobe/explain.h"
+#include "explain/explain_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,6 +31,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         cp_explain_free(&r);
     }
+    char paths[CP_EXPLAIN_MAX_PATHS][256];
+    int n = cp_explain_paths(buf, size, paths);
+    if (n < 0 || n > CP_EXPLAIN_MAX_PATHS)
+        abort();
+    for (int i = 0; i < n; i++)
+        if (paths[i][0] != '/' || strlen(paths[i]) >= 256 || !memmem(buf, size, paths[i], strlen(paths[i])))
+            abort();
     free(buf);
     return 0;
 }

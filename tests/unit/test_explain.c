@@ -6,6 +6,8 @@
 #include "test.h"
 #include "cuprobe/explain.h"
 #include "checks/check.h"
+#include "explain/explain_int.h"
+#include "kb/kb.h"
 #include "kb/signals.h"
 
 #define CORPUS "tests/explain-corpus"
@@ -36,25 +38,35 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Expected "LAYER ID" pairs of every corpus file, for the coverage test. */
-static char seen_ids[256][64];
+static char seen_ids[512][64];
 static int nseen;
+/* Files whose text was collected from a public thread ("# source: URL"),
+ * and the layers they cover. */
+static int nsourced;
+static int sourced_layers[CP_LAYER_COUNT];
 
+/* A corpus file: "# expect: LAYER ID", optionally "# source: URL", then
+ * the text as it appeared there. */
 static void check_corpus_file(const char *name)
 {
-    char path[512], layer[32], id[64];
+    char path[512], layer[32] = "", id[64] = "", source[512] = "";
     snprintf(path, sizeof path, "%s/%s", CORPUS, name);
     size_t len;
     char *text = slurp(path, &len);
     CHECK(text != NULL);
     if (!text) return;
-    if (sscanf(text, "# expect: %31s %63s", layer, id) != 2) {
+    const char *body = text;
+    while (*body == '#') {
+        if (sscanf(body, "# expect: %31s %63s", layer, id) != 2) sscanf(body, "# source: %511s", source);
+        const char *nl = strchr(body, '\n');
+        body = nl ? nl + 1 : text + len;
+    }
+    if (!*id) {
         fprintf(stderr, "  %s: no '# expect: LAYER ID' line\n", name);
         CHECK(0);
         free(text);
         return;
     }
-    const char *body = strchr(text, '\n');
-    body = body ? body + 1 : text + len;
     cp_explain_result r = explain(body, len - (size_t)(body - text));
     const cp_explain_signal *s = find(&r, id);
     if (!s || strcmp(cp_layer_name(s->layer), layer) != 0) {
@@ -63,12 +75,17 @@ static void check_corpus_file(const char *name)
             fprintf(stderr, " %s/%s", cp_layer_name(r.signals[i].layer), r.signals[i].code);
         fputc('\n', stderr);
         CHECK(0);
+    } else if (strncmp(source, "https://", 8) == 0) {
+        nsourced++;
+        sourced_layers[s->layer]++;
     }
-    if (nseen < 256) snprintf(seen_ids[nseen++], sizeof seen_ids[0], "%s", id);
+    if (nseen < 512) snprintf(seen_ids[nseen++], sizeof seen_ids[0], "%s", id);
     cp_explain_free(&r);
     free(text);
 }
 
+/* Every corpus file maps to its layer and id; at least 80 of them are
+ * texts from public threads, and those cover all eight layers. */
 static void test_corpus(void)
 {
     DIR *d = opendir(CORPUS);
@@ -83,6 +100,12 @@ static void test_corpus(void)
     }
     closedir(d);
     CHECK(files >= 80);
+    if (nsourced < 80) fprintf(stderr, "  only %d corpus texts carry a source\n", nsourced);
+    CHECK(nsourced >= 80);
+    for (int l = 0; l < CP_LAYER_COUNT; l++) {
+        if (!sourced_layers[l]) fprintf(stderr, "  no sourced corpus text in layer %s\n", cp_layer_name((cp_layer)l));
+        CHECK(sourced_layers[l] > 0);
+    }
 }
 
 static int corpus_has(const char *id)
@@ -137,6 +160,107 @@ static void test_checks_exist(void)
         CHECK(found);
     }
     free(rows);
+}
+
+/* doctor words a failed cuInit or nvmlInit with the row explain prints for
+ * that name: one meaning per error name, whichever command shows it. */
+static void test_doctor_wording(void)
+{
+    static cp_facts f;
+    int n = 0;
+    for (int nvml = 0; nvml <= 1; nvml++)
+        for (int code = 1; code <= 999; code++) {
+            cp_signal kb;
+            if (cp_signal_for_code(code, nvml, &kb) != 0) continue;
+            cp_facts_init(&f);
+            cp_finding o;
+            memset(&o, 0, sizeof o);
+            if (nvml) {
+                f.nvml.run.state = CP_PROBE_DONE;
+                f.nvml.lib.loaded = 1;
+                f.nvml.init_result = code;
+                cp_check_nvml(&f, &o);
+            } else {
+                f.cuda.run.state = CP_PROBE_DONE;
+                f.cuda.lib.loaded = 1;
+                f.cuda.init_result = code;
+                cp_check_cuinit(&f, &o);
+            }
+            CHECK_I64(o.status, CP_FAIL);
+            CHECK_STR(o.fix, kb.fix);
+            if (!strstr(o.evidence, kb.cause)) fprintf(stderr, "  code %d: evidence lacks the kb cause\n", code);
+            CHECK(strstr(o.evidence, kb.cause) != NULL);
+            n++;
+        }
+    CHECK(n > 100);
+    cp_signal kb;
+    CHECK_I64(cp_signal_for_code(0, 0, &kb), -1);
+    CHECK_I64(cp_signal_for_code(100, 0, &kb), 0);
+    CHECK_STR(kb.id, "cuda.no_device");
+    CHECK_I64(cp_signal_for_code(1, 0, &kb), 0);
+    CHECK_STR(kb.id, "CUDA_ERROR_INVALID_VALUE");
+}
+
+/* The libraries and packages a traceback names, for --check. */
+static void test_paths(void)
+{
+    char p[CP_EXPLAIN_MAX_PATHS][256];
+    const char *t = "  File \"/opt/py/lib/python3.11/site-packages/detectron2/layers/nms.py\", line 3\n"
+                    "OSError: /usr/lib/x86_64-linux-gnu/libcudnn_ops.so.9.1.0: cannot open shared object file\n"
+                    "at /srv/app/build/libk.so.\n"
+                    "(/a/dist-packages/torch/__init__.py) x=/a/dist-packages/torch/lib/libc10_cuda.so\n"
+                    "see /usr/share/doc/readme.txt and /a/site-packages/six.py and http://x/y.so.html\n"
+                    "C:\\Users\\x\\torch\\lib\\cudnn64_8.dll /a/site-packages/torch-2.5.dist-info/RECORD\n";
+    int n = cp_explain_paths(t, strlen(t), p);
+    CHECK_I64(n, 5);
+    if (n == 5) {
+        CHECK_STR(p[0], "/opt/py/lib/python3.11/site-packages/detectron2");
+        CHECK_STR(p[1], "/usr/lib/x86_64-linux-gnu/libcudnn_ops.so.9.1.0");
+        CHECK_STR(p[2], "/srv/app/build/libk.so");
+        CHECK_STR(p[3], "/a/dist-packages/torch");
+        CHECK_STR(p[4], "/a/dist-packages/torch/lib/libc10_cuda.so");
+    }
+    char many[64 * 20] = "";
+    for (int i = 0; i < 20; i++) snprintf(many + strlen(many), 64, "/l/lib%d.so ", i);
+    CHECK_I64(cp_explain_paths(many, strlen(many), p), CP_EXPLAIN_MAX_PATHS);
+    CHECK_I64(cp_explain_paths("/", 1, p), 0);
+    CHECK_I64(cp_explain_paths("", 0, p), 0);
+}
+
+/* --check verdicts from a report: fail or warn confirms, pass is "not
+ * seen", a lower failing layer or a skip cannot tell, no check is said. */
+static void test_confirm_verdicts(void)
+{
+    static cp_facts f;
+    cp_facts_init(&f);
+    cp_finding fs[3] = {
+        { .check = "hardware.pci_gpu", .layer = CP_LAYER_HARDWARE, .status = CP_PASS, .summary = "1 GPU" },
+        { .check = "system.visibility", .layer = CP_LAYER_SYSTEM, .status = CP_FAIL, .summary = "hidden" },
+        { .check = "runtime.driver_compat", .layer = CP_LAYER_RUNTIME, .status = CP_PASS, .summary = "ok" },
+    };
+    cp_report rep = { .findings = fs, .nfindings = 3, .root = 1 };
+    const char *t = "CUDA error: no CUDA-capable device is detected\n"
+                    "CUDA driver version is insufficient for CUDA runtime version\n"
+                    "NCCL WARN Call to connect returned Connection refused\n"
+                    "no kernel image is available for execution on the device\n";
+    cp_explain_result r = explain(t, strlen(t));
+    cp_explain_confirm(&r, t, strlen(t), &f, &rep);
+    const cp_explain_signal *s = find(&r, "cuda.no_device");
+    CHECK(s && s->here.verdict == CP_HERE_CONFIRMED);
+    if (s) CHECK_STR(s->here.summary, "hidden");
+    s = find(&r, "cuda.insufficient_driver");
+    CHECK(s && s->here.verdict == CP_HERE_UNKNOWN);          /* system fails below runtime */
+    if (s) CHECK(strstr(s->here.summary, "the system layer fails first here: hidden") != NULL);
+    s = find(&r, "cuda.no_kernel_image");                    /* framework.arch not in the report */
+    CHECK(s && s->here.verdict == CP_HERE_UNKNOWN);
+    rep.root = -1;
+    fs[1].status = CP_PASS;
+    cp_explain_confirm(&r, t, strlen(t), &f, &rep);
+    s = find(&r, "cuda.insufficient_driver");
+    CHECK(s && s->here.verdict == CP_HERE_NOT_SEEN);
+    for (int i = 0; i < r.nsignals; i++)
+        if (!r.signals[i].check) CHECK_I64(r.signals[i].here.verdict, CP_HERE_NO_CHECK);
+    cp_explain_free(&r);
 }
 
 static void test_unknown(void)
@@ -285,6 +409,9 @@ int main(void)
     RUN(test_corpus);
     RUN(test_kb_coverage);
     RUN(test_checks_exist);
+    RUN(test_doctor_wording);
+    RUN(test_paths);
+    RUN(test_confirm_verdicts);
     RUN(test_unknown);
     RUN(test_extract_oom);
     RUN(test_extract_xid_soname);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "check.h"
 #include "kb/kb.h"
+#include "kb/signals.h"
 
 static int is_stub(const cp_facts *f)
 {
@@ -12,6 +13,17 @@ static int is_stub(const cp_facts *f)
 static int is_compat(const cp_facts *f)
 {
     return strstr(f->cuda.lib.path, "/compat/") != NULL;
+}
+
+/* Word a failed CUresult (nvml 0) or nvmlReturn_t (nvml 1) as the explain
+ * knowledge base does: its meaning as evidence, its fix as the fix, so an
+ * error name means one thing in `doctor` and `explain`. */
+static void explain_code(cp_finding *o, int code, int nvml, const char *fallback_fix)
+{
+    cp_signal kb;
+    if (cp_signal_for_code(code, nvml, &kb) != 0) { cp_fix(o, "%s", fallback_fix); return; }
+    cp_evidence(o, "meaning: %s (`cuprobe explain %s`)", kb.cause, nvml ? cp_nvml_error_name(code) : cp_cuda_error_name(code));
+    cp_fix(o, "%s", kb.fix);
 }
 
 /* libcuda.so.1 is found, is the real driver and has what we call. */
@@ -114,17 +126,7 @@ void cp_check_cuinit(const cp_facts *f, cp_finding *o)
         return;
     }
     cp_set(o, CP_FAIL, "cuInit failed: %s", name ? name : "unknown error");
-    switch (c->init_result) {
-    case 100: cp_fix(o, "no GPU is visible to CUDA: see the hardware, kernel and system layers "
-                     "(CUDA_VISIBLE_DEVICES, device nodes, container --gpus)"); break;
-    case 34: cp_fix(o, "the toolkit's stub libcuda was loaded: take the stubs folder out of LD_LIBRARY_PATH"); break;
-    case 803: cp_fix(o, "libcuda and the kernel module are different releases: reboot after a driver upgrade, "
-                     "or remove a stray/compat libcuda from the loader path"); break;
-    case 804: cp_fix(o, "a cuda-compat libcuda is in use on a GPU that does not support forward compatibility: "
-                     "remove the compat folder from LD_LIBRARY_PATH and upgrade the driver instead"); break;
-    case 999: cp_fix(o, "the driver failed without a reason: check 'dmesg' for NVRM/XID lines; nvidia_uvm must be loaded"); break;
-    default: cp_fix(o, "see the kernel log ('dmesg | grep -i nvrm') for the driver's reason");
-    }
+    explain_code(o, (int)c->init_result, 0, "see the kernel log ('dmesg | grep -i nvrm') for the driver's reason");
 }
 
 /* The driver lists as many GPUs as the bus has (unless hidden on purpose). */
@@ -187,21 +189,12 @@ void cp_check_nvml(const cp_facts *f, cp_finding *o)
         cp_set(o, CP_FAIL, "NVML: driver/library version mismatch (library %s, kernel module %s)",
                n->lib.version_from_path[0] ? n->lib.version_from_path : "?",
                f->host.procfs.version[0] ? f->host.procfs.version : "?");
-        cp_fix(o, "the user-space driver was upgraded but the old kernel module is still loaded: reboot, or "
-               "stop all GPU processes and reload the nvidia modules");
         break;
-    case 9:
-        cp_set(o, CP_FAIL, "NVML: the nvidia kernel driver is not loaded");
-        cp_fix(o, "see the kernel layer: load the nvidia module");
-        break;
-    case 4:
-        cp_set(o, CP_FAIL, "NVML: no permission to open the GPU");
-        cp_fix(o, "see the system layer: device node permissions");
-        break;
-    default:
-        cp_set(o, CP_FAIL, "NVML failed to initialise: %s", name ? name : "unknown error");
-        cp_fix(o, "check 'dmesg | grep -i nvrm' for the driver's reason");
+    case 9: cp_set(o, CP_FAIL, "NVML: the nvidia kernel driver is not loaded"); break;
+    case 4: cp_set(o, CP_FAIL, "NVML: no permission to open the GPU"); break;
+    default: cp_set(o, CP_FAIL, "NVML failed to initialise: %s", name ? name : "unknown error");
     }
+    explain_code(o, (int)n->init_result, 1, "check 'dmesg | grep -i nvrm' for the driver's reason");
 }
 
 /* cuda-compat copies of libcuda: harmless on disk, a trap on the loader

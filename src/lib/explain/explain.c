@@ -11,6 +11,7 @@
  * OVERLAP bytes (longer than any phrase), so nothing is copied whole and a
  * phrase across a window edge is still found; a signal counts once per line.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@ typedef struct {
     long last_line;
 } group_meta;
 
+/* The phrase index: built once per process from the knowledge base (which
+ * is constant), then only read, so calls on several threads share it. */
 typedef struct {
     cp_signal *rows;
     size_t nrows;
@@ -50,6 +53,11 @@ typedef struct {
     char *arena;               /* lowercased phrases, also[] and unless */
     const char **also_low;     /* nrows * CP_SIGNAL_MAX_ALSO */
     const char **unless_low;   /* nrows */
+} phrase_index;
+
+/* One call's state. */
+typedef struct {
+    const phrase_index *ix;
     cp_explain_result *out;
     group_meta *meta;
     int cap;
@@ -102,7 +110,7 @@ static size_t row_text_size(const cp_signal *s, size_t *npats)
     return sz;
 }
 
-static void index_row(scanner *sc, size_t r, size_t *used)
+static void index_row(phrase_index *sc, size_t r, size_t *used)
 {
     const cp_signal *s = &sc->rows[r];
     for (int j = 0; j < CP_SIGNAL_MAX_MATCH && s->match[j]; j++) {
@@ -123,33 +131,33 @@ static void index_row(scanner *sc, size_t r, size_t *used)
     if (s->unless) sc->unless_low[r] = arena_low(sc->arena, used, s->unless);
 }
 
-/* Load the knowledge base and build the phrase index.  Returns -1 on OOM. */
-static int scanner_init(scanner *sc)
+static phrase_index the_index;
+static int the_index_ok;
+static pthread_once_t the_index_once = PTHREAD_ONCE_INIT;
+
+/* Load the knowledge base and build the phrase index (run once).  On OOM
+ * the_index_ok stays 0 and every call fails. */
+static void index_build(void)
 {
+    phrase_index *sc = &the_index;
     size_t n = cp_signals_all(NULL, 0), text = 0, npats = 0;
     sc->rows = malloc(n * sizeof *sc->rows);
-    if (!sc->rows) return -1;
+    if (!sc->rows) return;
     sc->nrows = cp_signals_all(sc->rows, n);
     for (size_t r = 0; r < n; r++) text += row_text_size(&sc->rows[r], &npats);
     sc->pats = malloc((npats ? npats : 1) * sizeof *sc->pats);
     sc->arena = malloc(text ? text : 1);
     sc->also_low = calloc(n * CP_SIGNAL_MAX_ALSO + 1, sizeof *sc->also_low);
     sc->unless_low = calloc(n + 1, sizeof *sc->unless_low);
-    if (!sc->pats || !sc->arena || !sc->also_low || !sc->unless_low) return -1;
+    if (!sc->pats || !sc->arena || !sc->also_low || !sc->unless_low) {
+        free(sc->rows); free(sc->pats); free(sc->arena); free(sc->also_low); free(sc->unless_low);
+        memset(sc, 0, sizeof *sc);
+        return;
+    }
     for (int b = 0; b < NBUCKET; b++) sc->bucket[b] = sc->bucket4[b] = -1;
     size_t used = 0;
     for (size_t r = 0; r < n; r++) index_row(sc, r, &used);
-    return 0;
-}
-
-static void scanner_free(scanner *sc)
-{
-    free(sc->rows);
-    free(sc->pats);
-    free(sc->arena);
-    free(sc->also_low);
-    free(sc->unless_low);
-    free(sc->meta);
+    the_index_ok = 1;
 }
 
 /* Does phrase p occur at w[i] with the word boundaries it asks for? */
@@ -164,14 +172,15 @@ static int hit_at(const scanner *sc, const pattern *p, size_t i)
 
 static int find_hits(const scanner *sc, hit *hits)
 {
+    const phrase_index *ix = sc->ix;
     int nh = 0;
     for (size_t i = 0; i + 4 <= sc->n && nh < MAX_HITS; i++) {
-        if (sc->nshort)
-            for (int k = sc->bucket4[hash4(sc->low + i)]; k >= 0 && nh < MAX_HITS; k = sc->pats[k].next)
-                if (hit_at(sc, &sc->pats[k], i)) hits[nh++] = (hit){ sc->pats[k].row, i, i + sc->pats[k].len };
+        if (ix->nshort)
+            for (int k = ix->bucket4[hash4(sc->low + i)]; k >= 0 && nh < MAX_HITS; k = ix->pats[k].next)
+                if (hit_at(sc, &ix->pats[k], i)) hits[nh++] = (hit){ ix->pats[k].row, i, i + ix->pats[k].len };
         if (i + 8 > sc->n) continue;
-        for (int k = sc->bucket[hash8(sc->low + i)]; k >= 0 && nh < MAX_HITS; k = sc->pats[k].next) {
-            const pattern *p = &sc->pats[k];
+        for (int k = ix->bucket[hash8(sc->low + i)]; k >= 0 && nh < MAX_HITS; k = ix->pats[k].next) {
+            const pattern *p = &ix->pats[k];
             if (i + 8 >= p->len && hit_at(sc, p, i + 8 - p->len))
                 hits[nh++] = (hit){ p->row, i + 8 - p->len, i + 8 };
         }
@@ -192,8 +201,8 @@ static int shadowed(const hit *hits, int nh, int i)
 
 static int line_allows(const scanner *sc, int row)
 {
-    const char *const *also = &sc->also_low[(size_t)row * CP_SIGNAL_MAX_ALSO];
-    const char *unless = sc->unless_low[row];
+    const char *const *also = &sc->ix->also_low[(size_t)row * CP_SIGNAL_MAX_ALSO];
+    const char *unless = sc->ix->unless_low[row];
     if (unless && memmem(sc->low, sc->n, unless, strlen(unless))) return 0;
     if (!also[0]) return 1;
     for (int j = 0; j < CP_SIGNAL_MAX_ALSO && also[j]; j++)
@@ -239,7 +248,7 @@ static void evidence(const scanner *sc, const hit *h, char *dst, size_t cap)
 
 static void record(scanner *sc, const hit *h)
 {
-    const cp_signal *row = &sc->rows[h->row];
+    const cp_signal *row = &sc->ix->rows[h->row];
     int key = row->extract == CP_EXTRACT_XID ? cp_explain_xid_number(sc->low, sc->n) : -1;
     int g = group_find(sc, h->row, key);
     if (g >= 0) {
@@ -333,16 +342,18 @@ static void scan_text(scanner *sc, const char *t, size_t len)
 int cp_explain_text(const char *text, size_t len, cp_explain_result *out)
 {
     memset(out, 0, sizeof *out);
+    if (pthread_once(&the_index_once, index_build) != 0 || !the_index_ok) return -1;
     scanner *sc = calloc(1, sizeof *sc);
     if (!sc) return -1;
+    sc->ix = &the_index;
     sc->out = out;
-    int rc = scanner_init(sc);
-    if (rc == 0 && text) {
+    int rc = 0;
+    if (text) {
         scan_text(sc, text, len);
         out->lines = len ? sc->line - (text[len - 1] == '\n') : 0;
         if (sc->oom) rc = -1;
     }
-    scanner_free(sc);
+    free(sc->meta);
     free(sc);
     if (rc != 0) cp_explain_free(out);
     return rc;

@@ -17,4 +17,15 @@ int cp_explain_xid_number(const char *low, size_t n);
 void cp_explain_extract(cp_extract_kind kind, const char *orig, const char *low, size_t n,
                         size_t at, cp_explain_signal *s);
 
+#define CP_EXPLAIN_MAX_PATHS 8
+
+/* The files `explain --check` scans for GPU code: absolute paths in the
+ * text to shared libraries ("/x/libfoo.so", "/x/libfoo.so.12.1": the path
+ * up to the version) and the package folders of paths inside site-packages
+ * or dist-packages ("/x/site-packages/pkg/mod.py" gives
+ * "/x/site-packages/pkg").  Distinct, in order of appearance, at most
+ * CP_EXPLAIN_MAX_PATHS, each shorter than 256 bytes.  Returns the count.
+ * Pure: reads nothing but the text. */
+int cp_explain_paths(const char *text, size_t len, char out[][256]);
+
 #endif

@@ -34,6 +34,16 @@ static void text_values(const cp_explain_signal *s, FILE *out)
         fprintf(out, "  values:   missing %s (version %s)\n", s->soname, s->soname_version[0] ? s->soname_version : "N/A");
 }
 
+static void text_here(const cp_here *h, FILE *out)
+{
+    if (h->verdict == CP_HERE_NOT_ASKED) return;
+    fprintf(out, "  here:     %s", cp_here_verdict_name(h->verdict));
+    if (h->summary[0]) fprintf(out, ": %s", h->summary);
+    fputc('\n', out);
+    for (int k = 0; k < h->nfiles; k++)
+        fprintf(out, "  library:  %s: %s (%s)\n", h->files[k].path, h->files[k].verdict, h->files[k].why);
+}
+
 /* Render for people; see explain.h. */
 void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
 {
@@ -51,6 +61,7 @@ void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
         if (s->check) fprintf(out, "  check:    cuprobe doctor (%s)\n", s->check);
         text_values(s, out);
         fprintf(out, "  evidence: %s\n", s->evidence);
+        text_here(&s->here, out);
     }
 }
 
@@ -105,6 +116,27 @@ static void json_values(const cp_explain_signal *s, FILE *out)
     fputc('}', out);
 }
 
+static void json_here(const cp_here *h, FILE *out)
+{
+    if (h->verdict == CP_HERE_NOT_ASKED) return;
+    static const char *const words[] = { "", "confirmed", "not_seen", "unknown", "no_check" };
+    fprintf(out, ", \"here\": {\"verdict\": \"%s\", \"check_status\": ", words[h->verdict]);
+    json_str(out, h->status);
+    fputs(", \"summary\": ", out);
+    json_str(out, h->summary);
+    fputs(", \"libraries\": [", out);
+    for (int k = 0; k < h->nfiles; k++) {
+        fputs(k ? ", {\"path\": " : "{\"path\": ", out);
+        json_str(out, h->files[k].path);
+        fputs(", \"verdict\": ", out);
+        json_str(out, h->files[k].verdict);
+        fputs(", \"why\": ", out);
+        json_str(out, h->files[k].why);
+        fputc('}', out);
+    }
+    fputs("]}", out);
+}
+
 /* Render as JSON; see explain.h. */
 void cp_explain_render_json(const cp_explain_result *r, FILE *out)
 {
@@ -124,6 +156,7 @@ void cp_explain_render_json(const cp_explain_result *r, FILE *out)
         json_str(out, s->evidence);
         fprintf(out, ", \"count\": %ld, \"first_line\": %ld", s->count, s->first_line);
         json_values(s, out);
+        json_here(&s->here, out);
         fputc('}', out);
     }
     fputs(r && r->nsignals ? "\n]}\n" : "]}\n", out);

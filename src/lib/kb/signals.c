@@ -3,7 +3,8 @@
  * signals_*.c, then a generic row for every CUresult and nvmlReturn_t name in
  * errors.c that no curated row claims, so a pasted CUDA_ERROR_X or
  * NVML_ERROR_X name is always explained.  A generic row's layer, fix and
- * check come from the range tables below.
+ * check come from the range tables below, its other spellings (cudaErrorX,
+ * NVMLError_X, the library's message) from the spelling tables.
  *
  * To add a curated table: declare it in signals.h and add it to `tables`.
  */
@@ -57,6 +58,134 @@ static const code_rule nvml_rules[] = {
     { 0, 999, CP_LAYER_DRIVER, "check the NVML call's arguments and the driver version", "driver.nvml" },
 };
 
+/* More spellings of a code for its generic row: the runtime API's name
+ * (cudaErrorX) or pynvml's exception class (NVMLError_X), and the message
+ * the library prints for the code where that message is specific (the
+ * driver's cuGetErrorString and the runtime's cudaGetErrorString agree).
+ * A generic row fires only on a line that also says "cuda" ("nvml"), as
+ * every name does, so a message alone in an unrelated log stays silent.
+ * Codes with a curated row carry their spellings there. */
+typedef struct {
+    int code;
+    const char *also_as[3];
+} spelling;
+
+static const spelling cu_spellings[] = {
+    { 4, { "cudaErrorCudartUnloading", "driver shutting down" } },
+    { 5, { "cudaErrorProfilerDisabled" } },
+    { 6, { "cudaErrorProfilerNotInitialized" } },
+    { 7, { "cudaErrorProfilerAlreadyStarted" } },
+    { 8, { "cudaErrorProfilerAlreadyStopped" } },
+    { 36, { "cudaErrorCallRequiresNewerDriver", "API call is not supported in the installed CUDA driver" } },
+    { 101, { "cudaErrorInvalidDevice", "invalid device ordinal" } },
+    { 102, { "cudaErrorDeviceNotLicensed", "device doesn't have valid Grid license" } },
+    { 200, { "cudaErrorInvalidKernelImage", "device kernel image is invalid" } },
+    { 205, { "cudaErrorMapBufferObjectFailed", "mapping of buffer object failed" } },
+    { 206, { "cudaErrorUnmapBufferObjectFailed", "unmapping of buffer object failed" } },
+    { 207, { "cudaErrorArrayIsMapped" } },
+    { 208, { "cudaErrorAlreadyMapped" } },
+    { 210, { "cudaErrorAlreadyAcquired" } },
+    { 211, { "cudaErrorNotMapped" } },
+    { 212, { "cudaErrorNotMappedAsArray" } },
+    { 213, { "cudaErrorNotMappedAsPointer" } },
+    { 215, { "cudaErrorUnsupportedLimit", "limit is not supported on this architecture" } },
+    { 216, { "cudaErrorDeviceAlreadyInUse", "exclusive-thread device already in use by a different thread" } },
+    { 217, { "cudaErrorPeerAccessUnsupported", "peer access is not supported between these two devices" } },
+    { 219, { "cudaErrorInvalidGraphicsContext", "invalid OpenGL or DirectX context" } },
+    { 220, { "cudaErrorNvlinkUncorrectable", "uncorrectable NVLink error detected" } },
+    { 221, { "cudaErrorJitCompilerNotFound", "PTX JIT compiler library not found" } },
+    { 223, { "cudaErrorJitCompilationDisabled", "PTX JIT compilation was disabled" } },
+    { 224, { "cudaErrorUnsupportedExecAffinity" } },
+    { 225, { "cudaErrorUnsupportedDevSideSync" } },
+    { 226, { "cudaErrorContained" } },
+    { 300, { "cudaErrorInvalidSource" } },
+    { 301, { "cudaErrorFileNotFound" } },
+    { 302, { "cudaErrorSharedObjectSymbolNotFound", "shared object symbol not found" } },
+    { 303, { "cudaErrorSharedObjectInitFailed", "shared object initialization failed" } },
+    { 304, { "cudaErrorOperatingSystem", "OS call failed or operation not supported on this OS" } },
+    { 401, { "cudaErrorIllegalState", "the operation cannot be performed in the present state" } },
+    { 402, { "cudaErrorLossyQuery" } },
+    { 500, { "cudaErrorSymbolNotFound", "named symbol not found" } },
+    { 600, { "cudaErrorNotReady", "CUDA error: device not ready" } },
+    { 703, { "cudaErrorLaunchIncompatibleTexturing", "launch uses incompatible texturing mode" } },
+    { 704, { "cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled" } },
+    { 705, { "cudaErrorPeerAccessNotEnabled", "peer access has not been enabled" } },
+    { 708, { "cudaErrorSetOnActiveProcess", "cannot set while device is active in this process" } },
+    { 709, { "cudaErrorContextIsDestroyed", "context is destroyed" } },
+    { 711, { "cudaErrorTooManyPeers", "peer mapping resources exhausted" } },
+    { 712, { "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped" } },
+    { 713, { "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region" } },
+    { 714, { "cudaErrorHardwareStackError", "hardware stack error" } },
+    { 717, { "cudaErrorInvalidAddressSpace", "operation not supported on global/shared address space" } },
+    { 718, { "cudaErrorInvalidPc", "invalid program counter" } },
+    { 720, { "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch" } },
+    { 721, { "cudaErrorTensorMemoryLeak" } },
+    { 800, { "cudaErrorNotPermitted" } },   /* its message is a prefix of 900's and 907's */
+    { 805, { "cudaErrorMpsConnectionFailed", "MPS client failed to connect to the MPS control daemon" } },
+    { 806, { "cudaErrorMpsRpcFailure", "remote procedural call between the MPS server and the MPS client failed" } },
+    { 807, { "cudaErrorMpsServerNotReady", "MPS server is not ready to accept new MPS client requests" } },
+    { 808, { "cudaErrorMpsMaxClientsReached", "required to create MPS client have been exhausted" } },
+    { 809, { "cudaErrorMpsMaxConnectionsReached", "required to support device connections have been exhausted" } },
+    { 810, { "cudaErrorMpsClientTerminated", "the MPS client has been terminated by the server" } },
+    { 811, { "cudaErrorCdpNotSupported" } },
+    { 812, { "cudaErrorCdpVersionMismatch" } },
+    { 900, { "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing" } },
+    { 901, { "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture" } },
+    { 902, { "cudaErrorStreamCaptureMerge", "operation would result in a merge of separate capture sequences" } },
+    { 903, { "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began" } },
+    { 904, { "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work" } },
+    { 905, { "cudaErrorStreamCaptureIsolation", "dependency created on uncaptured work in another stream" } },
+    { 906, { "cudaErrorStreamCaptureImplicit", "operation would make the legacy stream depend on a capturing blocking stream" } },
+    { 907, { "cudaErrorCapturedEvent", "operation not permitted on an event last recorded in a capturing stream" } },
+    { 908, { "cudaErrorStreamCaptureWrongThread", "attempt to terminate a thread-local capture sequence from another thread" } },
+    { 909, { "cudaErrorTimeout", "wait operation timed out" } },
+    { 910, { "cudaErrorGraphExecUpdateFailure" } },
+    { 911, { "cudaErrorExternalDevice" } },
+    { 912, { "cudaErrorInvalidClusterSize" } },
+    { 913, { "cudaErrorFunctionNotLoaded" } },
+    { 914, { "cudaErrorInvalidResourceType" } },
+    { 915, { "cudaErrorInvalidResourceConfiguration" } },
+};
+
+/* nvidia-container-cli words an NVML failure "nvml error: <nvmlErrorString>". */
+static const spelling nvml_spellings[] = {
+    { 1, { "NVMLError_Uninitialized", "nvml error: uninitialized" } },
+    { 2, { "NVMLError_InvalidArgument", "nvml error: invalid argument" } },
+    { 3, { "NVMLError_NotSupported", "nvml error: not supported" } },
+    { 5, { "NVMLError_AlreadyInitialized" } },
+    { 6, { "NVMLError_NotFound", "nvml error: not found" } },
+    { 7, { "NVMLError_InsufficientSize" } },
+    { 8, { "NVMLError_InsufficientPower", "Insufficient External Power" } },
+    { 10, { "NVMLError_Timeout" } },
+    { 11, { "NVMLError_IrqIssue", "Interrupt request issue" } },
+    { 12, { "NVMLError_LibraryNotFound", "NVML Shared Library Not Found" } },
+    { 13, { "NVMLError_FunctionNotFound", "nvml error: function not found" } },
+    { 14, { "NVMLError_CorruptedInforom", "Corrupted infoROM" } },
+    { 16, { "NVMLError_ResetRequired", "GPU requires restart" } },
+    { 17, { "NVMLError_OperatingSystem" } },
+    { 19, { "NVMLError_InUse" } },
+    { 20, { "NVMLError_Memory" } },
+    { 21, { "NVMLError_NoData" } },
+    { 22, { "NVMLError_VgpuEccNotSupported" } },
+    { 23, { "NVMLError_InsufficientResources" } },
+    { 24, { "NVMLError_FreqNotSupported" } },
+    { 25, { "NVMLError_ArgumentVersionMismatch" } },
+    { 26, { "NVMLError_Deprecated" } },
+    { 27, { "NVMLError_NotReady" } },
+    { 28, { "NVMLError_GpuNotFound" } },
+    { 29, { "NVMLError_InvalidState" } },
+    { 999, { "NVMLError_Unknown" } },
+};
+
+static const spelling *spelling_for(int code, int nvml)
+{
+    const spelling *t = nvml ? nvml_spellings : cu_spellings;
+    size_t n = nvml ? sizeof nvml_spellings / sizeof nvml_spellings[0] : sizeof cu_spellings / sizeof cu_spellings[0];
+    for (size_t i = 0; i < n; i++)
+        if (t[i].code == code) return &t[i];
+    return NULL;
+}
+
 static const code_rule *rule_for(const code_rule *rules, size_t n, int code)
 {
     for (size_t i = 0; i < n; i++)
@@ -70,28 +199,36 @@ cp_layer cp_signal_cu_layer(int code)
     return rule_for(cu_rules, sizeof cu_rules / sizeof cu_rules[0], code)->layer;
 }
 
-static int claimed(int code, int nvml)
+/* The curated row that claims a code, or NULL. */
+static const cp_signal *claimant(int code, int nvml)
 {
     for (int t = 0; tables[t]; t++)
         for (const cp_signal *s = tables[t]; s->id; s++)
-            if ((nvml ? s->nvml_code : s->cu_code) == code) return 1;
-    return 0;
+            if ((nvml ? s->nvml_code : s->cu_code) == code) return s;
+    return NULL;
+}
+
+static int claimed(int code, int nvml) { return claimant(code, nvml) != NULL; }
+
+static cp_signal generic_row(int code, int nvml, const char *name)
+{
+    const code_rule *rules = nvml ? nvml_rules : cu_rules;
+    size_t nrules = nvml ? sizeof nvml_rules / sizeof nvml_rules[0] : sizeof cu_rules / sizeof cu_rules[0];
+    const code_rule *r = rule_for(rules, nrules, code);
+    cp_signal s = { .id = name, .layer = r->layer, .match = { name }, .also = { nvml ? "nvml" : "cuda" },
+                    .cause = nvml ? cp_nvml_error_text(code) : cp_cuda_error_text(code),
+                    .fix = r->fix, .check = r->check };
+    const spelling *sp = spelling_for(code, nvml);
+    for (int i = 0; sp && i < 3 && sp->also_as[i]; i++) s.match[1 + i] = sp->also_as[i];
+    return s;
 }
 
 static size_t add_generic(cp_signal *rows, size_t cap, size_t n, int nvml)
 {
-    const code_rule *rules = nvml ? nvml_rules : cu_rules;
-    size_t nrules = nvml ? sizeof nvml_rules / sizeof nvml_rules[0] : sizeof cu_rules / sizeof cu_rules[0];
     for (int code = 1; code <= 999; code++) {
         const char *name = nvml ? cp_nvml_error_name(code) : cp_cuda_error_name(code);
         if (!name || claimed(code, nvml)) continue;
-        if (n < cap) {
-            const code_rule *r = rule_for(rules, nrules, code);
-            cp_signal s = { .id = name, .layer = r->layer, .match = { name },
-                            .cause = nvml ? cp_nvml_error_text(code) : cp_cuda_error_text(code),
-                            .fix = r->fix, .check = r->check };
-            rows[n] = s;
-        }
+        if (n < cap) rows[n] = generic_row(code, nvml, name);
         n++;
     }
     return n;
@@ -108,4 +245,14 @@ size_t cp_signals_all(cp_signal *rows, size_t cap)
         }
     n = add_generic(rows, cap, n, 0);
     return add_generic(rows, cap, n, 1);
+}
+
+/* The row that explains one CUresult or nvmlReturn_t; see signals.h. */
+int cp_signal_for_code(int code, int nvml, cp_signal *out)
+{
+    const char *name = nvml ? cp_nvml_error_name(code) : cp_cuda_error_name(code);
+    if (code <= 0 || !name) return -1;
+    const cp_signal *c = claimant(code, nvml);
+    *out = c ? *c : generic_row(code, nvml, name);
+    return 0;
 }

@@ -49,6 +49,13 @@ extern const cp_signal cp_signals_frameworks[];
  * cap 0 to size the array).  Pure, no allocation. */
 size_t cp_signals_all(cp_signal *rows, size_t cap);
 
+/* The row that explains CUresult `code` (nvml 0) or nvmlReturn_t `code`
+ * (nvml 1): the curated row that claims it, else its generic row; the
+ * same row `cuprobe explain NAME` prints, so doctor and explain word an
+ * error alike.  Returns 0 and fills *out, or -1 for 0 (success) and codes
+ * without a name.  Pure. */
+int cp_signal_for_code(int code, int nvml, cp_signal *out);
+
 /* The layer the rule table gives a CUresult code (for generic rows). */
 cp_layer cp_signal_cu_layer(int code);
 

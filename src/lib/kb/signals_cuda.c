@@ -1,8 +1,13 @@
 /*
  * Explain rows for CUDA runtime and driver errors, matched by the message
  * cudaGetErrorString prints, the runtime name (cudaErrorX) and the driver
- * name (CUDA_ERROR_X).  Short, common messages ("out of memory") are matched
- * only behind "CUDA error: " so an unrelated log line does not fire.
+ * name (CUDA_ERROR_X).  Short, common messages ("out of memory", "unknown
+ * error") are matched only in the forms CUDA tools print them (behind
+ * "CUDA error: ", ": ", "failed: ", "cuda runtime error (N) : ", deviceQuery's
+ * "-> ") and, through also, only on a line that says "cuda", so an unrelated
+ * log line does not fire.  The runtime numbers in such lines changed in CUDA
+ * 10.1 (old: 30 unknown, 74 misaligned), so numbers are matched only where
+ * both numberings agree or are spelled out.
  *
  * To add a row: give it a stable id, the lowest layer where the cause lives,
  * phrases of at least 4 bytes, and the doctor check that confirms it; put at
@@ -24,7 +29,7 @@
 const cp_signal cp_signals_cuda[] = {
     { .id = "cuda.no_kernel_image", .layer = FW,
       .match = { "no kernel image is available for execution on the device", "cudaErrorNoKernelImageForDevice",
-                 "CUDA_ERROR_NO_BINARY_FOR_GPU" },
+                 "CUDA_ERROR_NO_BINARY_FOR_GPU", "cudaErrorInvalidDeviceFunction", "invalid device function" },
       .cause = "the program or framework carries no machine code (SASS) for this GPU's compute capability and no PTX it can JIT",
       .fix = "install a build that includes this GPU's architecture (e.g. a newer PyTorch wheel), or rebuild with -gencode for its sm_XX; `cuprobe arch FILE` shows what a binary carries",
       .check = "framework.arch", .cu_code = 209 },
@@ -34,7 +39,8 @@ const cp_signal cp_signals_cuda[] = {
       .fix = "upgrade the NVIDIA driver to one that supports this CUDA major, or install a framework build for an older CUDA",
       .check = "runtime.driver_compat" },
     { .id = "cuda.no_device", .layer = SY,
-      .match = { "no CUDA-capable device is detected", "cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE" },
+      .match = { "no CUDA-capable device is detected", "cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE",
+                 "No CUDA GPUs are available" },
       .cause = "no GPU is visible to the process: CUDA_VISIBLE_DEVICES empty or wrong, a container started without GPUs, or the GPU not bound to the nvidia driver",
       .fix = "check CUDA_VISIBLE_DEVICES, start containers with --gpus all (or the device plugin), and make sure nvidia-smi lists the GPU",
       .check = "system.visibility", .cu_code = 100 },
@@ -53,18 +59,27 @@ const cp_signal cp_signals_cuda[] = {
       .cause = "a kernel raised an exception on the device (bad pointer, shared-memory overrun, trap); the context is now unusable",
       .fix = F_STICKY, .check = "application.xid", .cu_code = 719 },
     { .id = "cuda.device_assert", .layer = AP,
-      .match = { "device-side assert triggered", "cudaErrorAssert", "CUDA_ERROR_ASSERT" },
+      .match = { "device-side assert triggered", "cudaErrorAssert", "CUDA_ERROR_ASSERT",
+                 "] Assertion `" },
+      /* the kernel's own line, "f: block: [1,0,0], thread: [73,0,0] Assertion `x` failed.", needs its
+       * "thread: ["; the other phrases hold the rest of also */
+      .also = { "thread: [", "device-side assert", "errorassert", "error_assert" },
       .cause = "an assert inside a kernel failed, most often an index out of range (class label >= number of classes, embedding index)",
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 (or on CPU) to see the failing operation and check its index inputs; the process must restart",
       .check = "application.xid", .cu_code = 710 },
     { .id = "cuda.oom", .layer = AP,
       .match = { "CUDA error: out of memory", "cudaErrorMemoryAllocation", "CUDA_ERROR_OUT_OF_MEMORY",
-                 "out of memory while trying to allocate" },
+                 "out of memory while trying to allocate", ": out of memory", "error 2 out of memory",
+                 "SimpleCudaMalloc_impl.hpp(42)" },   /* mallocMC's heap cudaMalloc; its message is on the next line */
+      .also = { "cuda", "resource_exhausted", "resource exhausted", "while trying to allocate" },
+      .unless = "out of memory: kill",         /* the Linux OOM killer */
       .cause = "a device allocation failed: the GPU memory is used up by this process or by others",
       .fix = "lower the batch size or model size, free cached memory, or stop other processes on the GPU (nvidia-smi)",
       .check = "system.memory_headroom", .cu_code = 2 },
     { .id = "cuda.init_error", .layer = DR,
-      .match = { "CUDA error: initialization error", "cudaErrorInitializationError", "CUDA_ERROR_NOT_INITIALIZED" },
+      .match = { "CUDA error: initialization error", "cudaErrorInitializationError", "CUDA_ERROR_NOT_INITIALIZED",
+                 ": initialization error", "-> initialization error" },
+      .also = { "cuda", "-> initialization error" }, .unless = "container-cli",
       .cause = "cuInit failed: CUDA was used in a child after fork(), or the driver is not loaded or broken",
       .fix = "use the 'spawn' start method instead of fork for CUDA workers; otherwise run `cuprobe doctor` to see why cuInit fails",
       .check = "driver.cuinit", .cu_code = 3 },
@@ -72,7 +87,7 @@ const cp_signal cp_signals_cuda[] = {
       .match = { "system has unsupported display driver / cuda driver combination", "cudaErrorSystemDriverMismatch",
                  "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH" },
       .cause = "the loaded kernel module and the user-space libcuda have different versions (driver upgraded without reboot, or a stray libcuda)",
-      .fix = "reboot (or reload the nvidia modules) after a driver upgrade; remove other libcuda.so.1 copies from the library path",
+      .fix = "libcuda and the kernel module are different releases: reboot (or reload the nvidia modules) after a driver upgrade, and remove stray or cuda-compat libcuda.so.1 copies from the loader path",
       .check = "driver.version_match", .cu_code = 803 },
     { .id = "cuda.compat_unsupported", .layer = DR,
       .match = { "forward compatibility was attempted on non supported HW", "cudaErrorCompatNotSupportedOnDevice",
@@ -87,7 +102,8 @@ const cp_signal cp_signals_cuda[] = {
       .fix = "upgrade the driver to one that supports the toolkit that built the code, or build with the toolkit that matches the driver",
       .check = "runtime.driver_compat", .cu_code = 222 },
     { .id = "cuda.stub_library", .layer = DR,
-      .match = { "CUDA driver is a stub library", "cudaErrorStubLibrary", "CUDA_ERROR_STUB_LIBRARY" },
+      .match = { "CUDA driver is a stub library", "cudaErrorStubLibrary", "CUDA_ERROR_STUB_LIBRARY",
+                 "CUDA error: error code 34" },  /* a stub cannot name its own error */
       .cause = "the libcuda.so loaded is the toolkit's link-time stub (lib64/stubs), not the driver's library",
       .fix = "remove .../lib64/stubs from LD_LIBRARY_PATH and make sure the driver's libcuda.so.1 is installed",
       .check = "runtime.stubs_on_path", .cu_code = 34 },
@@ -97,7 +113,9 @@ const cp_signal cp_signals_cuda[] = {
       .fix = "check that the feature is supported here (nvidia-smi topo -m for peer access); set the framework option that avoids it",
       .check = "driver.devices", .cu_code = 801 },
     { .id = "cuda.misaligned_address", .layer = AP,
-      .match = { "CUDA error: misaligned address", "cudaErrorMisalignedAddress", "CUDA_ERROR_MISALIGNED_ADDRESS" },
+      .match = { "CUDA error: misaligned address", "cudaErrorMisalignedAddress", "CUDA_ERROR_MISALIGNED_ADDRESS",
+                 "misaligned address" },
+      .also = { "cuda" }, .unless = "for type",   /* UBSan: "load of misaligned address 0x.. for type 'int'" */
       .cause = "a kernel accessed memory at an address not aligned to the access size (often a vectorised load on an offset view)",
       .fix = F_STICKY, .check = "application.xid", .cu_code = 716 },
     { .id = "cuda.illegal_instruction", .layer = AP,
@@ -121,9 +139,48 @@ const cp_signal cp_signals_cuda[] = {
       .fix = "drain the GPU and reset it so the bad row is remapped; if it repeats, RMA",
       .check = "hardware.memory_health", .cu_code = 214 },
     { .id = "cuda.unknown", .layer = DR,
-      .match = { "CUDA error: unknown error", "cudaErrorUnknown", "CUDA_ERROR_UNKNOWN" },
+      .match = { "CUDA error: unknown error", "cudaErrorUnknown", "CUDA_ERROR_UNKNOWN",
+                 "runtime error (30) : unknown error", "runtime error (999) : unknown error",
+                 "error=30 : unknown error", "error=999 : unknown error", "failed: unknown error",
+                 "-> unknown error" },
+      .also = { "cuda", "-> unknown error" },
       .cause = "the driver returned an unclassified error, often after a GPU fault, a lost GPU or a broken driver install",
-      .fix = "look at the kernel log for an Xid near that time (dmesg | grep -i xid) and run `cuprobe doctor`",
+      .fix = "look at the kernel log for an Xid near that time (dmesg | grep -i xid), make sure nvidia_uvm is loaded, and run `cuprobe doctor`",
       .check = "driver.cuinit", .cu_code = 999 },
+    { .id = "CUDA_ERROR_INVALID_VALUE", .layer = AP,
+      .match = { "CUDA_ERROR_INVALID_VALUE", "cudaErrorInvalidValue", "CUDA error: invalid argument",
+                 "with error: invalid argument", "failed: invalid argument", " : invalid argument",
+                 "-> invalid argument", "failed: invalid value",
+                 "passed to the API call is not within an acceptable range of values" },
+      /* not strerror(EINVAL) in a container hook's mount or cgroup error */
+      .also = { "cuda", "to the API call", "-> invalid argument" }, .unless = "container-cli",
+      .cause = "a CUDA call rejected one of its arguments: a size or offset past the end of an allocation, a host pointer where a device pointer belongs (or the reverse), a pointer already freed or from another context, or a flag the call does not take",
+      .fix = "find the call (CUDA_LAUNCH_BLOCKING=1, or compute-sanitizer, which names the failing API call) and check its sizes and pointers against the allocations; with pycuda/cupy check that the host array is contiguous and has the dtype and size of the device buffer",
+      .check = "application.xid", .cu_code = 1 },
+    { .id = "CUDA_ERROR_INVALID_CONTEXT", .layer = AP,
+      .match = { "CUDA_ERROR_INVALID_CONTEXT", "cudaErrorDeviceUninitialized", "cudaErrorDeviceUninitilialized",
+                 "invalid device context", "no context bound to the current thread" },
+      .also = { "cuda" },
+      .cause = "the call ran with no CUDA context current on its thread, or with one already destroyed: driver-API or pycuda code in a thread that never made the context current, use after ctx.pop()/detach() or cudaDeviceReset(), or CUDA state inherited across fork()",
+      .fix = "make the context current in every thread that calls CUDA (cuCtxSetCurrent or cudaSetDevice; pycuda: ctx.push()/ctx.pop() around the work), keep it alive while its memory and streams are used, and create CUDA state only after fork (or use the spawn start method)",
+      .check = "application.xid", .cu_code = 201 },
+    { .id = "CUDA_ERROR_INVALID_PTX", .layer = RT,
+      .match = { "CUDA_ERROR_INVALID_PTX", "cudaErrorInvalidPtx", "a PTX JIT compilation failed" },
+      .cause = "the driver's JIT could not compile the PTX in the program: it targets a newer PTX ISA or GPU than this driver knows (built with a newer toolkit), or it is malformed; the JIT only runs because the binary has no SASS for this GPU",
+      .fix = "upgrade the driver to one that supports the toolkit that built the code, or rebuild with SASS for this GPU (-gencode arch=compute_XX,code=sm_XX) so nothing is JIT-compiled; `cuprobe arch FILE` shows what a binary carries",
+      .check = "runtime.driver_compat", .cu_code = 218 },
+    { .id = "CUDA_ERROR_INVALID_HANDLE", .layer = AP,
+      .match = { "CUDA_ERROR_INVALID_HANDLE", "cudaErrorInvalidResourceHandle", "invalid resource handle",
+                 "resource handle passed to the API call was not valid" },
+      .also = { "cuda", "to the API call" },
+      .cause = "a stream, event, graph, module or library handle passed to a CUDA call is not valid: already destroyed, never created, or made on another device or context than the current one (e.g. a stream of GPU 0 used after cudaSetDevice(1), or kept across cudaDeviceReset)",
+      .fix = "find the call with CUDA_LAUNCH_BLOCKING=1 or compute-sanitizer; create streams, events and cuBLAS/cuDNN handles on the device that uses them (set the device in each thread first), and never use them after destroying them or resetting the device",
+      .check = "application.xid", .cu_code = 400 },
+    { .id = "CUDA_ERROR_SYSTEM_NOT_READY", .layer = SY,
+      .match = { "CUDA_ERROR_SYSTEM_NOT_READY", "cudaErrorSystemNotReady", "system not yet initialized" },
+      .also = { "cuda", "-> system not yet initialized" },
+      .cause = "CUDA will not start until the system is set up: on NVSwitch systems (HGX/DGX A100, H100, H200) nvidia-fabricmanager is not running, failed, or is not the driver's exact version, so the NVLink fabric is not ready",
+      .fix = "check `systemctl status nvidia-fabricmanager`: install the fabricmanager package of exactly the driver's version, enable and start it, and wait until `nvidia-smi -q` shows the fabric state Completed; read /var/log/fabricmanager.log if it fails",
+      .check = "driver.devices", .cu_code = 802 },
     { .id = NULL }
 };

@@ -15,15 +15,20 @@
 #define RT CP_LAYER_RUNTIME
 #define LI CP_LAYER_LIBRARIES
 
-/* What the loader (dlerror, ldd) says when a soname is missing. */
-#define LOADER_SAYS { "cannot open shared object file", "=> not found" }
+/* What a loader says when a library is missing: dlerror, ldd ("=> not
+ * found"), and the "Could not load library X" / "Unable to load any of {X"
+ * of the libraries and frameworks that dlopen their parts.  Each loader row
+ * adds one more wording of its own (also[] holds four). */
+#define LOADER_SAYS "cannot open shared object file", "not found", "load "
 
 const cp_signal cp_signals_stack[] = {
     { .id = "kernel.xid", .layer = HW, .match = { "NVRM: Xid" },
       .cause = "the kernel driver reported an XID error", .fix = "see the XID table",
       .check = "hardware.xid", .extract = CP_EXTRACT_XID },
     { .id = "hardware.fallen_off_bus", .layer = HW,
-      .match = { "GPU has fallen off the bus", "GPU is lost", "NVML_ERROR_GPU_IS_LOST" }, .unless = "Xid",
+      .match = { "fallen off the bus", "GPU is lost", "NVML_ERROR_GPU_IS_LOST", "ERROR_GPU_IS_LOST" /* go-nvml */,
+                 "NVMLError_GpuIsLost" },
+      .unless = "NVRM: Xid",                    /* kernel.xid explains that line */
       .cause = "the GPU stopped answering on PCIe (power, thermal, riser or slot problem, or a GPU fault)",
       .fix = "drain and reboot the node; check PCIe seating, power cables and cooling; if it repeats, RMA the GPU",
       .check = "hardware.pci_gpu", .nvml_code = 15 },
@@ -47,22 +52,32 @@ const cp_signal cp_signals_stack[] = {
       .fix = "sign the module and enrol the key with mokutil (DKMS can do it), use the distribution's signed driver, or disable Secure Boot",
       .check = "kernel.nvidia_module" },
     { .id = "kernel.nouveau", .layer = KE,
-      .match = { "Nouveau kernel driver is currently in use", "initialized nouveau", "nouveau 0000:" },
+      .match = { "Nouveau kernel driver is currently in use", "initialized nouveau", "nouveau 0000:",
+                 "NVIDIA probe routine was not called", "nouveau, rivafb, nvidiafb or rivatv",
+                 "obtained ownership of the NVIDIA device" },
       .cause = "the open-source nouveau driver holds the GPU, so the nvidia module cannot bind to it",
       .fix = "blacklist nouveau (modprobe.d: blacklist nouveau, options nouveau modeset=0), rebuild the initramfs and reboot",
       .check = "kernel.nouveau" },
+    { .id = "kernel.module_in_use", .layer = KE,
+      .match = { "appears to already be loaded in your kernel", "appears to be already loaded in your kernel" },
+      .also = { "nvidia" },
+      .cause = "the NVIDIA installer cannot replace a kernel module that is in use: a display server, a CUDA program, nvidia-persistenced or a container still holds nvidia, nvidia_drm, nvidia_modeset or nvidia_uvm",
+      .fix = "stop the users (systemctl isolate multi-user.target for the display manager, stop nvidia-persistenced and GPU jobs; lsof /dev/nvidia* lists them), then `sudo rmmod nvidia_drm nvidia_modeset nvidia_uvm nvidia` and rerun the installer; if rmmod still fails, reboot to a text console first",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.module_loaded", .layer = KE, .match = { "NVRM: loading NVIDIA UNIX" },
       .cause = "informational: the nvidia kernel module loaded; the line gives its version",
       .fix = "nothing to do; compare this version with the user-space driver's (nvidia-smi) if other errors follow",
       .check = "kernel.nvidia_module" },
     { .id = "kernel.smi_no_driver", .layer = KE,
       .match = { "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
-                 "NVML_ERROR_DRIVER_NOT_LOADED", "Failed to initialize NVML: Driver Not Loaded" },
+                 "NVIDIA-SMI has failed because it couldn",    /* any apostrophe */
+                 "NVML_ERROR_DRIVER_NOT_LOADED", "NVMLError_DriverNotLoaded", "Failed to initialize NVML: Driver Not Loaded",
+                 "nvml error: driver not loaded" /* nvidia-container-cli */ },
       .cause = "the nvidia kernel module is not loaded (kernel updated without a DKMS rebuild, Secure Boot, nouveau, or no device nodes in a container)",
       .fix = "load the module (sudo modprobe nvidia) and read its error; rebuild it for the running kernel if it is missing",
       .check = "kernel.nvidia_module", .nvml_code = 9 },
     { .id = "driver.nvml_mismatch", .layer = DR,
-      .match = { "Driver/library version mismatch", "NVML_ERROR_LIB_RM_VERSION_MISMATCH" },
+      .match = { "Driver/library version mismatch", "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "NVMLError_LibRmVersionMismatch" },
       .cause = "user-space libnvidia-ml and the loaded kernel module have different versions, usually after a driver upgrade without reboot",
       .fix = "reboot, or unload the nvidia modules and load them again (stop processes using the GPU first)",
       .check = "driver.version_match", .nvml_code = 18 },
@@ -70,41 +85,52 @@ const cp_signal cp_signals_stack[] = {
       .cause = "NVML could not open the device nodes; in a container this usually means its device cgroup rules were reset (e.g. systemctl daemon-reload)",
       .fix = "restart the container; on the host set up the nvidia-ctk cgroup/CDI config so device access survives daemon reloads",
       .check = "system.devnode_access" },
+    { .id = "NVML_ERROR_NO_PERMISSION", .layer = SY,
+      .match = { "NVML_ERROR_NO_PERMISSION", "NVMLError_NoPermission", "Insufficient Permissions" },
+      .also = { "nvml" },
+      .cause = "NVML refused the query for lack of privilege: a root-only query or setting (clocks, NVLink counters, ECC, MIG layout), device nodes (/dev/nvidia*, /dev/nvidia-caps) this user cannot open, or a whole-GPU query from inside a MIG instance",
+      .fix = "run the query as root or grant access to /dev/nvidia* (and /dev/nvidia-caps for MIG); in a MIG container query the MIG device handle, not the parent GPU; for nvidia-container-cli, make nvidia-smi work as that user and check the toolkit's user and no-cgroups settings",
+      .check = "system.devnode_access", .nvml_code = 4 },
     { .id = "system.container_no_gpu_runtime", .layer = SY,
-      .match = { "could not select device driver \"\" with capabilities: [[gpu]]" },
+      .match = { "with capabilities: [[gpu]]" },   /* driver "" (docker --gpus) or "nvidia" (compose) */
       .cause = "Docker has no GPU runtime: the NVIDIA Container Toolkit is not installed or not configured",
       .fix = "install nvidia-container-toolkit, run `nvidia-ctk runtime configure --runtime=docker` and restart dockerd",
       .check = "system.container" },
-    { .id = "system.container_cli_init", .layer = SY, .match = { "nvidia-container-cli: initialization error" },
+    { .id = "system.container_cli_init", .layer = SY, .match = { "container-cli: initialization error" },
       .cause = "the NVIDIA container hook could not talk to the driver on the host (module not loaded, NVML error, or a rootless setup)",
       .fix = "make nvidia-smi work on the host first; then check /etc/nvidia-container-runtime/config.toml (no-cgroups for rootless)",
       .check = "system.container" },
     { .id = "system.container_requirement", .layer = DR,
-      .match = { "nvidia-container-cli: requirement error: unsatisfied condition: cuda" },
+      .match = { "requirement error: unsatisfied condition: cuda" },  /* often after an escaped \n */
       .cause = "the image needs a newer CUDA than the host driver supports (NVIDIA_REQUIRE_CUDA)",
       .fix = "upgrade the host driver, or use an image built for an older CUDA",
       .check = "runtime.driver_compat" },
-    { .id = "loader.libcuda", .layer = DR, .match = { "libcuda.so" }, .also = LOADER_SAYS,
+    { .id = "loader.libcuda", .layer = DR, .match = { "libcuda.so" },
+      .also = { LOADER_SAYS, "couldn't open" },    /* TensorFlow 1: "Couldn't open CUDA library libcuda.so.1" */
       .cause = "the driver's libcuda.so.1 cannot be found: no NVIDIA driver, or a container started without the driver libraries",
       .fix = "install the NVIDIA driver; in a container use --gpus (NVIDIA Container Toolkit) so libcuda is mounted",
       .check = "driver.libcuda", .extract = CP_EXTRACT_SONAME },
-    { .id = "loader.libnvml", .layer = DR, .match = { "libnvidia-ml.so" }, .also = LOADER_SAYS,
+    { .id = "loader.libnvml", .layer = DR, .match = { "libnvidia-ml.so" },
+      .also = { LOADER_SAYS, "couldn't find" },    /* "NVIDIA-SMI couldn't find libnvidia-ml.so library" */
       .cause = "the driver's libnvidia-ml.so.1 cannot be found: no NVIDIA driver, or a container without the driver libraries",
       .fix = "install the NVIDIA driver (its utils package), or start the container with --gpus",
       .check = "driver.nvml", .extract = CP_EXTRACT_SONAME },
     { .id = "loader.runtime", .layer = RT,
-      .match = { "libcudart.so", "libnvrtc.so", "libnvrtc-builtins.so", "libnvJitLink.so", "libnvvm.so" },
-      .also = LOADER_SAYS,
-      .cause = "a CUDA runtime library of this major version is not installed or not on the library path",
-      .fix = "install the CUDA runtime of that major (toolkit, or the nvidia-*-cuXX pip wheels) or add its lib directory to LD_LIBRARY_PATH",
+      .match = { "libcudart.so", "libnvrtc.so", "libnvrtc-builtins.so", "libnvJitLink.so", "libnvvm.so",
+                 "libcupti.so", "libnvToolsExt.so", "cudart64_", "nvrtc64_", "nvJitLink_" },
+      .also = { LOADER_SAYS, "failed to open" },   /* nvrtc: "failed to open libnvrtc-builtins.so.11.1" */
+      .cause = "a CUDA toolkit runtime library (cudart, NVRTC, nvJitLink, CUPTI, NVTX) of this major version is not installed or not on the library path",
+      .fix = "install the CUDA runtime of that major (toolkit, or the nvidia-*-cuXX pip wheels) or add its lib directory to LD_LIBRARY_PATH (Windows: the toolkit's bin directory to PATH)",
       .check = "runtime.toolkits", .extract = CP_EXTRACT_SONAME },
     { .id = "loader.libraries", .layer = LI,
       .match = { "libcublas.so", "libcublasLt.so", "libcufft.so", "libcurand.so", "libcusolver.so", "libcusparse.so",
-                 "libcudnn.so", "libcudnn_", "libnccl.so", "libcupti.so", "libnvjpeg.so", "libnppc.so", "libnppig.so",
-                 "libcufile.so", "libcusparseLt.so", "libnvToolsExt.so" },
-      .also = LOADER_SAYS,
+                 "libcudnn.so", "libcudnn_", "libnccl.so", "libnvjpeg.so", "libnppc.so", "libnppig.so",
+                 "libcufile.so", "libcusparseLt.so", "cudnn64_", "cudnn_" /* Windows: cudnn64_8.dll, cudnn_cnn_infer64_8.dll */ },
+      /* a Windows DLL line may carry only the name ('Error loading "...\lib\cudnn_cnn_infer64_8.dll" or'),
+       * so any .dll line counts, except TensorFlow's success message */
+      .also = { LOADER_SAYS, ".dll" }, .unless = "Successfully opened",
       .cause = "a CUDA library (cuBLAS, cuDNN, NCCL, ...) of this major version is not installed or not on the library path",
-      .fix = "install that library for your CUDA major (system package or nvidia-*-cuXX pip wheel) or add its directory to LD_LIBRARY_PATH",
+      .fix = "install that library for your CUDA major (system package or nvidia-*-cuXX pip wheel) or add its directory to LD_LIBRARY_PATH (Windows: PATH; cuDNN 8 there also needs zlibwapi.dll, the usual cause of error 126 for cudnn_*64_8.dll)",
       .check = "libraries.found", .extract = CP_EXTRACT_SONAME },
     { .id = NULL }
 };

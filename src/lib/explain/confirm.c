@@ -1,0 +1,335 @@
+/*
+ * `cuprobe explain --check`: does this machine confirm the explanation?
+ *
+ * Each knowledge-base row names the doctor check that would see its cause;
+ * here that check's finding in this machine's report decides: fail or warn
+ * confirms, pass says the cause is not here, skip or blocked cannot tell.
+ *
+ * "No kernel image" and its kin name the code, not the machine: the
+ * library that lacks this GPU's code is usually the one in the traceback
+ * (a custom extension more often than the framework itself).  So for those
+ * rows the libraries the text names are scanned with cp_arch_scan and
+ * judged against the GPUs in the facts; one that cannot run confirms.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cuprobe/arch.h"
+#include "cuprobe/explain.h"
+#include "explain_int.h"
+
+#define MAX_WALK 20000         /* directory entries visited per package */
+#define MAX_DEPTH 3            /* torch/lib/x.so is depth 1 */
+
+typedef struct { int major, minor; int ordinal; } gpu_cc;
+
+typedef struct {
+    gpu_cc gpu[CP_MAX_GPUS];
+    int ngpu;
+    int64_t driver_cuda;
+    cp_here_file files[CP_HERE_MAX_FILES];
+    int nfiles;
+    int cannot;                /* a scanned library cannot run on a GPU here */
+    int walked;                /* entries visited in the current package */
+} arch_scan;
+
+const char *cp_here_verdict_name(cp_here_verdict v)
+{
+    switch (v) {
+    case CP_HERE_CONFIRMED: return "confirmed";
+    case CP_HERE_NOT_SEEN: return "not seen here";
+    case CP_HERE_UNKNOWN: return "cannot tell";
+    case CP_HERE_NO_CHECK: return "no check";
+    default: return "not asked";
+    }
+}
+
+static const cp_finding *finding_for(const cp_report *rep, const char *check)
+{
+    for (int i = 0; rep && i < rep->nfindings; i++)
+        if (rep->findings[i].check && strcmp(rep->findings[i].check, check) == 0) return &rep->findings[i];
+    return NULL;
+}
+
+/* ---- paths the text names ---- */
+
+static int path_char(unsigned char c)
+{
+    return c > 0x20 && c < 0x7f && !strchr("\"'`(),;:<>[]{}|=", c);
+}
+
+static void add_target(char targets[][256], int *n, const char *p, size_t len)
+{
+    if (len == 0 || len >= 256 || *n >= CP_EXPLAIN_MAX_PATHS) return;
+    for (int i = 0; i < *n; i++)
+        if (strlen(targets[i]) == len && memcmp(targets[i], p, len) == 0) return;
+    memcpy(targets[*n], p, len);
+    targets[(*n)++][len] = '\0';
+}
+
+/* One path token: a shared library ("/x/libfoo.so", "/x/libfoo.so.12.1")
+ * or a file inside a Python package ("/x/site-packages/pkg/..." gives
+ * "/x/site-packages/pkg"). */
+static void take_path(char targets[][256], int *n, const char *p, size_t len)
+{
+    for (size_t i = 0; i + 3 <= len; i++) {
+        if (memcmp(p + i, ".so", 3) != 0) continue;
+        size_t e = i + 3;
+        while (e + 1 < len && p[e] == '.' && p[e + 1] >= '0' && p[e + 1] <= '9') {
+            e++;
+            while (e < len && p[e] >= '0' && p[e] <= '9') e++;
+        }
+        if (e == len) { add_target(targets, n, p, e); return; }
+    }
+    static const char *const markers[] = { "/site-packages/", "/dist-packages/" };
+    for (int m = 0; m < 2; m++) {
+        size_t ml = strlen(markers[m]);
+        for (size_t i = 0; i + ml < len; i++) {
+            if (memcmp(p + i, markers[m], ml) != 0) continue;
+            size_t s = i + ml, e = s;
+            while (e < len && p[e] != '/') e++;
+            if (e == len) return;                       /* a module file, not a package folder */
+            if ((e - s > 10 && memcmp(p + e - 10, ".dist-info", 10) == 0) ||
+                (e - s > 9 && memcmp(p + e - 9, ".egg-info", 9) == 0))
+                return;                                 /* metadata, not code */
+            add_target(targets, n, p, e);
+            return;
+        }
+    }
+}
+
+/* The libraries and packages a text names; see explain_int.h. */
+int cp_explain_paths(const char *text, size_t len, char targets[][256])
+{
+    int n = 0;
+    for (size_t i = 0; i < len && n < CP_EXPLAIN_MAX_PATHS; i++) {
+        if (text[i] != '/' || (i > 0 && path_char((unsigned char)text[i - 1]))) continue;
+        if (i + 1 < len && text[i + 1] == '/') { i++; continue; }   /* "//host/..." of a URL */
+        size_t e = i;
+        while (e < len && path_char((unsigned char)text[e])) e++;
+        while (e > i && text[e - 1] == '.') e--;
+        take_path(targets, &n, text + i, e - i);
+        i = e;
+    }
+    return n;
+}
+
+/* ---- scanning ---- */
+
+/* Copy with truncation (paths may be longer than the field). */
+static void copy(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static void add_file(arch_scan *a, const char *path, const char *verdict, const char *why)
+{
+    if (a->nfiles >= CP_HERE_MAX_FILES) return;
+    cp_here_file *f = &a->files[a->nfiles++];
+    copy(f->path, sizeof f->path, path);
+    copy(f->verdict, sizeof f->verdict, verdict);
+    copy(f->why, sizeof f->why, why);
+}
+
+#define NO_GPU (-2)
+
+/* "sm_80 sm_90 compute_90" for what a file carries. */
+static void carried(const cp_arch_summary *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < s->ncodes && n + 1 < cap; i++) {
+        char nm[32];
+        int w = snprintf(buf + n, cap - n, "%s%s", n ? " " : "", cp_code_name(&s->codes[i], nm, sizeof nm));
+        if (w < 0 || (size_t)w >= cap - n) break;
+        n += (size_t)w;
+    }
+}
+
+/* Judge one library against every GPU; the worst verdict counts.  Returns
+ * the verdict, CP_RUN_NO_GPU_CODE for files without GPU code, NO_GPU when
+ * there is no GPU to judge against, -1 when unreadable. */
+static int judge(arch_scan *a, const char *path, char *why, size_t cap)
+{
+    cp_arch_summary s;
+    char err[256];
+    if (cp_arch_scan(path, &s, err, sizeof err) != 0) {
+        copy(why, cap, err);
+        return -1;
+    }
+    if (s.containers == 0) { snprintf(why, cap, "no GPU code"); return CP_RUN_NO_GPU_CODE; }
+    int worst = CP_RUN_NATIVE;
+    char list[128];
+    carried(&s, list, sizeof list);
+    if (!a->ngpu) { snprintf(why, cap, "carries %s; no GPU here to judge it against", list); return NO_GPU; }
+    for (int g = 0; g < a->ngpu; g++) {
+        char w[160];
+        cp_run_verdict v = cp_arch_verdict(&s, a->gpu[g].major, a->gpu[g].minor, a->driver_cuda, w, sizeof w);
+        if (g == 0 || (int)v > worst) {
+            worst = (int)v;
+            snprintf(why, cap, "GPU %d (CC %d.%d): %s", a->gpu[g].ordinal, a->gpu[g].major, a->gpu[g].minor, w);
+        }
+    }
+    return worst;
+}
+
+static int is_library_name(const char *name)
+{
+    const char *so = strstr(name, ".so");
+    return so && (so[3] == '\0' || so[3] == '.');
+}
+
+/* Folders of a package that hold no libraries worth a look. */
+static int skip_folder(const char *name)
+{
+    static const char *const skip[] = { "include", "share", "__pycache__", "test", "tests", "testing", "docs", NULL };
+    for (int i = 0; skip[i]; i++)
+        if (strcmp(name, skip[i]) == 0) return 1;
+    return name[0] == '.';
+}
+
+/* Every library under a package folder, this folder's files before its
+ * subfolders; records those that cannot run, counts the rest. */
+static void walk(arch_scan *a, const char *dir, int depth, int *with_code, int *bad)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        DIR *d = opendir(dir);
+        if (!d) return;
+        for (struct dirent *e; (e = readdir(d)) && a->walked < MAX_WALK;) {
+            a->walked++;
+            if (e->d_name[0] == '.') continue;
+            char path[1024];
+            if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+            struct stat st;
+            if (lstat(path, &st) != 0) continue;
+            if (S_ISDIR(st.st_mode)) {           /* linked folders are not followed: no loops */
+                if (pass == 1 && depth < MAX_DEPTH && !skip_folder(e->d_name))
+                    walk(a, path, depth + 1, with_code, bad);
+                continue;
+            }
+            if (pass == 1 || !is_library_name(e->d_name)) continue;
+            if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) continue;
+            if (!S_ISREG(st.st_mode)) continue;
+            char why[192];
+            int v = judge(a, path, why, sizeof why);
+            if (v == -1 || v == CP_RUN_NO_GPU_CODE) continue;
+            (*with_code)++;
+            if (v == CP_RUN_CANNOT) {
+                (*bad)++;
+                a->cannot = 1;
+                add_file(a, path, cp_run_verdict_name(CP_RUN_CANNOT), why);
+            }
+        }
+        closedir(d);
+    }
+}
+
+static void scan_target(arch_scan *a, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) { add_file(a, path, "absent", "not on this machine"); return; }
+    if (S_ISREG(st.st_mode)) {
+        char why[192];
+        int v = judge(a, path, why, sizeof why);
+        if (v == CP_RUN_CANNOT) a->cannot = 1;
+        add_file(a, path, v == -1 ? "unreadable" : v == NO_GPU ? "no verdict" : cp_run_verdict_name((cp_run_verdict)v), why);
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) return;
+    int with_code = 0, bad = 0;
+    a->walked = 0;
+    walk(a, path, 0, &with_code, &bad);
+    if (bad) return;
+    char why[192];
+    if (!with_code) snprintf(why, sizeof why, "no library with GPU code in this package");
+    else if (!a->ngpu) snprintf(why, sizeof why, "%d libraries with GPU code; no GPU to judge them against", with_code);
+    else snprintf(why, sizeof why, "all %d libraries with GPU code can run on the GPUs here", with_code);
+    add_file(a, path, with_code && a->ngpu ? "can run" : "no verdict", why);
+}
+
+static void machine_gpus(arch_scan *a, const cp_facts *f)
+{
+    for (int i = 0; i < f->cuda.ndev && a->ngpu < CP_MAX_GPUS; i++) {
+        const cp_cuda_device *d = &f->cuda.dev[i];
+        if (CP_KNOWN(d->cc_major) && CP_KNOWN(d->cc_minor))
+            a->gpu[a->ngpu++] = (gpu_cc){ (int)d->cc_major, (int)d->cc_minor, d->ordinal };
+    }
+    for (int i = 0; !a->ngpu && i < f->nvml.ndev && i < CP_MAX_GPUS; i++) {
+        const cp_nvml_device *d = &f->nvml.dev[i];
+        if (CP_KNOWN(d->cc_major) && CP_KNOWN(d->cc_minor) && i == f->nvml.ndev - 1)
+            for (int k = 0; k < f->nvml.ndev && k < CP_MAX_GPUS; k++)
+                if (CP_KNOWN(f->nvml.dev[k].cc_major))
+                    a->gpu[a->ngpu++] = (gpu_cc){ (int)f->nvml.dev[k].cc_major, (int)f->nvml.dev[k].cc_minor,
+                                                  f->nvml.dev[k].index };
+    }
+    a->driver_cuda = CP_KNOWN(f->cuda.driver_version) ? f->cuda.driver_version
+                   : CP_KNOWN(f->nvml.cuda_driver_version) ? f->nvml.cuda_driver_version : 0;
+}
+
+/* ---- verdicts ---- */
+
+static void from_finding(cp_here *h, const char *check, const cp_report *rep)
+{
+    const cp_finding *c = check ? finding_for(rep, check) : NULL;
+    if (!check) {
+        h->verdict = CP_HERE_NO_CHECK;
+        snprintf(h->summary, sizeof h->summary, "no check on this machine can see this signal");
+        return;
+    }
+    if (!c) {
+        h->verdict = CP_HERE_UNKNOWN;
+        snprintf(h->summary, sizeof h->summary, "%s did not run", check);
+        return;
+    }
+    h->status = cp_status_name(c->status);
+    const cp_finding *root = rep->root >= 0 ? &rep->findings[rep->root] : NULL;
+    if (c->status == CP_FAIL || c->status == CP_WARN) {
+        h->verdict = CP_HERE_CONFIRMED;
+        snprintf(h->summary, sizeof h->summary, "%s", c->summary);
+    } else if (root && root->status == CP_FAIL && root->layer < c->layer) {
+        /* a check above a broken layer sees little: neither its pass nor its skip says much */
+        h->verdict = CP_HERE_UNKNOWN;
+        snprintf(h->summary, sizeof h->summary, "the %s layer fails first here: %.200s",
+                 cp_layer_name(root->layer), root->summary);
+    } else {
+        h->verdict = c->status == CP_PASS ? CP_HERE_NOT_SEEN : CP_HERE_UNKNOWN;
+        snprintf(h->summary, sizeof h->summary, "%s", c->summary);
+    }
+}
+
+/* Confirm every signal on this machine; see explain.h. */
+void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, const cp_facts *f,
+                        const cp_report *rep)
+{
+    static arch_scan a;          /* large; one call at a time per process is the tool's use */
+    int scanned = 0;
+    for (int i = 0; r && i < r->nsignals; i++) {
+        cp_explain_signal *s = &r->signals[i];
+        memset(&s->here, 0, sizeof s->here);
+        from_finding(&s->here, s->check, rep);
+        if (!s->check || strcmp(s->check, "framework.arch") != 0) continue;
+        if (!scanned) {
+            char targets[CP_EXPLAIN_MAX_PATHS][256];
+            memset(&a, 0, sizeof a);
+            machine_gpus(&a, f);
+            int n = text ? cp_explain_paths(text, len, targets) : 0;
+            for (int t = 0; t < n; t++) scan_target(&a, targets[t]);
+            scanned = 1;
+        }
+        memcpy(s->here.files, a.files, sizeof a.files);
+        s->here.nfiles = a.nfiles;
+        if (a.cannot) {
+            s->here.verdict = CP_HERE_CONFIRMED;
+            for (int k = 0; k < a.nfiles; k++)
+                if (strcmp(a.files[k].verdict, cp_run_verdict_name(CP_RUN_CANNOT)) == 0) {
+                    snprintf(s->here.summary, sizeof s->here.summary, "%s cannot run here: %s",
+                             a.files[k].path, a.files[k].why);
+                    break;
+                }
+        }
+    }
+}
