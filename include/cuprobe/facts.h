@@ -134,6 +134,7 @@ typedef struct {
     int64_t pid;              /* CP_UNKNOWN where the line has none */
     char process[32];
     char text[160];           /* the rest of the line */
+    int64_t at_s;             /* seconds since boot from the record's timestamp; CP_UNKNOWN where none */
 } cp_xid_event;
 
 typedef struct {
@@ -143,7 +144,9 @@ typedef struct {
     int nxid;                 /* events kept (the newest CP_MAX_XIDS) */
     int64_t xid_total;        /* events seen */
     int64_t fell_off_bus;     /* "GPU has fallen off the bus" lines, with or without an Xid */
+    int64_t fell_off_bus_at_s;  /* the newest such line's time since boot (s); CP_UNKNOWN where none */
     int64_t api_mismatch;     /* "NVRM: API mismatch" lines */
+    int64_t uptime_s;         /* /proc/uptime when the log was read; with at_s gives an event's age */
     cp_xid_event xids[CP_MAX_XIDS];
 } cp_kernel_log;
 

@@ -47,6 +47,14 @@ static void test_kmsg_form(void)
     CHECK_I64(e->pid, CP_UNKNOWN);
     CHECK_STR(e->process, "<unknown>");
     CHECK(strncmp(e->text, "Graphics SM Warp Exception on (GPC 0", 36) == 0);
+    /* microseconds since boot, whole seconds kept */
+    CHECK_I64(k.xids[0].at_s, 0);
+    CHECK_I64(k.fell_off_bus_at_s, 0);
+    cp_parse_kernel_log(S("4,1234,345600123456,-;NVRM: Xid (PCI:0000:9b:00): 79, pid=1, name=a, GPU has fallen off the bus.\n"
+                          "4,1235,345601999999,-,caller=T12;NVRM: Xid (PCI:0000:9b:00): 13, x\n"), &k);
+    CHECK_I64(k.xids[0].at_s, 345600);
+    CHECK_I64(k.xids[1].at_s, 345601);
+    CHECK_I64(k.fell_off_bus_at_s, 345600);
 }
 
 static void test_dmesg_form(void)
@@ -67,6 +75,87 @@ static void test_dmesg_form(void)
     CHECK_I64(k.xids[2].pid, 1234);
     CHECK_STR(k.xids[2].process, "python3");
     CHECK_STR(k.xids[2].text, "Ch 00000010, intr 10000000");
+    CHECK_I64(k.xids[0].at_s, 123);
+    CHECK_I64(k.xids[1].at_s, 3000);
+    CHECK_I64(k.xids[2].at_s, 3001);
+    CHECK_I64(k.fell_off_bus_at_s, 123);
+}
+
+/* Timestamps that are missing, malformed or not trusted leave at_s unknown. */
+static void test_times(void)
+{
+    static const struct { const char *line; long long at_s; } cases[] = {
+        { "[  7.5] NVRM: Xid (PCI:0000:01:00): 79, x", 7 },
+        { "[7] NVRM: Xid (PCI:0000:01:00): 79, x", 7 },
+        { "[ 86400.000001 ]NVRM: Xid (PCI:0000:01:00): 79, x", 86400 },
+        { "<4>[   12.25] NVRM: Xid (PCI:0000:01:00): 79, x", 12 },
+        { "6,1,2000000,c;NVRM: Xid (PCI:0000:01:00): 79, x", 2 },
+        { "NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "[] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "[abc] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "[ 12 NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "[-5.0] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "[1.2.3] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "[99999999999999999999.0] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "[Mon Nov 30 03:57:00 2026] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "<x>[ 1.0] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "<4 [ 1.0] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { " [ 1.0] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "Nov 30 03:57:00 h kernel: [ 5.0] NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "4,1,,-;NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "4,1,2000000-;NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "4,1,2000000,-NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "4,1,x2000000,-;NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "4,1,99999999999999999999,-;NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+        { "4,1;NVRM: Xid (PCI:0000:01:00): 79, x", CP_UNKNOWN },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cp_parse_kernel_log(cases[i].line, strlen(cases[i].line), &k);
+        CHECK_I64(k.xid_total, 1);
+        if (k.xids[0].at_s != cases[i].at_s)
+            fprintf(stderr, "  line %zu: '%s'\n", i, cases[i].line);
+        CHECK_I64(k.xids[0].at_s, cases[i].at_s);
+        CHECK_I64(k.xids[0].xid, 79);
+    }
+    /* a NUL inside the prefix ends the timestamp */
+    cp_parse_kernel_log(S("[ 5\0.0] NVRM: Xid (PCI:0000:01:00): 79, x"), &k);
+    CHECK_I64(k.xids[0].at_s, CP_UNKNOWN);
+    /* the newest fallen-off-the-bus line decides, even without a time */
+    cp_parse_kernel_log(S("[ 5.0] NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n"
+                          "NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n"), &k);
+    CHECK_I64(k.fell_off_bus, 2);
+    CHECK_I64(k.fell_off_bus_at_s, CP_UNKNOWN);
+    cp_parse_kernel_log(S("[ 5.0] NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n"
+                          "[ 9.0] NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n"), &k);
+    CHECK_I64(k.fell_off_bus_at_s, 9);
+    cp_parse_kernel_log(S("[ 5.0] NVRM: nothing\n"), &k);
+    CHECK_I64(k.fell_off_bus, 0);
+    CHECK_I64(k.fell_off_bus_at_s, CP_UNKNOWN);
+    /* the ring keeps each event's own time */
+    cp_parse_kernel_log(S("[ 1.0] NVRM: Xid (PCI:0000:01:00): 13, a\n"
+                          "NVRM: Xid (PCI:0000:01:00): 13, b\n"
+                          "[ 3.0] NVRM: Xid (PCI:0000:01:00): 13, c\n"), &k);
+    CHECK_I64(k.xids[0].at_s, 1);
+    CHECK_I64(k.xids[1].at_s, CP_UNKNOWN);
+    CHECK_I64(k.xids[2].at_s, 3);
+}
+
+static void test_uptime(void)
+{
+    CHECK_I64(cp_parse_uptime(S("10457.16 9812.24\n")), 10457);
+    CHECK_I64(cp_parse_uptime(S("  42.5\n")), 42);
+    CHECK_I64(cp_parse_uptime(S("42")), 42);
+    CHECK_I64(cp_parse_uptime(S("42.")), 42);
+    CHECK_I64(cp_parse_uptime(S("0.00 0.00\n")), 0);
+    CHECK_I64(cp_parse_uptime(S("")), CP_UNKNOWN);
+    CHECK_I64(cp_parse_uptime(S("\n")), CP_UNKNOWN);
+    CHECK_I64(cp_parse_uptime(S("x 1\n")), CP_UNKNOWN);
+    CHECK_I64(cp_parse_uptime(S("12x 1\n")), CP_UNKNOWN);
+    CHECK_I64(cp_parse_uptime(S("-12 1\n")), CP_UNKNOWN);
+    CHECK_I64(cp_parse_uptime(S("99999999999999999999.0 1\n")), CP_UNKNOWN);
+    CHECK_I64(cp_parse_uptime(S("12\0 1\n")), CP_UNKNOWN);
+    CHECK_I64(cp_parse_uptime("12", 1), 1);         /* len, not the NUL, ends the text */
+    CHECK_I64(cp_parse_uptime(NULL, 4), CP_UNKNOWN);
 }
 
 static void test_keeps_newest(void)
@@ -152,6 +241,7 @@ static void test_reader(void)
     CHECK_I64(k.xid_total, 0);
     CHECK_I64(k.fell_off_bus, 0);
     CHECK_I64(k.api_mismatch, 0);
+    CHECK_I64(k.uptime_s, CP_UNKNOWN);              /* the fixture has no /proc/uptime */
     cp_fs_fail_read_at(fs, 1);
     CHECK_I64(cp_host_read_kernel_log(fs, &k), -EIO);
     CHECK_I64(k.readable, CP_NO);
@@ -162,7 +252,59 @@ static void test_reader(void)
     CHECK_I64(cp_host_read_kernel_log(fs, &k), -ENOENT);
     CHECK_I64(k.readable, CP_NO);
     CHECK_STR(k.why, "cannot read /dev/kmsg: it does not exist");
+    CHECK_I64(k.fell_off_bus_at_s, CP_UNKNOWN);
+    CHECK_I64(k.uptime_s, CP_UNKNOWN);
     cp_fs_close(fs);
+}
+
+/* A tree of its own: /dev/kmsg beside /proc/uptime, then a bad uptime. */
+static void test_reader_uptime(void)
+{
+    char dir[] = "/tmp/cuprobe-kmsg-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char p[128];
+    snprintf(p, sizeof p, "%s/dev", dir);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/proc", dir);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/dev/kmsg", dir);
+    FILE *f = fopen(p, "w");
+    if (f) {
+        fputs("4,1201,912345678,-;NVRM: Xid (PCI:0000:00:06): 79, pid='<unknown>', name=<unknown>, "
+              "GPU has fallen off the bus.\n", f);
+        fclose(f);
+    }
+    snprintf(p, sizeof p, "%s/proc/uptime", dir);
+    f = fopen(p, "w");
+    if (f) {
+        fputs("275112.48 4389011.52\n", f);
+        fclose(f);
+    }
+    cp_fs *fs = cp_fs_open(dir, false);
+    CHECK_I64(cp_host_read_kernel_log(fs, &k), 0);
+    CHECK_I64(k.uptime_s, 275112);
+    CHECK_I64(k.xids[0].at_s, 912);
+    CHECK_I64(k.fell_off_bus_at_s, 912);
+    f = fopen(p, "w");
+    if (f) {
+        fputs("soon\n", f);
+        fclose(f);
+    }
+    CHECK_I64(cp_host_read_kernel_log(fs, &k), 0);
+    CHECK_I64(k.uptime_s, CP_UNKNOWN);
+    CHECK_I64(k.xids[0].at_s, 912);
+    cp_fs_fail_read_at(fs, 2);                      /* /proc/uptime is the second read */
+    CHECK_I64(cp_host_read_kernel_log(fs, &k), 0);
+    CHECK_I64(k.uptime_s, CP_UNKNOWN);
+    cp_fs_close(fs);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/dev/kmsg", dir);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/proc", dir);
+    rmdir(p);
+    snprintf(p, sizeof p, "%s/dev", dir);
+    rmdir(p);
+    rmdir(dir);
 }
 
 static void test_reader_denied(void)
@@ -198,7 +340,10 @@ int main(void)
     RUN(test_dmesg_form);
     RUN(test_keeps_newest);
     RUN(test_garbage);
+    RUN(test_times);
+    RUN(test_uptime);
     RUN(test_reader);
+    RUN(test_reader_uptime);
     RUN(test_reader_denied);
     return TEST_END();
 }

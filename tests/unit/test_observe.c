@@ -3,6 +3,7 @@
 #include "test.h"
 #include <ftw.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cuprobe/cuprobe.h"
 
@@ -107,9 +108,59 @@ static void test_snapshot_replays_same(void)
     nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char p[700];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *fp = fopen(p, "w");
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+}
+
+/* /proc/uptime travels in the snapshot's root/ beside /dev/kmsg, so a replay
+ * ages an XID as of the capture, not of the replay. */
+static void test_snapshot_keeps_uptime(void)
+{
+    char dir[] = "/tmp/cuprobe-observe-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char root[600], snap[600], p[700], err[256] = "";
+    snprintf(root, sizeof root, "%s/root", dir);
+    snprintf(snap, sizeof snap, "%s/snap", dir);
+    mkdir(root, 0755);
+    snprintf(p, sizeof p, "%s/dev", root);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/proc", root);
+    mkdir(p, 0755);
+    write_file(root, "dev/kmsg", "4,1201,912345678,-;NVRM: Xid (PCI:0000:9b:00): 79, pid=1, name=a, "
+                                 "GPU has fallen off the bus.\n");
+    write_file(root, "proc/uptime", "275112.48 4389011.52\n");
+    setenv("CUPROBE_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    setenv("CUPROBE_LIBNVML", "/nonexistent/libnvidia-ml.so.1", 1);
+
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    o.root = root;
+    o.record = true;
+    cp_session *s;
+    CHECK_I64(cp_observe(&o, &s, err, sizeof err), 0);
+    CHECK_I64(cp_snapshot_write(s, snap, err, sizeof err), 0);
+    cp_session_free(s);
+    snprintf(p, sizeof p, "%s/root/proc/uptime", snap);
+    CHECK(access(p, R_OK) == 0);
+
+    static char a[16384], b[16384];
+    findings_of(NULL, root, a, sizeof a);
+    findings_of(snap, NULL, b, sizeof b);
+    CHECK(strstr(a, "hardware.xid warn 1 hardware XID in the kernel log, worst Xid 79 is old (3 d 4 h ago)") != NULL);
+    CHECK_STR(b, a);
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void)
 {
     RUN(test_every_read_can_fail);
     RUN(test_snapshot_replays_same);
+    RUN(test_snapshot_keeps_uptime);
     return TEST_END();
 }

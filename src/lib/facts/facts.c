@@ -59,7 +59,9 @@ void cp_facts_init(cp_facts *f)
     h->vis.cuda.first_invalid = -1;
     h->vis.order_valid = CP_TRI_UNKNOWN;
     h->klog.readable = CP_TRI_UNKNOWN;
-    for (int i = 0; i < CP_MAX_XIDS; i++) h->klog.xids[i].xid = h->klog.xids[i].pid = CP_UNKNOWN;
+    h->klog.fell_off_bus_at_s = h->klog.uptime_s = CP_UNKNOWN;
+    for (int i = 0; i < CP_MAX_XIDS; i++)
+        h->klog.xids[i].xid = h->klog.xids[i].pid = h->klog.xids[i].at_s = CP_UNKNOWN;
     h->uid = CP_UNKNOWN;
 
     f->cuda.init_result = f->cuda.driver_version = f->cuda.device_count = CP_UNKNOWN;

@@ -74,9 +74,14 @@ void cp_parse_visibility(const char *cuda_visible, const char *nvidia_visible,
 /* Find XID lines ("NVRM: Xid (PCI:0000:9b:00): 79, pid=..., name=..., text"),
  * "GPU has fallen off the bus" and "API mismatch" lines, in either /dev/kmsg
  * record form ("6,1234,5678,-;NVRM: ...") or dmesg form ("[  1.2] NVRM: ...").
- * Keeps the newest CP_MAX_XIDS events; counts all. */
+ * Keeps the newest CP_MAX_XIDS events, each with its time since boot (at_s);
+ * counts all. */
 void cp_parse_kernel_log(const char *text, size_t len, cp_kernel_log *k);
-/* Reads /dev/kmsg; where that is refused says why (readable = CP_NO). */
+/* /proc/uptime ("10457.16 9812.24\n") -> 10457 seconds; CP_UNKNOWN for
+ * garbage. */
+int64_t cp_parse_uptime(const char *text, size_t len);
+/* Reads /dev/kmsg, and /proc/uptime so events get an age; where the log is
+ * refused says why (readable = CP_NO). */
 int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k);
 
 /* ---- runtime: toolkits (toolkit.c) and libcudart (cudart.c) ------------- */

@@ -8,7 +8,16 @@
  *   [  123.456] NVRM: Xid (0000:01:00): 62, 0000(0000) 00000000 00000000
  *
  * Lines are matched by substring, so the record prefix (kmsg, dmesg or
- * syslog) does not matter.
+ * syslog) does not matter.  The time since boot is taken from a kmsg record
+ * prefix ("prio,seq,usec,flags;") or a dmesg one ("[  123.456]", "<4>[ 1.2]")
+ * at the start of the line; a syslog line's "[ 1.2]" after its date is not
+ * trusted, since such files span boots.
+ *
+ * /proc/uptime, read beside the log, turns those times into ages.  Two clocks
+ * differ: printk stamps do not advance while the machine is suspended and
+ * /proc/uptime does, and lxcfs gives a container its own (shorter) uptime.
+ * The first makes an age too long only on machines that sleep; the second
+ * makes it too short, which errs towards "recent".
  */
 #include "host/host.h"
 
@@ -98,12 +107,44 @@ static bool eat_field(span *s, const char *key, span *val)
     return true;
 }
 
+/* Seconds since boot of one log line, from its record prefix; CP_UNKNOWN
+ * when the line has none or it is garbage. */
+static int64_t line_time_s(const char *line, size_t n)
+{
+    span s = { line, n };
+    if (eat(&s, "<")) {                 /* dmesg -r: "<4>[  1.2] ..." */
+        if (eat_number(&s) == CP_UNKNOWN || !eat(&s, ">"))
+            return CP_UNKNOWN;
+    }
+    if (eat(&s, "[")) {
+        skip_blanks(&s);
+        int64_t sec = eat_number(&s);
+        if (sec == CP_UNKNOWN)
+            return CP_UNKNOWN;
+        if (eat(&s, "."))
+            while (s.n > 0 && *s.p >= '0' && *s.p <= '9') {
+                s.p++;
+                s.n--;
+            }
+        skip_blanks(&s);
+        return eat(&s, "]") ? sec : CP_UNKNOWN;
+    }
+    int64_t usec = CP_UNKNOWN;
+    for (int field = 0; field < 3; field++) {       /* prio, seq, usec */
+        usec = eat_number(&s);
+        if (usec == CP_UNKNOWN || !eat(&s, ","))
+            return CP_UNKNOWN;
+    }
+    return memchr(s.p, ';', s.n) ? usec / 1000000 : CP_UNKNOWN;
+}
+
 /* "(PCI:0000:9b:00): 79, pid=2024380, name=nvidia-smi, GPU has fallen off the bus." */
 static void parse_xid(span s, cp_xid_event *e)
 {
     memset(e, 0, sizeof *e);
     e->xid = CP_UNKNOWN;
     e->pid = CP_UNKNOWN;
+    e->at_s = CP_UNKNOWN;
     const char *close = memchr(s.p, ')', s.n);
     if (!close)
         return;
@@ -134,6 +175,7 @@ static void reset_counts(cp_kernel_log *k)
     k->nxid = 0;
     k->xid_total = 0;
     k->fell_off_bus = 0;
+    k->fell_off_bus_at_s = CP_UNKNOWN;
     k->api_mismatch = 0;
 }
 
@@ -155,18 +197,22 @@ static void scan_line(const char *line, size_t n, cp_kernel_log *k)
     if (x) {
         size_t off = (size_t)(x - line) + sizeof XID_TAG - 1;
         span s = { line + off, n - off };
-        parse_xid(s, &k->xids[k->xid_total % CP_MAX_XIDS]);
+        cp_xid_event *e = &k->xids[k->xid_total % CP_MAX_XIDS];
+        parse_xid(s, e);
+        e->at_s = line_time_s(line, n);
         k->xid_total++;
     }
-    if (memmem(line, n, OFF_BUS, sizeof OFF_BUS - 1))
+    if (memmem(line, n, OFF_BUS, sizeof OFF_BUS - 1)) {
         k->fell_off_bus++;
+        k->fell_off_bus_at_s = line_time_s(line, n);     /* the newest line's, even if unknown */
+    }
     if (memmem(line, n, API_MISMATCH, sizeof API_MISMATCH - 1))
         k->api_mismatch++;
 }
 
 /* Count and collect the NVIDIA lines of a kernel log text (see host.h).
- * Resets the counters and events of k first; readable, source and why are
- * left to the reader.  Never fails. */
+ * Resets the counters and events of k first; readable, source, why and
+ * uptime_s are left to the reader.  Never fails. */
 void cp_parse_kernel_log(const char *text, size_t len, cp_kernel_log *k)
 {
     if (!k)
@@ -184,7 +230,25 @@ void cp_parse_kernel_log(const char *text, size_t len, cp_kernel_log *k)
     k->nxid = k->xid_total < CP_MAX_XIDS ? (int)k->xid_total : CP_MAX_XIDS;
 }
 
-/* Read /dev/kmsg through fs and parse it into k.  Returns 0, or -errno with
+/* "10457.16 9812.24\n" -> 10457 (see host.h). */
+int64_t cp_parse_uptime(const char *text, size_t len)
+{
+    if (!text)
+        return CP_UNKNOWN;
+    span s = { text, len };
+    skip_blanks(&s);
+    int64_t sec = eat_number(&s);
+    if (sec == CP_UNKNOWN)
+        return CP_UNKNOWN;
+    if (eat(&s, "."))
+        eat_number(&s);
+    if (s.n > 0 && !blank(*s.p) && *s.p != '\n')
+        return CP_UNKNOWN;          /* "12x", or more digits than fit */
+    return sec;
+}
+
+/* Read /dev/kmsg through fs and parse it into k, and /proc/uptime into
+ * k->uptime_s (CP_UNKNOWN when unreadable).  Returns 0, or -errno with
  * k->readable = CP_NO and k->why saying what to do (a non-root user on a
  * kernel with dmesg_restrict is refused). */
 int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k)
@@ -194,9 +258,14 @@ int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k)
     if (!k)
         return -EINVAL;
     memset(k, 0, sizeof *k);
+    reset_counts(k);
     k->readable = CP_TRI_UNKNOWN;
     snprintf(k->source, sizeof k->source, "/dev/kmsg");
     int rc = cp_fs_read_alloc(fs, "/dev/kmsg", KMSG_MAX, &text, &len);
+    char up[64];
+    size_t uplen = 0;
+    k->uptime_s = cp_fs_read(fs, "/proc/uptime", up, sizeof up, &uplen) == 0
+                  ? cp_parse_uptime(up, uplen) : CP_UNKNOWN;
     if (rc) {
         k->readable = CP_NO;
         if (rc == -EACCES || rc == -EPERM)
