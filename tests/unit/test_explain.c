@@ -145,6 +145,42 @@ static void test_kb_coverage(void)
     free(rows);
 }
 
+/* Every enum name of the installed toolkit's headers (cudaError_t in
+ * driver_types.h, CUresult in cuda.h) is explained by its name alone, so no
+ * code is missing from the knowledge base.  Skipped without a toolkit. */
+static void check_header_names(const char *path, const char *prefix)
+{
+    size_t len;
+    char *h = slurp(path, &len);
+    if (!h) { fprintf(stderr, "  (no %s: header names not checked)\n", path); return; }
+    int names = 0;
+    for (char *p = strstr(h, prefix); p; p = strstr(p + 1, prefix)) {
+        if (p > h && (p[-1] == '_' || (p[-1] >= 'A' && p[-1] <= 'z'))) continue;
+        char name[80];
+        size_t n = 0;
+        while (n + 1 < sizeof name && (p[n] == '_' || (p[n] >= '0' && p[n] <= '9') || (p[n] >= 'A' && p[n] <= 'Z') ||
+                                       (p[n] >= 'a' && p[n] <= 'z')))
+            name[n] = p[n], n++;
+        name[n] = '\0';
+        const char *q = p + n;
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q != '=' || strstr(name, "Success") || strstr(name, "SUCCESS")) continue;
+        names++;
+        cp_explain_result r = explain(name, n);
+        if (r.nsignals < 1) fprintf(stderr, "  %s: no signal for %s\n", path, name);
+        CHECK(r.nsignals >= 1);
+        cp_explain_free(&r);
+    }
+    CHECK(names > 90);
+    free(h);
+}
+
+static void test_header_names(void)
+{
+    check_header_names("/usr/local/cuda/include/driver_types.h", "cudaError");
+    check_header_names("/usr/local/cuda/include/cuda.h", "CUDA_ERROR_");
+}
+
 /* A confirming check names a check doctor really runs, so the advice
  * "see check X" never points nowhere. */
 static void test_checks_exist(void)
@@ -409,6 +445,7 @@ int main(void)
     RUN(test_corpus);
     RUN(test_kb_coverage);
     RUN(test_checks_exist);
+    RUN(test_header_names);
     RUN(test_doctor_wording);
     RUN(test_paths);
     RUN(test_confirm_verdicts);

@@ -158,6 +158,45 @@ static const err_row nvml_errors[] = {
     {999, "NVML_ERROR_UNKNOWN", "an unknown internal error"},
 };
 
+/* cudaError_t codes of the CUDA 13.0 runtime (driver_types.h) that have no
+ * CUresult of the same number and meaning; the others share the driver's
+ * number (cudaErrorIllegalAddress = 700 = CUDA_ERROR_ILLEGAL_ADDRESS). */
+static const err_row cudart_only_errors[] = {
+    {9, "cudaErrorInvalidConfiguration", "the launch asks for resources the GPU can never give (block size, shared memory or registers per block)"},
+    {12, "cudaErrorInvalidPitchValue", "a pitch argument is out of range"},
+    {13, "cudaErrorInvalidSymbol", "the symbol passed is not a device symbol of this program"},
+    {16, "cudaErrorInvalidHostPointer", "a host pointer argument is not valid (deprecated code)"},
+    {17, "cudaErrorInvalidDevicePointer", "a device pointer argument is not valid (deprecated code)"},
+    {18, "cudaErrorInvalidTexture", "the texture passed is not valid"},
+    {19, "cudaErrorInvalidTextureBinding", "the texture is not bound"},
+    {20, "cudaErrorInvalidChannelDescriptor", "the channel format descriptor is not valid"},
+    {21, "cudaErrorInvalidMemcpyDirection", "the cudaMemcpyKind passed is not a valid direction"},
+    {22, "cudaErrorAddressOfConstant", "the address of a constant variable was taken (deprecated since CUDA 3.1)"},
+    {23, "cudaErrorTextureFetchFailed", "a texture fetch failed (device emulation; deprecated since CUDA 3.1)"},
+    {24, "cudaErrorTextureNotBound", "a texture was not bound (device emulation; deprecated since CUDA 3.1)"},
+    {25, "cudaErrorSynchronizationError", "a synchronization failed (device emulation; deprecated since CUDA 3.1)"},
+    {26, "cudaErrorInvalidFilterSetting", "linear filtering was asked for on a non-float texture"},
+    {27, "cudaErrorInvalidNormSetting", "an unsupported type was read as a normalized float"},
+    {28, "cudaErrorMixedDeviceExecution", "device and emulation code were mixed (deprecated since CUDA 3.1)"},
+    {31, "cudaErrorNotYetImplemented", "the call is not implemented (deprecated code)"},
+    {32, "cudaErrorMemoryValueTooLarge", "an emulated device pointer passed 32 bits (deprecated since CUDA 3.1)"},
+    {37, "cudaErrorInvalidSurface", "the surface passed is not valid"},
+    {43, "cudaErrorDuplicateVariableName", "several global or constant variables in different source files share one name"},
+    {44, "cudaErrorDuplicateTextureName", "several textures in different source files share one name"},
+    {45, "cudaErrorDuplicateSurfaceName", "several surfaces in different source files share one name"},
+    {49, "cudaErrorIncompatibleDriverContext", "the current context, made with the driver API, does not fit this runtime"},
+    {52, "cudaErrorMissingConfiguration", "a kernel was launched without a launch configuration"},
+    {53, "cudaErrorPriorLaunchFailure", "an earlier launch failed (device emulation; deprecated since CUDA 3.1)"},
+    {65, "cudaErrorLaunchMaxDepthExceeded", "a device-side launch would nest grids deeper than allowed"},
+    {66, "cudaErrorLaunchFileScopedTex", "a device-side launch of a kernel that uses file-scoped textures"},
+    {67, "cudaErrorLaunchFileScopedSurf", "a device-side launch of a kernel that uses file-scoped surfaces"},
+    {68, "cudaErrorSyncDepthExceeded", "a device-side synchronize at a grid depth above the limit"},
+    {69, "cudaErrorLaunchPendingCountExceeded", "a device-side launch beyond the pending-launch limit"},
+    {103, "cudaErrorSoftwareValidityNotEstablished", "the runtime's self-tests of itself and the driver failed"},
+    {127, "cudaErrorStartupFailure", "the CUDA runtime failed to start"},
+    {10000, "cudaErrorApiFailureBase", "base of the codes a failing driver call returns through the runtime (deprecated)"},
+};
+
 #define NROWS(a) (sizeof(a) / sizeof((a)[0]))
 
 static const err_row *find_row(const err_row *rows, size_t n, int64_t code)
@@ -194,4 +233,14 @@ const char *cp_nvml_error_text(int64_t code)
 {
     const err_row *r = find_row(nvml_errors, NROWS(nvml_errors), code);
     return r ? r->text : NULL;
+}
+
+/* The i-th cudaError_t code without a CUresult twin: fills *code and returns
+ * its name, or NULL past the end. */
+const char *cp_cudart_only_error(size_t i, int64_t *code, const char **text)
+{
+    if (i >= NROWS(cudart_only_errors)) return NULL;
+    *code = cudart_only_errors[i].code;
+    *text = cudart_only_errors[i].text;
+    return cudart_only_errors[i].name;
 }

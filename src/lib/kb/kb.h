@@ -5,11 +5,17 @@
 #ifndef CP_KB_H
 #define CP_KB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* CUresult -> "CUDA_ERROR_NO_DEVICE" / a short text; NULL for unknown codes. */
 const char *cp_cuda_error_name(int64_t code);
 const char *cp_cuda_error_text(int64_t code);
+
+/* The cudaError_t codes that have no CUresult of the same number (the
+ * others share the driver's number and meaning): the i-th one's name, with
+ * its code and a short text; NULL past the last. */
+const char *cp_cudart_only_error(size_t i, int64_t *code, const char **text);
 
 /* nvmlReturn_t -> "NVML_ERROR_LIB_RM_VERSION_MISMATCH" / text; NULL if unknown. */
 const char *cp_nvml_error_name(int64_t code);

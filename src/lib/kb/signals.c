@@ -1,7 +1,8 @@
 /*
  * The explain knowledge base as one list: the curated tables of
  * signals_*.c, then a generic row for every CUresult and nvmlReturn_t name in
- * errors.c that no curated row claims, so a pasted CUDA_ERROR_X or
+ * errors.c that no curated row claims, and one for every cudaError_t that
+ * has no CUresult twin, so a pasted CUDA_ERROR_X or
  * NVML_ERROR_X name is always explained.  A generic row's layer, fix and
  * check come from the range tables below, its other spellings (cudaErrorX,
  * NVMLError_X, the library's message) from the spelling tables.
@@ -223,6 +224,46 @@ static cp_signal generic_row(int code, int nvml, const char *name)
     return s;
 }
 
+/* Runtime-only codes: what fixes and checks them, and the runtime's own
+ * message where it is specific enough to match. */
+typedef struct {
+    int code;
+    cp_layer layer;
+    const char *message;
+} cudart_rule;
+
+static const cudart_rule cudart_rules[] = {
+    { 9, CP_LAYER_APPLICATION, "invalid configuration argument" },
+    { 12, CP_LAYER_APPLICATION, "invalid pitch argument" },
+    { 13, CP_LAYER_APPLICATION, "invalid device symbol" },
+    { 17, CP_LAYER_APPLICATION, "invalid device pointer" },
+    { 21, CP_LAYER_APPLICATION, "invalid copy direction for memcpy" },
+    { 103, CP_LAYER_DRIVER, NULL },
+    { 127, CP_LAYER_DRIVER, NULL },
+};
+
+/* One generic row per runtime-only cudaError_t. */
+static size_t add_cudart_only(cp_signal *rows, size_t cap, size_t n)
+{
+    int64_t code;
+    const char *text, *name;
+    for (size_t i = 0; (name = cp_cudart_only_error(i, &code, &text)); i++) {
+        const cudart_rule *r = NULL;
+        for (size_t k = 0; k < sizeof cudart_rules / sizeof cudart_rules[0]; k++)
+            if (cudart_rules[k].code == code) r = &cudart_rules[k];
+        if (n < cap) {
+            int drv = r && r->layer == CP_LAYER_DRIVER;
+            cp_signal s = { .id = name, .layer = r ? r->layer : CP_LAYER_APPLICATION,
+                            .match = { name, r ? r->message : NULL }, .also = { "cuda" }, .cause = text,
+                            .fix = drv ? "run `cuprobe doctor`: the runtime cannot start on this driver" : F_APP,
+                            .check = drv ? "driver.cuinit" : "application.xid" };
+            rows[n] = s;
+        }
+        n++;
+    }
+    return n;
+}
+
 static size_t add_generic(cp_signal *rows, size_t cap, size_t n, int nvml)
 {
     for (int code = 1; code <= 999; code++) {
@@ -244,7 +285,8 @@ size_t cp_signals_all(cp_signal *rows, size_t cap)
             n++;
         }
     n = add_generic(rows, cap, n, 0);
-    return add_generic(rows, cap, n, 1);
+    n = add_generic(rows, cap, n, 1);
+    return add_cudart_only(rows, cap, n);
 }
 
 /* The row that explains one CUresult or nvmlReturn_t; see signals.h. */
