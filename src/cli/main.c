@@ -31,7 +31,14 @@ int main(int argc, char **argv)
     }
     if (argc < 2 || argv[1][0] == '-')       /* bare `cuprobe [options]` is doctor */
         return cmd_doctor(argc - 1, argv + 1);
-    for (const cli_command *c = cli_commands; c->name; c++)
-        if (strcmp(argv[1], c->name) == 0) return c->run(argc - 2, argv + 2);
+    for (const cli_command *c = cli_commands; c->name; c++) {
+        if (strcmp(argv[1], c->name) != 0) continue;
+        for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)   /* `cuprobe CMD ... --help` */
+            if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+                cli_print_help(stdout, c->name);
+                return 0;
+            }
+        return c->run(argc - 2, argv + 2);
+    }
     return cli_usage_error("unknown command '%s'", argv[1]);
 }

@@ -14,7 +14,7 @@ const cli_option cli_options[] = {
     { "doctor", "-v, --verbose", NULL, "show the evidence of passing checks too", 0 },
     { "arch", "--sm", "CC", "judge for a GPU of this compute capability (90, 9.0, 90a; repeatable) instead of the GPUs here", 0 },
     { "arch", "--json", NULL, "print what each file carries and the verdicts as JSON", 0 },
-    { "explain", "--json", NULL, "print the signals found as JSON: {\"signals\": [...]}", 0 },
+    { "explain", "--json", NULL, "print the signals found as JSON (docs/explain.schema.json)", 0 },
     { "explain", "--check", NULL, "also run each signal's confirming check on this machine and scan the libraries the text names for this GPU's code", 0 },
     { "explain", "--from", "DIR", "with --check: judge against a snapshot taken with `cuprobe snapshot DIR` instead of this machine", 0 },
     { "explain", "--python", "PATH", "with --check: also examine this Python interpreter's environment", 0 },
