@@ -305,7 +305,7 @@ static void from_finding(cp_here *h, const char *check, const cp_report *rep)
 void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, const cp_facts *f,
                         const cp_report *rep)
 {
-    static arch_scan a;          /* large; one call at a time per process is the tool's use */
+    arch_scan a;
     int scanned = 0;
     for (int i = 0; r && i < r->nsignals; i++) {
         cp_explain_signal *s = &r->signals[i];
