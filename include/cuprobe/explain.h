@@ -69,6 +69,10 @@ typedef struct {
     char pci[32];             /* kernel log: "0000:9b:00" */
     char soname[64];          /* loader: "libcudart.so.12" */
     char soname_version[16];  /* loader: "12", "11.0" */
+    const char *error_enum;   /* "CUresult", "cudaError_t" or "nvmlReturn_t" when the signal is one
+                                 error code (the runtime shares the driver's numbers since CUDA
+                                 10.1, so a CUresult number is the cudaError_t one too); NULL otherwise */
+    int error_number;         /* that code's number; -1 when none */
     cp_here here;             /* filled by cp_explain_confirm */
 } cp_explain_signal;
 

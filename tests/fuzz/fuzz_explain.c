@@ -20,6 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const cp_explain_signal *s = &r.signals[i];
             if (strlen(s->evidence) > 200 || s->count < 1 || s->first_line < 1 || !s->cause || !s->fix)
                 abort();
+            if ((s->error_enum == NULL) != (s->error_number < 0))
+                abort();
             if (i > 0 && s->first_line < r.signals[i - 1].first_line)
                 abort();
         }

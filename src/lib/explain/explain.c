@@ -269,6 +269,8 @@ static void record(scanner *sc, const hit *h)
     s->count = 1;
     s->requested_bytes = s->free_bytes = s->total_bytes = -1;
     s->gpu = s->xid = -1;
+    s->error_number = row->cu_code ? row->cu_code : row->nvml_code ? row->nvml_code : row->rt_code ? row->rt_code : -1;
+    s->error_enum = row->cu_code ? "CUresult" : row->nvml_code ? "nvmlReturn_t" : row->rt_code ? "cudaError_t" : NULL;
     evidence(sc, h, s->evidence, sizeof s->evidence);
     cp_explain_extract(row->extract, sc->orig, sc->low, sc->n, h->start, s);
 }

@@ -29,6 +29,7 @@ static void text_values(const cp_explain_signal *s, FILE *out)
         if (s->gpu >= 0) fprintf(out, ", GPU %d", s->gpu);
         fputc('\n', out);
     }
+    if (s->error_enum) fprintf(out, "  values:   %s %d\n", s->error_enum, s->error_number);
     if (s->xid >= 0) fprintf(out, "  values:   XID %d on PCI %s\n", s->xid, s->pci[0] ? s->pci : "N/A");
     if (s->soname[0])
         fprintf(out, "  values:   missing %s (version %s)\n", s->soname, s->soname_version[0] ? s->soname_version : "N/A");
@@ -112,7 +113,12 @@ static void json_values(const cp_explain_signal *s, FILE *out)
     json_int(out, "xid", s->xid, &first);
     if (s->pci[0]) { fputs(first ? "\"pci\": " : ", \"pci\": ", out); json_str(out, s->pci); first = 0; }
     if (s->soname[0]) { fputs(first ? "\"soname\": " : ", \"soname\": ", out); json_str(out, s->soname); first = 0; }
-    if (s->soname_version[0]) { fputs(first ? "\"version\": " : ", \"version\": ", out); json_str(out, s->soname_version); }
+    if (s->soname_version[0]) { fputs(first ? "\"version\": " : ", \"version\": ", out); json_str(out, s->soname_version); first = 0; }
+    if (s->error_enum) {
+        fputs(first ? "\"error_enum\": " : ", \"error_enum\": ", out);
+        json_str(out, s->error_enum);
+        fprintf(out, ", \"error_number\": %d", s->error_number);
+    }
     fputc('}', out);
 }
 

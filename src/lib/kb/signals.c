@@ -218,7 +218,7 @@ static cp_signal generic_row(int code, int nvml, const char *name)
     const code_rule *r = rule_for(rules, nrules, code);
     cp_signal s = { .id = name, .layer = r->layer, .match = { name }, .also = { nvml ? "nvml" : "cuda" },
                     .cause = nvml ? cp_nvml_error_text(code) : cp_cuda_error_text(code),
-                    .fix = r->fix, .check = r->check };
+                    .fix = r->fix, .check = r->check, .cu_code = nvml ? 0 : code, .nvml_code = nvml ? code : 0 };
     const spelling *sp = spelling_for(code, nvml);
     for (int i = 0; sp && i < 3 && sp->also_as[i]; i++) s.match[1 + i] = sp->also_as[i];
     return s;
@@ -256,7 +256,7 @@ static size_t add_cudart_only(cp_signal *rows, size_t cap, size_t n)
             cp_signal s = { .id = name, .layer = r ? r->layer : CP_LAYER_APPLICATION,
                             .match = { name, r ? r->message : NULL }, .also = { "cuda" }, .cause = text,
                             .fix = drv ? "run `cuprobe doctor`: the runtime cannot start on this driver" : F_APP,
-                            .check = drv ? "driver.cuinit" : "application.xid" };
+                            .check = drv ? "driver.cuinit" : "application.xid", .rt_code = (int)code };
             rows[n] = s;
         }
         n++;

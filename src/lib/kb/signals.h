@@ -33,6 +33,7 @@ typedef struct {
     int cu_code;                                /* CUresult this row explains, so that name gets
                                                    no generic row; 0 for none */
     int nvml_code;                              /* the same for an nvmlReturn_t; 0 for none */
+    int rt_code;                                /* a cudaError_t without a CUresult twin; 0 for none */
 } cp_signal;
 
 /* The tables, each ending with a row whose id is NULL (signals_*.c). */

@@ -2,6 +2,16 @@
  * Explain rows for the CUDA libraries: NCCL results and messages, cuBLAS
  * statuses (CUBLAS_STATUS_*) and cuDNN statuses (CUDNN_STATUS_*).
  *
+ * Every status the installed headers declare (cublasStatus_t in
+ * cublas_api.h, cudnnStatus_t in cudnn_graph.h with cuDNN 9's sub-codes and
+ * deprecated names, ncclResult_t in nccl.h) is claimed by exactly one row;
+ * statuses share a row only where cause and fix coincide, and a row that
+ * holds several names says which one means what.  A status name is matched
+ * whole (word boundaries), so CUDNN_STATUS_BAD_PARAM does not fire inside
+ * CUDNN_STATUS_BAD_PARAM_NULL_POINTER.  NCCL's messages are matched in the
+ * forms ncclGetErrorString and PyTorch print them; the short ones only on
+ * a line that says "nccl".
+ *
  * To add a row: see signals_cuda.c.
  */
 #include "signals.h"
@@ -11,6 +21,7 @@
 #define AP CP_LAYER_APPLICATION
 
 #define F_NCCL_DEBUG "rerun with NCCL_DEBUG=INFO (and NCCL_DEBUG_SUBSYS=INIT,NET) and read the first WARN line on every rank"
+#define F_CUDNN_LOG "cuDNN's error log (CUDNN_LOGLEVEL_DBG=2 CUDNN_LOGDEST_DBG=stderr; cuDNN 8: CUDNN_LOGERR_DBG=1)"
 
 const cp_signal cp_signals_libs[] = {
     { .id = "nccl.unhandled_cuda", .layer = LI, .match = { "ncclUnhandledCudaError", "unhandled cuda error" },
@@ -22,12 +33,22 @@ const cp_signal cp_signals_libs[] = {
       .fix = "give containers more shared memory (--shm-size=8g or --ipc=host), set NCCL_SOCKET_IFNAME to the right interface; " F_NCCL_DEBUG,
       .check = "system.container" },
     { .id = "nccl.internal", .layer = LI,
-      .match = { "ncclInternalError", "internal error - please report this issue to the NCCL developers" },
+      .match = { "ncclInternalError", "internal error - please report this issue to the NCCL developers",
+                 ", internal error, NCCL version" },   /* PyTorch with NCCL before 2.12 */
       .cause = "NCCL hit an internal inconsistency, often from mismatched NCCL versions across ranks or a broken topology detection",
       .fix = "use the same NCCL version on every rank, then " F_NCCL_DEBUG, .check = "libraries.shadow" },
-    { .id = "nccl.invalid_usage", .layer = AP, .match = { "ncclInvalidUsage", "ncclInvalidArgument" },
-      .cause = "the program called NCCL wrongly: ranks disagree on sizes, dtypes or order of collectives, or two ranks use one GPU",
-      .fix = "check that every rank runs the same collectives in the same order and that each rank has its own GPU (LOCAL_RANK); NCCL_DEBUG=WARN names the argument",
+    { .id = "nccl.invalid_usage", .layer = AP,
+      .match = { "ncclInvalidUsage", "ncclInvalidArgument", "ncclInProgress",
+                 "invalid argument (run with NCCL_DEBUG=WARN", "invalid usage (run with NCCL_DEBUG=WARN",
+                 ", invalid argument, NCCL version", ", invalid usage, NCCL version",   /* PyTorch, older NCCL */
+                 "'invalid usage'",                                                   /* nccl-tests, older NCCL */
+                 "NCCL operation in progress" },
+      .also = { "nccl" },
+      .cause = "the program called NCCL wrongly: an invalid argument (a NULL or host buffer, a bad count, datatype, root, rank or config value), "
+               "ranks that disagree on sizes, dtypes or the order of collectives, or two ranks on one GPU; "
+               "ncclInProgress (\"NCCL operation in progress\") is no failure but the state of a non-blocking communicator (config.blocking = 0) whose call has not finished yet",
+      .fix = "NCCL_DEBUG=WARN names the argument or check that failed (the \"Last error\" line): fix that call, run the same collectives in the same order on every rank, "
+             "and give each rank its own GPU (LOCAL_RANK); with a non-blocking communicator poll ncclCommGetAsyncError until it stops returning ncclInProgress before using the communicator again",
       .check = "system.visibility" },
     { .id = "nccl.remote", .layer = SY,
       .match = { "ncclRemoteError", "remote process exited or there was a network error" },
@@ -40,41 +61,123 @@ const cp_signal cp_signals_libs[] = {
     { .id = "nccl.warn", .layer = LI, .match = { "NCCL WARN" },
       .cause = "NCCL logged a warning; the text after WARN says which part failed (socket, IB, shm, CUDA)",
       .fix = "read the first NCCL WARN line on each rank: it is usually the real cause of the later error", .check = NULL },
+
+    /* cuBLAS (cublasStatus_t) */
     { .id = "cublas.not_initialized", .layer = LI, .match = { "CUBLAS_STATUS_NOT_INITIALIZED" },
       .cause = "cuBLAS could not create its handle, almost always because the GPU was out of memory or the CUDA context was already broken",
       .fix = "check free GPU memory and the first CUDA error in the log; a mismatched cuBLAS copy on the library path is the rarer cause",
       .check = "system.memory_headroom" },
-    { .id = "cublas.alloc_failed", .layer = LI, .match = { "CUBLAS_STATUS_ALLOC_FAILED" },
+    { .id = "cublas.alloc_failed", .layer = AP, .match = { "CUBLAS_STATUS_ALLOC_FAILED" },
       .cause = "cuBLAS could not allocate its workspace: GPU memory is used up",
       .fix = "lower the batch size, free memory, or stop other processes on the GPU", .check = "system.memory_headroom" },
+    { .id = "cublas.invalid_value", .layer = AP, .match = { "CUBLAS_STATUS_INVALID_VALUE" },
+      .cause = "cuBLAS rejected an argument of the call: a negative size, a leading dimension smaller than the rows, a misaligned pointer, "
+               "or a type or setting the routine does not take; behind a framework it is often a second cuBLAS release loaded in place of the one "
+               "the framework was built with, or sizes past cuBLAS's 32-bit limits",
+      .fix = "log the failing call's sizes, leading dimensions and types (CUBLAS_LOGINFO_DBG=1 CUBLAS_LOGDEST_DBG=stderr) and fix the wrong one; "
+             "in a framework keep only the cuBLAS its build expects on the library path (pip list | grep nvidia-cublas, LD_LIBRARY_PATH) and split very large batches",
+      .check = "libraries.shadow" },
     { .id = "cublas.arch_mismatch", .layer = LI, .match = { "CUBLAS_STATUS_ARCH_MISMATCH" },
       .cause = "the cuBLAS in use does not support this GPU's architecture (or the operation needs a newer GPU, e.g. a dtype)",
       .fix = "use a cuBLAS/CUDA release that supports this GPU, or a dtype the GPU supports", .check = "framework.arch" },
+    { .id = "cublas.mapping_error", .layer = AP, .match = { "CUBLAS_STATUS_MAPPING_ERROR" },
+      .cause = "cuBLAS could not access GPU memory: a pointer it was given is not valid device memory (freed, host or out of range), "
+               "or an earlier kernel's bad access (such as a label or index past the number of classes) left the context broken; "
+               "a bound texture, the cause cuBLAS's documentation names, is rare",
+      .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 under compute-sanitizer to find the first bad access; check label and index ranges against the layer sizes",
+      .check = "application.xid" },
     { .id = "cublas.execution_failed", .layer = LI,
-      .match = { "CUBLAS_STATUS_EXECUTION_FAILED", "CUBLAS_STATUS_INTERNAL_ERROR", "CUBLAS_STATUS_INVALID_VALUE",
-                 "CUBLAS_STATUS_NOT_SUPPORTED", "CUBLAS_STATUS_MAPPING_ERROR" },
-      .cause = "a cuBLAS call failed: a GPU kernel failed (often after an earlier CUDA error), the arguments or shapes are invalid, or the cuBLAS build does not support this GPU",
-      .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call; check that the framework's CUDA libraries support this GPU",
+      .match = { "CUBLAS_STATUS_EXECUTION_FAILED", "CUBLAS_STATUS_INTERNAL_ERROR" },
+      .cause = "a cuBLAS kernel failed to launch or run (EXECUTION_FAILED), or an internal step, usually a device memory copy, failed (INTERNAL_ERROR): "
+               "most often an earlier CUDA error already broke the context, GPU memory ran short, or the cuBLAS build does not support this GPU or driver",
+      .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call and fix that error first; check free GPU memory, "
+             "and that the framework's CUDA libraries support this GPU and driver (one cuBLAS copy, the CUDA major the framework was built for)",
       .check = "framework.libs" },
+    { .id = "cublas.not_supported", .layer = LI, .match = { "CUBLAS_STATUS_NOT_SUPPORTED", "CUBLAS_STATUS_LICENSE_ERROR" },
+      .cause = "cuBLAS has no implementation of the requested operation for these types, layouts or alignments on this GPU: most often bf16 (CUDA_R_16BF) "
+               "or fp8 math on a GPU too old for that type, or a pointer or leading dimension that is not aligned; "
+               "LICENSE_ERROR: the function needs a license that is missing, expired or not found through NVIDIA_LICENSE_FILE",
+      .fix = "use a dtype this GPU supports (fp16 or fp32 instead of bf16 on older GPUs; torch.cuda.is_bf16_supported() tells), keep sizes and pointers aligned "
+             "(multiples of 8 or 16 elements), or update cuBLAS; for LICENSE_ERROR point NVIDIA_LICENSE_FILE at a valid license",
+      .check = NULL },
+
+    /* cuDNN (cudnnStatus_t; cuDNN 9 adds fine-grained sub-codes and keeps older names as aliases) */
     { .id = "cudnn.not_initialized", .layer = LI, .match = { "CUDNN_STATUS_NOT_INITIALIZED" },
       .cause = "cuDNN could not initialise: out of GPU memory, or its sub-libraries or CUDA version do not match",
       .fix = "check free GPU memory; make sure only one cuDNN version is on the library path and it matches the framework's CUDA",
       .check = "libraries.load" },
     { .id = "cudnn.version_mismatch", .layer = LI,
-      .match = { "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "Loaded runtime CuDNN library" },
-      .cause = "the cuDNN loaded at run time is not the version the framework was built with (another copy shadows it)",
-      .fix = "remove the other cuDNN copy from LD_LIBRARY_PATH, or install the cuDNN version the framework asks for",
+      .match = { "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "CUDNN_STATUS_VERSION_MISMATCH",
+                 "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART", "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER",
+                 "CUDNN_STATUS_SERIALIZATION_VERSION_MISMATCH", "Loaded runtime CuDNN library" },
+      .cause = "the cuDNN in use does not match the rest of the stack: its sub-libraries come from different releases, it is not the version the framework "
+               "was built with (another copy shadows it), or it was built for another CUDA runtime (INCOMPATIBLE_CUDART) or a newer CUDA than the driver "
+               "supports (INCOMPATIBLE_CUDA_DRIVER); SERIALIZATION_VERSION_MISMATCH: a saved execution plan or cache was made by another cuDNN release",
+      .fix = "keep one complete cuDNN release on the library path, the one the framework asks for and built for your CUDA major (remove the other copy from "
+             "LD_LIBRARY_PATH or the extra nvidia-cudnn wheel); for INCOMPATIBLE_CUDA_DRIVER upgrade the driver or use the build for an older CUDA; "
+             "re-create serialized plans and caches with the cuDNN in use",
+      .check = "libraries.shadow" },
+    { .id = "cudnn.sublibrary_missing", .layer = LI,
+      .match = { "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE",
+                 "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING", "CUDNN_STATUS_NOT_SUPPORTED_RUNTIME_PREREQUISITE_MISSING" },
+      .cause = "cuDNN could not load a library it opens at run time: one of its own sub-libraries (libcudnn_ops, _cnn, _adv, _graph, _heuristic, "
+               "_engines_precompiled, _engines_runtime_compiled, ...) is missing or fails to load, often because a partial cuDNN wheel and a system copy are mixed; "
+               "RUNTIME_PREREQUISITE_MISSING: libcuda or NVRTC (libnvrtc, libnvrtc-builtins) was not found",
+      .fix = "install one complete cuDNN release in one directory on the loader path (every libcudnn_*.so.9, or one nvidia-cudnn-cuXX wheel and no second copy); "
+             "for RUNTIME_PREREQUISITE_MISSING install NVRTC of your CUDA major (nvidia-cuda-nvrtc-cuXX or the toolkit) where the loader finds it; "
+             F_CUDNN_LOG " names the file",
+      .check = "libraries.load" },
+    { .id = "cudnn.arch_mismatch", .layer = LI,
+      .match = { "CUDNN_STATUS_ARCH_MISMATCH", "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH" },
+      .cause = "the call needs a GPU feature this GPU lacks: the GPU is older than this cuDNN release supports, or the operation asks for something only newer GPUs have (e.g. tensor-core types such as fp8)",
+      .fix = "use a cuDNN (and framework) release that still supports this GPU (see cuDNN's support matrix), run on a newer GPU, or avoid the feature (another dtype, or cuDNN disabled for that layer)",
+      .check = "framework.arch" },
+    { .id = "cudnn.bad_param", .layer = AP,
+      .match = { "CUDNN_STATUS_BAD_PARAM", "CUDNN_STATUS_INVALID_VALUE",
+                 "CUDNN_STATUS_BAD_PARAM_NULL_POINTER", "CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER",
+                 "CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED", "CUDNN_STATUS_BAD_PARAM_OUT_OF_BOUND",
+                 "CUDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT", "CUDNN_STATUS_BAD_PARAM_STREAM_MISMATCH",
+                 "CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH", "CUDNN_STATUS_BAD_PARAM_DUPLICATED_ENTRIES",
+                 "CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE", "CUDNN_STATUS_BAD_PARAM_CUDA_GRAPH_MISMATCH",
+                 "CUDNN_STATUS_BAD_PARAM_DESCRIPTOR_TYPE" },
+      .cause = "cuDNN rejected an argument of the call: a wrong value, shape or stride, a null or misaligned pointer, a descriptor not finalized or of the wrong type, "
+               "a value out of range, a buffer too small, an unexpected stream or CUDA graph, inconsistent shapes, duplicated entries or a wrong attribute type; "
+               "behind a framework it is usually a cuDNN release other than the one the framework was built with, or an input the framework does not check",
+      .fix = "turn on " F_CUDNN_LOG " to see which parameter is rejected and fix that argument; in a framework use the cuDNN release it was built with (one copy on the library path)",
       .check = "libraries.shadow" },
     { .id = "cudnn.not_supported", .layer = LI,
-      .match = { "CUDNN_STATUS_NOT_SUPPORTED", "CUDNN_STATUS_BAD_PARAM", "CUDNN_STATUS_ARCH_MISMATCH" },
-      .cause = "cuDNN has no algorithm for this shape, dtype or layout on this GPU (sizes past its limits, non-contiguous input, or an old GPU)",
-      .fix = "make the input contiguous, try a smaller batch or another dtype, or disable cuDNN for that layer",
+      .match = { "CUDNN_STATUS_NOT_SUPPORTED", "CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN", "CUDNN_STATUS_NOT_SUPPORTED_SHAPE",
+                 "CUDNN_STATUS_NOT_SUPPORTED_DATA_TYPE", "CUDNN_STATUS_NOT_SUPPORTED_LAYOUT", "CUDNN_STATUS_NOT_SUPPORTED_PADDING",
+                 "CUDNN_STATUS_NOT_SUPPORTED_SHARED_MEMORY_INSUFFICIENT", "CUDNN_STATUS_NOT_SUPPORTED_BAD_LAUNCH_PARAM",
+                 "CUDNN_STATUS_NOT_SUPPORTED_CUDA_GRAPH_NATIVE_API", "CUDNN_STATUS_NOT_SUPPORTED_INVALID_DYNAMIC_SHAPE",
+                 "CUDNN_STATUS_DEPRECATED", "CUDNN_STATUS_LICENSE_ERROR" },
+      .cause = "cuDNN has no engine for this request: the operation graph, shape, dtype, layout, padding or dynamic shape is not supported, the kernel would need "
+               "more shared memory or launch resources than this GPU gives, or the engine cannot use the native CUDA-graph API (sizes past its limits and "
+               "non-contiguous inputs are the usual causes); DEPRECATED warns that a feature in use will be removed, LICENSE_ERROR is a missing or expired license",
+      .fix = "make the input contiguous, try a smaller batch, another dtype or layout, or let the framework fall back (disable cuDNN for that layer); "
+             "a newer cuDNN may support it; move off deprecated calls; for LICENSE_ERROR point NVIDIA_LICENSE_FILE at a valid license",
       .check = "framework.arch" },
+    { .id = "cudnn.alloc_failed", .layer = AP,
+      .match = { "CUDNN_STATUS_ALLOC_FAILED", "CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED",
+                 "CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED" },
+      .cause = "cuDNN could not allocate memory: the GPU memory is used up by this process (model, batch, the chosen algorithm's workspace) or by others; "
+               "HOST_ALLOCATION_FAILED (which the deprecated ALLOC_FAILED equals in cuDNN 9) is a failed host-memory allocation",
+      .fix = "lower the batch size, free cached memory or stop other processes on the GPU (nvidia-smi); in TensorFlow let GPU memory grow "
+             "(TF_FORCE_GPU_ALLOW_GROWTH=true) so cuDNN finds room; for host memory free RAM or raise the process's memory limit",
+      .check = "system.memory_headroom" },
     { .id = "cudnn.failed", .layer = LI,
-      .match = { "CUDNN_STATUS_EXECUTION_FAILED", "CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_ALLOC_FAILED",
-                 "CUDNN_STATUS_MAPPING_ERROR" },
-      .cause = "a cuDNN kernel or allocation failed, usually out of GPU memory or after an earlier CUDA error",
-      .fix = "check free GPU memory and the first CUDA error in the log; rerun with CUDA_LAUNCH_BLOCKING=1",
+      .match = { "CUDNN_STATUS_EXECUTION_FAILED", "CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER", "CUDNN_STATUS_EXECUTION_FAILED_CUDART",
+                 "CUDNN_STATUS_EXECUTION_FAILED_CUBLAS", "CUDNN_STATUS_EXECUTION_FAILED_CURAND",
+                 "CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED",
+                 "CUDNN_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE", "CUDNN_STATUS_INTERNAL_ERROR_BAD_LAUNCH_PARAM",
+                 "CUDNN_STATUS_INTERNAL_ERROR_TEXTURE_CREATION_FAILED", "CUDNN_STATUS_MAPPING_ERROR",
+                 "CUDNN_STATUS_RUNTIME_FP_OVERFLOW", "CUDNN_STATUS_RUNTIME_IN_PROGRESS" },
+      .cause = "a cuDNN kernel failed to run or an internal step failed: most often GPU memory ran short, an earlier CUDA error broke the context, or the "
+               "cuDNN/CUDA build does not support this GPU or driver; EXECUTION_FAILED_CUDA_DRIVER, _CUDART, _CUBLAS and _CURAND name the component whose "
+               "error cuDNN got, COMPILATION_FAILED a kernel NVRTC could not build at run time, RUNTIME_FP_OVERFLOW a kernel whose values overflowed; "
+               "RUNTIME_IN_PROGRESS is no failure: the stream's work had not finished when its status was asked",
+      .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 and " F_CUDNN_LOG " to see the failing step and the error underneath; check free GPU memory and that the "
+             "framework's CUDA and cuDNN support this GPU and driver; for FP_OVERFLOW scale the inputs or compute in fp32; for IN_PROGRESS synchronize the stream and ask again",
       .check = "system.memory_headroom" },
     { .id = NULL }
 };
