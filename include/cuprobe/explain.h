@@ -10,7 +10,8 @@
  * The text may be anything: multi-line logs, tracebacks, ANSI colour codes,
  * CRLF line ends, very long lines, NUL and other binary bytes.  Matching is
  * case-insensitive substring search against the knowledge base
- * (src/lib/kb/signals*.c); repeats of one signal are grouped.
+ * (src/lib/kb/signals*.c); repeats of one signal are grouped (per XID number,
+ * and per missing library for the loader signals).
  */
 #ifndef CUPROBE_EXPLAIN_H
 #define CUPROBE_EXPLAIN_H

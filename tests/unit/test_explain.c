@@ -321,6 +321,42 @@ static void test_confirm_verdicts(void)
     for (int i = 0; i < r.nsignals; i++)
         if (!r.signals[i].check) CHECK_I64(r.signals[i].here.verdict, CP_HERE_NO_CHECK);
     cp_explain_free(&r);
+
+    /* a missing library: the facts' copies and what each framework gets decide */
+    f.frameworks.nfw = 1;
+    snprintf(f.frameworks.fw[0].name, sizeof f.frameworks.fw[0].name, "torch");
+    f.frameworks.fw[0].nlibs = 1;
+    snprintf(f.frameworks.fw[0].libs[0].soname, sizeof f.frameworks.fw[0].libs[0].soname, "libcusparse.so.12");
+    f.libraries.nlib = 1;
+    cp_library *l = &f.libraries.lib[0];
+    snprintf(l->soname, sizeof l->soname, "libcufft.so.12");
+    snprintf(l->path, sizeof l->path, "/opt/cuda/lib64/libcufft.so.12.0.0");
+    const char *t2 = "ImportError: libcusparse.so.12: cannot open shared object file\n"
+                     "OSError: libcufft.so.12: cannot open shared object file: No such file or directory\n"
+                     "OSError: libcurand.so.10: cannot open shared object file: No such file or directory\n"
+                     "OSError: libmystery.so.3: cannot open shared object file: No such file or directory\n";
+    r = explain(t2, strlen(t2));
+    cp_explain_confirm(&r, t2, strlen(t2), &f, &rep);
+    static const struct { const char *soname; cp_here_verdict v; const char *says; } want[] = {
+        { "libcusparse.so.12", CP_HERE_CONFIRMED, "torch needs libcusparse.so.12 and the loader finds no copy" },
+        { "libcufft.so.12", CP_HERE_CONFIRMED, "is here only at /opt/cuda/lib64/libcufft.so.12.0.0" },
+        { "libcurand.so.10", CP_HERE_CONFIRMED, "no copy of libcurand.so.10" },
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        const cp_explain_signal *m = NULL;
+        for (int i = 0; i < r.nsignals; i++)
+            if (strcmp(r.signals[i].soname, want[k].soname) == 0) m = &r.signals[i];
+        CHECK(m != NULL);
+        if (!m) continue;
+        CHECK_I64(m->here.verdict, want[k].v);
+        if (!strstr(m->here.summary, want[k].says)) fprintf(stderr, "  %s: '%s'\n", want[k].soname, m->here.summary);
+        CHECK(strstr(m->here.summary, want[k].says) != NULL);
+    }
+    l->would_load = true;
+    cp_explain_confirm(&r, t2, strlen(t2), &f, &rep);
+    for (int i = 0; i < r.nsignals; i++)
+        if (strcmp(r.signals[i].soname, "libcufft.so.12") == 0) CHECK_I64(r.signals[i].here.verdict, CP_HERE_NOT_SEEN);
+    cp_explain_free(&r);
 }
 
 static void test_unknown(void)

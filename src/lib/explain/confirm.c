@@ -13,6 +13,7 @@
  */
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cuprobe/arch.h"
@@ -301,6 +302,104 @@ static void from_finding(cp_here *h, const char *check, const cp_report *rep)
     }
 }
 
+/* ---- a library the loader could not find ---- */
+
+/* The CUDA libraries the facts track, by file-name stem. */
+static int tracked_stem(const char *stem)
+{
+    static const char *const stems[] = { "libcudart", "libcublas", "libcublasLt", "libcudnn", "libcufft", "libcurand",
+                                         "libcusolver", "libcusparse", "libnccl", "libnvrtc", "libnvJitLink",
+                                         "libcupti", NULL };
+    for (int i = 0; stems[i]; i++)
+        if (strcmp(stem, stems[i]) == 0) return 1;
+    return 0;
+}
+
+/* "libcudart.so.11.0" -> stem "libcudart", major 11 (-1 when absent). */
+static int split_soname(const char *soname, char *stem, size_t cap, int *major)
+{
+    const char *so = strstr(soname, ".so");
+    if (!so || (size_t)(so - soname) >= cap) return -1;
+    memcpy(stem, soname, (size_t)(so - soname));
+    stem[so - soname] = '\0';
+    *major = -1;
+    if (so[3] == '.' && so[4] >= '0' && so[4] <= '9') *major = (int)strtol(so + 4, NULL, 10);
+    return 0;
+}
+
+static int same_library(const char *soname_a, const char *soname_b)
+{
+    char sa[64], sb[64];
+    int ma, mb;
+    return split_soname(soname_a, sa, sizeof sa, &ma) == 0 && split_soname(soname_b, sb, sizeof sb, &mb) == 0 &&
+           strcmp(sa, sb) == 0 && ma == mb;
+}
+
+/* Does this machine's loader find `soname`?  From the facts: the copies the
+ * libraries layer found, the runtime's libcudart copies and what each
+ * framework gets.  Fills h and returns 1 when the facts decide, 0 when the
+ * library is not one they track. */
+static int soname_here(const cp_facts *f, const char *soname, cp_here *h)
+{
+    char stem[64];
+    int major;
+    if (split_soname(soname, stem, sizeof stem, &major) != 0 || !tracked_stem(stem)) return 0;
+    const char *elsewhere = NULL, *other = NULL;
+    for (int i = 0; i < f->libraries.nlib && i < CP_MAX_LIBS; i++) {
+        const cp_library *l = &f->libraries.lib[i];
+        if (!same_library(l->soname, soname)) {
+            char ls[64];
+            int lm;
+            if (!other && l->would_load && split_soname(l->soname, ls, sizeof ls, &lm) == 0 && strcmp(ls, stem) == 0)
+                other = l->soname;
+            continue;
+        }
+        if (l->would_load) {
+            h->verdict = CP_HERE_NOT_SEEN;
+            snprintf(h->summary, sizeof h->summary, "the loader here finds %.48s: %.150s (%.24s)", soname, l->path, l->found_by);
+            return 1;
+        }
+        if (!elsewhere) elsewhere = l->path;
+    }
+    for (int i = 0; strcmp(stem, "libcudart") == 0 && i < f->runtime.nrt && i < CP_MAX_CUDARTS; i++) {
+        const cp_cudart *r = &f->runtime.rt[i];
+        if (r->major != major) {
+            const char *base = strrchr(r->path, '/');
+            if (!other && r->would_load) other = base ? base + 1 : r->path;
+            continue;
+        }
+        if (r->would_load) {
+            h->verdict = CP_HERE_NOT_SEEN;
+            snprintf(h->summary, sizeof h->summary, "the loader here finds %.48s: %.150s (%.24s)", soname, r->path, r->found_by);
+            return 1;
+        }
+        if (!elsewhere) elsewhere = r->path;
+    }
+    for (int i = 0; i < f->frameworks.nfw && i < CP_MAX_FRAMEWORKS; i++)
+        for (int k = 0; k < f->frameworks.fw[i].nlibs && k < CP_MAX_FW_LIBS; k++) {
+            const cp_fw_lib *l = &f->frameworks.fw[i].libs[k];
+            if (!same_library(l->soname, soname)) continue;
+            if (!l->path[0]) {
+                h->verdict = CP_HERE_CONFIRMED;
+                snprintf(h->summary, sizeof h->summary, "%.16s needs %.48s and the loader finds no copy for it here",
+                         f->frameworks.fw[i].name, soname);
+                return 1;
+            }
+            h->verdict = CP_HERE_NOT_SEEN;
+            snprintf(h->summary, sizeof h->summary, "%.16s gets %.48s here: %.150s (%.16s)", f->frameworks.fw[i].name, soname,
+                     l->path, l->via);
+            return 1;
+        }
+    h->verdict = CP_HERE_CONFIRMED;
+    if (elsewhere)
+        snprintf(h->summary, sizeof h->summary, "%.48s is here only at %.140s, which the loader does not search", soname,
+                 elsewhere);
+    else
+        snprintf(h->summary, sizeof h->summary, "no copy of %.48s where the loader looks here%s%.48s", soname,
+                 other ? "; it would find " : "", other ? other : "");
+    return 1;
+}
+
 /* Confirm every signal on this machine; see explain.h. */
 void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, const cp_facts *f,
                         const cp_report *rep)
@@ -311,6 +410,14 @@ void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, cons
         cp_explain_signal *s = &r->signals[i];
         memset(&s->here, 0, sizeof s->here);
         from_finding(&s->here, s->check, rep);
+        if (s->soname[0]) {
+            cp_here h = s->here;
+            if (soname_here(f, s->soname, &h)) {
+                h.status = s->here.status;
+                s->here = h;
+            }
+            continue;
+        }
         if (!s->check || strcmp(s->check, "framework.arch") != 0) continue;
         if (!scanned) {
             char targets[CP_EXPLAIN_MAX_PATHS][256];

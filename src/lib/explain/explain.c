@@ -12,6 +12,7 @@
  * phrase across a window edge is still found; a signal counts once per line.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct { int row; size_t start, end; } hit;
 typedef struct {
     int row;
     int key;                   /* XID number for kernel.xid groups, -1 otherwise */
+    char soname[64];           /* the missing library for loader groups, "" otherwise */
     long last_line;
 } group_meta;
 
@@ -62,6 +64,7 @@ typedef struct {
     group_meta *meta;
     int cap;
     char low[WINDOW], orig[WINDOW];
+    cp_explain_signal scratch; /* values of a line before its group is known */
     size_t n;                  /* bytes in the window */
     long line;
     int oom;                   /* allocation failed */
@@ -210,14 +213,14 @@ static int line_allows(const scanner *sc, int row)
     return 0;
 }
 
-static int group_find(const scanner *sc, int row, int key)
+static int group_find(const scanner *sc, int row, int key, const char *soname)
 {
     for (int g = 0; g < sc->out->nsignals; g++)
-        if (sc->meta[g].row == row && sc->meta[g].key == key) return g;
+        if (sc->meta[g].row == row && sc->meta[g].key == key && strcmp(sc->meta[g].soname, soname) == 0) return g;
     return -1;
 }
 
-static int group_new(scanner *sc, int row, int key)
+static int group_new(scanner *sc, int row, int key, const char *soname)
 {
     cp_explain_result *o = sc->out;
     if (o->nsignals == sc->cap) {
@@ -231,7 +234,8 @@ static int group_new(scanner *sc, int row, int key)
         sc->cap = cap;
     }
     int g = o->nsignals++;
-    sc->meta[g] = (group_meta){ row, key, 0 };
+    sc->meta[g] = (group_meta){ .row = row, .key = key };
+    snprintf(sc->meta[g].soname, sizeof sc->meta[g].soname, "%s", soname);
     return g;
 }
 
@@ -250,13 +254,20 @@ static void record(scanner *sc, const hit *h)
 {
     const cp_signal *row = &sc->ix->rows[h->row];
     int key = row->extract == CP_EXTRACT_XID ? cp_explain_xid_number(sc->low, sc->n) : -1;
-    int g = group_find(sc, h->row, key);
+    char soname[64] = "";                       /* each missing library is a signal of its own */
+    if (row->extract == CP_EXTRACT_SONAME) {
+        cp_explain_signal *t = &sc->scratch;
+        memset(t, 0, sizeof *t);
+        cp_explain_extract(row->extract, sc->orig, sc->low, sc->n, h->start, t);
+        snprintf(soname, sizeof soname, "%s", t->soname);
+    }
+    int g = group_find(sc, h->row, key, soname);
     if (g >= 0) {
         if (sc->meta[g].last_line != sc->line) sc->out->signals[g].count++;
         sc->meta[g].last_line = sc->line;
         return;
     }
-    if ((g = group_new(sc, h->row, key)) < 0) { sc->oom = 1; return; }
+    if ((g = group_new(sc, h->row, key, soname)) < 0) { sc->oom = 1; return; }
     sc->meta[g].last_line = sc->line;
     cp_explain_signal *s = &sc->out->signals[g];
     memset(s, 0, sizeof *s);
