@@ -95,7 +95,9 @@ int cp_explain_text(const char *text, size_t len, cp_explain_result *out);
  * framework.arch), also scan the libraries the text names (absolute paths
  * to .so files, and the packages of site-packages paths, read from this
  * machine's file system) against the GPUs in f: a library that cannot run
- * here confirms the explanation.  Reads files; never loads them. */
+ * here confirms the explanation.  For a library the loader could not find,
+ * the facts decide: whether this machine's loader (or a framework's RUNPATH)
+ * would find that soname.  Reads files; never loads them. */
 void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, const cp_facts *f,
                         const cp_report *rep);
 
