@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 ok()   { pass=$((pass + 1)); echo "ok     explain-live $1"; }
 bad()  { fail=$((fail + 1)); echo "FAIL   explain-live $1: $2"; }
 skip() { skip=$((skip + 1)); echo "skip   explain-live $1: $2"; }
-names="torch_oom device_assert illegal_address no_kernel_image no_gpus_visible torch_healthy"
+names="torch_oom device_assert illegal_address no_kernel_image no_gpus_visible torch_healthy missing_library"
 
 if [ ! -e /dev/nvidiactl ] || [ ! -r /proc/driver/nvidia/version ]; then
     for t in $names; do skip "$t" "no NVIDIA GPU on this machine"; done
@@ -142,6 +142,16 @@ if [ $have_torch = 1 ]; then
         ok torch_healthy
     else bad torch_healthy "exit $code: $(head -c 600 "$tmp/torch_healthy.json")"; fi
 else skip torch_healthy "PyTorch with CUDA not installed"; fi
+
+# 7. the dynamic loader's own message for a CUDA 11 runtime this machine lacks:
+#    --check looks for that soname where the loader (and each framework) looks
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import ctypes; ctypes.CDLL("libcudart.so.11.0")' >/dev/null 2>"$tmp/missing_library.txt"
+    code=$(explain missing_library)
+    if [ "$code" = 0 ] && has missing_library '"code": "loader.runtime"' && has missing_library '"soname": "libcudart.so.11.0"' &&
+       has missing_library '"here": {"verdict": "confirmed"'; then ok missing_library
+    else bad missing_library "exit $code: $(cat "$tmp/missing_library.txt" | head -c 200) $(head -c 600 "$tmp/missing_library.json")"; fi
+else skip missing_library "python3 not installed"; fi
 
 if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$tmp"/*.txt "$tmp"/*.json "$keep"/ 2>/dev/null; fi
 printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
