@@ -471,6 +471,27 @@ static void test_grouping(void)
     cp_explain_free(&r);
 }
 
+/* Distinct XID numbers and missing libraries group apart, up to a bound:
+ * a log of 20,000 different ones stays 2 x 32 groups and quick. */
+static void test_group_bound(void)
+{
+    size_t cap = 20000 * 120, n = 0;
+    char *t = malloc(cap);
+    CHECK(t != NULL);
+    if (!t) return;
+    for (int i = 0; i < 10000; i++) {
+        n += (size_t)snprintf(t + n, cap - n, "NVRM: Xid (PCI:0000:01:00): %d, x\n", 1000 + i);
+        n += (size_t)snprintf(t + n, cap - n, "OSError: libcublas.so.%d: cannot open shared object file\n", i);
+    }
+    cp_explain_result r = explain(t, n);
+    CHECK_I64(r.nsignals, 64);
+    long lines = 0;
+    for (int i = 0; i < r.nsignals; i++) lines += r.signals[i].count;
+    CHECK_I64(lines, 20000);
+    cp_explain_free(&r);
+    free(t);
+}
+
 static void test_cleaning(void)
 {
     /* ANSI inside the phrase, CRLF, NUL between two messages, a 1 MB line */
@@ -538,6 +559,7 @@ int main(void)
     RUN(test_extract_xid_soname);
     RUN(test_error_numbers);
     RUN(test_grouping);
+    RUN(test_group_bound);
     RUN(test_cleaning);
     RUN(test_render);
     return TEST_END();

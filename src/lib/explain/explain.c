@@ -24,6 +24,7 @@
 #define OVERLAP 256            /* > the longest phrase (checked by the unit test) */
 #define NBUCKET 4096
 #define MAX_HITS 64            /* matches kept per window; more are ignored */
+#define MAX_KEYS 32            /* groups of one row: distinct XID numbers or missing libraries */
 
 typedef struct {
     const char *lower;         /* lowercased phrase (arena) */
@@ -213,11 +214,20 @@ static int line_allows(const scanner *sc, int row)
     return 0;
 }
 
+/* The group of (row, key, soname), or -1 for a new one.  A row keeps at
+ * most MAX_KEYS groups (XID numbers, missing libraries); later keys join its
+ * last group, so no text can make the groups, and the search, grow without
+ * bound. */
 static int group_find(const scanner *sc, int row, int key, const char *soname)
 {
-    for (int g = 0; g < sc->out->nsignals; g++)
-        if (sc->meta[g].row == row && sc->meta[g].key == key && strcmp(sc->meta[g].soname, soname) == 0) return g;
-    return -1;
+    int last = -1, nrow = 0;
+    for (int g = 0; g < sc->out->nsignals; g++) {
+        if (sc->meta[g].row != row) continue;
+        if (sc->meta[g].key == key && strcmp(sc->meta[g].soname, soname) == 0) return g;
+        last = g;
+        nrow++;
+    }
+    return nrow >= MAX_KEYS ? last : -1;
 }
 
 static int group_new(scanner *sc, int row, int key, const char *soname)
