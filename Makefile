@@ -40,7 +40,7 @@ $(TOOL): $(CLI_OBJ) $(BUILD)/libcuprobe.a
 	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(BUILD)/libcuprobe.a $(LDLIBS_ALL)
 
 # Unit tests: one program per tests/unit/test_*.c, linked with the library.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libcuprobe.a
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libcuprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcuprobe.a $(LDLIBS_ALL)
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "test.h"
+#include "json_check.h"
 #include "cuprobe/explain.h"
 #include "checks/check.h"
 #include "explain/explain_int.h"
@@ -356,6 +357,17 @@ static void test_confirm_verdicts(void)
     cp_explain_confirm(&r, t2, strlen(t2), &f, &rep);
     for (int i = 0; i < r.nsignals; i++)
         if (strcmp(r.signals[i].soname, "libcufft.so.12") == 0) CHECK_I64(r.signals[i].here.verdict, CP_HERE_NOT_SEEN);
+
+    /* the answer with its "here" parts is well-formed JSON */
+    static char buf[1 << 16];
+    FILE *out = fmemopen(buf, sizeof buf - 1, "w");
+    CHECK(out != NULL);
+    if (out) {
+        cp_explain_render_json(&r, out);
+        fclose(out);
+        CHECK(strstr(buf, "\"here\": {\"verdict\": \"confirmed\"") != NULL);
+        CHECK(json_ok(buf));
+    }
     cp_explain_free(&r);
 }
 
