@@ -350,6 +350,8 @@ typedef struct {
     char gpu_lib[CP_PATH_MAX];  /* the library whose GPU code was read, "" if none */
     int ncodes;               /* distinct codes in gpu_lib: "sm_90", "compute_120" */
     char codes[CP_MAX_FW_CODES][16];
+    int64_t code_entries[CP_MAX_FW_CODES]; /* fatbin entries of each code (kernels built for it);
+                                              <= 0 when unknown (build_info lists, old snapshots) */
     char problem[256];        /* a broken install seen while reading it, "" if none */
     int nlibs;                /* CUDA libraries gpu_lib needs */
     cp_fw_lib libs[CP_MAX_FW_LIBS];

@@ -160,6 +160,7 @@ static void test_observe_venv(void)
     CHECK_STR(t->codes[0], "sm_80");
     CHECK_STR(t->codes[1], "sm_90");
     CHECK_STR(t->codes[2], "compute_90");
+    CHECK(t->code_entries[0] > 0 && t->code_entries[1] > 0 && t->code_entries[2] > 0);
     CHECK_STR(t->problem, "");
     CHECK_STR(j->version, "0.11.2");
     CHECK_STR(j->cuda_version, "13");
@@ -440,6 +441,28 @@ static void test_check_arch(void)
     add_fw("jax", "0.11.2", "13", VENV, "sm_100a sm_90 compute_90a");
     run(cp_check_framework_arch);
     CHECK_I64(out.status, CP_FAIL);
+    /* a variant that covers only some kernels: the rest JIT from PTX, or fail without it */
+    machine(9, 0, 13000, "580.95.05");
+    cp_framework *x = add_fw("torch", "2.11.0+cu130", "13.0", VENV, "sm_80 sm_90a compute_80");
+    x->code_entries[0] = 444, x->code_entries[1] = 12, x->code_entries[2] = 444;
+    run(cp_check_framework_arch);
+    CHECK_I64(out.status, CP_PASS);
+    CHECK(strstr(out.summary, "only through PTX JIT") != NULL);
+    CHECK(strstr(out.evidence, "sm_90a covers only 12 of the 444 kernels other GPUs get; the rest run by "
+                               "JIT-compiling compute_80") != NULL);
+    x->ncodes = 2;
+    run(cp_check_framework_arch);
+    CHECK_I64(out.status, CP_FAIL);
+    CHECK_STR(out.summary, "torch has sm_90 code for only some kernels (sm_90a covers only 12 of the 444 kernels "
+              "other GPUs get): the others fail with 'no kernel image is available for execution on the device'");
+    x->code_entries[1] = 444;                      /* built for sm_90a throughout: native */
+    run(cp_check_framework_arch);
+    CHECK_I64(out.status, CP_PASS);
+    CHECK_STR(out.summary, "every framework carries native code for every GPU");
+    x->code_entries[0] = 0;                        /* counts unknown: judged by names, as before */
+    x->code_entries[1] = 0;
+    run(cp_check_framework_arch);
+    CHECK_I64(out.status, CP_PASS);
     /* a lower minor's SASS only runs on a higher minor */
     machine(8, 0, 13000, "580.95.05");
     add_fw("cupy", "14.2.0", "13", VENV, "sm_86 garbage");

@@ -150,6 +150,9 @@ static void test_frameworks_roundtrip(void)
     strcpy(t->codes[0], "sm_80");
     strcpy(t->codes[1], "sm_90a");
     strcpy(t->codes[2], "compute_120");
+    t->code_entries[0] = 444;
+    t->code_entries[1] = 12;
+    t->code_entries[2] = 3;
     snprintf(a.frameworks.fw[1].name, sizeof a.frameworks.fw[1].name, "cupy");
     cp_buf buf = { 0 };
     cp_facts_put_frameworks(&buf, &a.frameworks);
@@ -160,9 +163,16 @@ static void test_frameworks_roundtrip(void)
     CHECK_STR(b.frameworks.fw[0].version, "2.11.0+cu130");
     CHECK_I64(b.frameworks.fw[0].ncodes, 3);
     CHECK_STR(b.frameworks.fw[0].codes[2], "compute_120");
+    CHECK_I64(b.frameworks.fw[0].code_entries[0], 444);
+    CHECK_I64(b.frameworks.fw[0].code_entries[1], 12);
+    CHECK_I64(b.frameworks.fw[0].code_entries[2], 3);
     CHECK_I64(b.frameworks.fw[1].ncodes, 0);
     CHECK_STR(b.frameworks.fw[1].name, "cupy");
     const char *bad = "fw.python.9 x\n";
+    CHECK_I64(cp_facts_load(bad, strlen(bad), &b, err, sizeof err), -1);
+    bad = "fw.0.code_entries 12 x4\n";
+    CHECK_I64(cp_facts_load(bad, strlen(bad), &b, err, sizeof err), -1);
+    bad = "fw.0.code_entries -3\n";
     CHECK_I64(cp_facts_load(bad, strlen(bad), &b, err, sizeof err), -1);
     cp_buf_free(&buf);
 }

@@ -206,20 +206,35 @@ int cp_fw_parse_code(const char *name, int *is_ptx, int *sm, char *variant)
 
 /* The rules of arch.h for one device: 2 when SASS runs natively (which
  * names it), 1 when only PTX can be JIT-compiled (which names the newest
- * such PTX, the one the driver picks), 0 when nothing fits. */
-static int judge(const cp_framework *fw, int cmaj, int cmin, char *which, size_t cap)
+ * such PTX, the one the driver picks), 0 when nothing fits.
+ *
+ * SASS that fits only as an arch-specific or family variant (sm_90a,
+ * sm_100f) covers just the kernels built for it.  Where the entry counts
+ * are known and that variant holds fewer than half the entries of the
+ * library's largest SASS code, it is partial: the other kernels need PTX
+ * (1) or have nothing (0), and *partial says so. */
+static int judge(const cp_framework *fw, int cmaj, int cmin, char *which, size_t cap, char *partial, size_t pcap)
 {
-    int best = -1;
-    which[0] = '\0';
+    int best = -1, variant = -1;
+    int64_t most = 0;
+    which[0] = partial[0] = '\0';
     for (int i = 0; i < fw->ncodes && i < CP_MAX_FW_CODES; i++) {
         int ptx, sm;
         char var;
         if (cp_fw_parse_code(fw->codes[i], &ptx, &sm, &var) != 0) continue;
         int maj = sm / 10, min = sm % 10, cc = cmaj * 10 + cmin;
         bool same = maj == cmaj && (var == 'a' ? cmin == min : cmin >= min);
-        if (!ptx && same) { snprintf(which, cap, "%s", fw->codes[i]); return 2; }
+        if (!ptx && fw->code_entries[i] > most) most = fw->code_entries[i];
+        if (!ptx && same && !var) { snprintf(which, cap, "%s", fw->codes[i]); return 2; }
+        if (!ptx && same && (variant < 0 || fw->code_entries[i] > fw->code_entries[variant])) variant = i;
         bool jit = var ? same : cc >= sm;   /* 'a' PTX: exactly; 'f' PTX: its family */
         if (ptx && jit && sm > best) { best = sm; snprintf(which, cap, "%s", fw->codes[i]); }
+    }
+    if (variant >= 0) {
+        int64_t n = fw->code_entries[variant];
+        if (n <= 0 || most <= 0 || 2 * n >= most) { snprintf(which, cap, "%s", fw->codes[variant]); return 2; }
+        snprintf(partial, pcap, "%s covers only %lld of the %lld kernels other GPUs get", fw->codes[variant],
+                 (long long)n, (long long)most);
     }
     return best >= 0 ? 1 : 0;
 }
@@ -248,9 +263,9 @@ static int device_ccs(const cp_facts *f, int cc[][2], const char *names[], int c
 static int arch_one(const cp_facts *f, const cp_framework *fw, int cmaj, int cmin, const char *gpu, cp_finding *o,
                     int *worst)
 {
-    char which[16], codes[CP_MAX_FW_CODES * 16], dv[16];
+    char which[16], codes[CP_MAX_FW_CODES * 16], dv[16], partial[128];
     int64_t drv = driver_cuda(f), maj, min, patch;
-    int v = judge(fw, cmaj, cmin, which, sizeof which);
+    int v = judge(fw, cmaj, cmin, which, sizeof which, partial, sizeof partial);
     if (v == 2) {
         cp_evidence(o, "%s on sm_%d%d (%s): native code %s", fw->name, cmaj, cmin, gpu, which);
         return 0;
@@ -261,8 +276,12 @@ static int arch_one(const cp_facts *f, const cp_framework *fw, int cmaj, int cmi
         bool newer = CP_KNOWN(drv) && cp_version_split(fw->cuda_version, &maj, &min, &patch) >= 2 &&
                      maj * 1000 + min * 10 > drv;
         if (!newer) {
-            cp_evidence(o, "%s on sm_%d%d (%s): no SASS, runs by JIT-compiling %s at first launch (slow start; "
-                        "cached in ~/.nv/ComputeCache up to CUDA_CACHE_MAXSIZE)", fw->name, cmaj, cmin, gpu, which);
+            if (partial[0])
+                cp_evidence(o, "%s on sm_%d%d (%s): %s; the rest run by JIT-compiling %s at first launch (slow start; "
+                            "cached in ~/.nv/ComputeCache up to CUDA_CACHE_MAXSIZE)", fw->name, cmaj, cmin, gpu, partial, which);
+            else
+                cp_evidence(o, "%s on sm_%d%d (%s): no SASS, runs by JIT-compiling %s at first launch (slow start; "
+                            "cached in ~/.nv/ComputeCache up to CUDA_CACHE_MAXSIZE)", fw->name, cmaj, cmin, gpu, which);
             return 1;
         }
         cp_evidence(o, "%s on sm_%d%d (%s): only %s, built by CUDA %s, newer than the driver's JIT (CUDA %s)", fw->name,
@@ -270,6 +289,12 @@ static int arch_one(const cp_facts *f, const cp_framework *fw, int cmaj, int cmi
         if (*worst < 2)
             cp_set(o, CP_FAIL, "%s has only %s for sm_%d%d and this driver cannot JIT it: 'the provided PTX was "
                    "compiled with an unsupported toolchain'", fw->name, which, cmaj, cmin);
+    } else if (partial[0]) {
+        cp_evidence(o, "%s on sm_%d%d (%s): %s, and no PTX for the rest (it has %s)", fw->name, cmaj, cmin, gpu,
+                    partial, codes);
+        if (*worst < 2)
+            cp_set(o, CP_FAIL, "%s has sm_%d%d code for only some kernels (%s): the others fail with 'no kernel "
+                   "image is available for execution on the device'", fw->name, cmaj, cmin, partial);
     } else {
         cp_evidence(o, "%s on sm_%d%d (%s): no code it can run (it has %s)", fw->name, cmaj, cmin, gpu, codes);
         if (*worst < 2)

@@ -241,6 +241,13 @@ void cp_facts_put_frameworks(cp_buf *b, const cp_frameworks_facts *fw)
         }
         snprintf(key, sizeof key, "fw.%d.codes", i);
         cp_kv_put_str(b, key, codes);
+        char entries[CP_MAX_FW_CODES * 21] = "";
+        size_t used = 0;
+        for (int c = 0; c < x->ncodes && c < CP_MAX_FW_CODES; c++)
+            used += (size_t)snprintf(entries + used, sizeof entries - used, "%s%lld", c ? " " : "",
+                                     (long long)(x->code_entries[c] > 0 ? x->code_entries[c] : 0));
+        snprintf(key, sizeof key, "fw.%d.code_entries", i);
+        cp_kv_put_str(b, key, entries);
         for (int l = 0; l < x->nlibs && l < CP_MAX_FW_LIBS; l++) {
             snprintf(prefix, sizeof prefix, "fw.%d.lib.%d.", i, l);
             put_fields(b, prefix, fwlib_fields, &x->libs[l]);
@@ -350,6 +357,19 @@ static int load_fw(cp_frameworks_facts *fw, const char *k, const char *v)
         if (l < 0) return -1;
         if (l >= x->nlibs) x->nlibs = l + 1;
         return set_field(fwlib_fields, lf, &x->libs[l], v);
+    }
+    if (strcmp(rest, "code_entries") == 0) {       /* "444 444 12": one count per code, in order */
+        int c = 0;
+        for (const char *p = v; *p && c < CP_MAX_FW_CODES; c++) {
+            char *end;
+            while (*p == ' ') p++;
+            if (!*p) break;
+            long long n = strtoll(p, &end, 10);
+            if (end == p || n < 0 || (*end && *end != ' ')) return -1;
+            x->code_entries[c] = n;
+            p = end;
+        }
+        return 0;
     }
     if (strcmp(rest, "codes") != 0) return set_field(fw_fields, rest, x, v);
     x->ncodes = 0;

@@ -182,12 +182,16 @@ static void add_problem(cp_framework *fw, const char *fmt, ...)
     va_end(ap);
 }
 
-static void add_code(cp_framework *fw, const char *name)
+/* One code the GPU library carries, with its entry count (0: unknown). */
+static void add_code(cp_framework *fw, const char *name, int64_t entries)
 {
     if (!name || !name[0] || strlen(name) >= sizeof fw->codes[0] || fw->ncodes >= CP_MAX_FW_CODES) return;
     for (int i = 0; i < fw->ncodes; i++)
-        if (strcmp(fw->codes[i], name) == 0)
-            return;   /* PTX of several ISAs for one sm is one code here */
+        if (strcmp(fw->codes[i], name) == 0) {
+            fw->code_entries[i] += entries;   /* PTX of several ISAs for one sm is one code here */
+            return;
+        }
+    fw->code_entries[fw->ncodes] = entries;
     strcpy(fw->codes[fw->ncodes++], name);
 }
 
@@ -321,7 +325,7 @@ static void scan_gpu_lib(fw_obs *o, cp_framework *fw, const char *path)
         add_problem(fw, "'%s' carries no GPU code", mpath);
     else
         for (int i = 0; i < s->ncodes && i < CP_ARCH_MAX_CODES; i++)
-            add_code(fw, cp_code_name(&s->codes[i], name, sizeof name));
+            add_code(fw, cp_code_name(&s->codes[i], name, sizeof name), s->codes[i].count);
     free(s);
 }
 
@@ -480,7 +484,7 @@ static void tf_build_info(fw_obs *o, cp_framework *fw, const char *pkg)
     for (p++; p < end && *p != ']' && *p != '\n';) {
         int n = quoted(p, end, v, sizeof v);
         if (n < 0) { p++; continue; }
-        if (strncmp(v, "sm_", 3) == 0 || strncmp(v, "compute_", 8) == 0) add_code(fw, v);
+        if (strncmp(v, "sm_", 3) == 0 || strncmp(v, "compute_", 8) == 0) add_code(fw, v, 0);
         p += n;
     }
 }
