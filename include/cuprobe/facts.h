@@ -382,4 +382,16 @@ typedef struct {
 /* Clear every field to "unknown / not seen".  Never fails. */
 void cp_facts_init(cp_facts *f);
 
+/* One compute capability among the machine's GPUs. */
+typedef struct {
+    int major, minor;
+    int ordinal;              /* the first GPU that has it (CUDA ordinal, else NVML index) */
+    const char *name;         /* its name, in f; "" when unknown */
+} cp_gpu_cc;
+
+/* The distinct compute capabilities of the GPUs in f: CUDA's devices, or
+ * NVML's when CUDA gave none, each CC once, in device order.  Writes at most
+ * cap and returns how many. */
+int cp_facts_gpu_ccs(const cp_facts *f, cp_gpu_cc *out, int cap);
+
 #endif

@@ -476,6 +476,20 @@ static void test_check_arch(void)
     F.cuda.ndev = 0;
     run(cp_check_framework_arch);
     CHECK_I64(out.status, CP_SKIP);
+    /* NVML's GPUs stand in for CUDA's; two of one CC are judged once */
+    F.frameworks.fw[0].ncodes = 1;
+    F.nvml.ndev = 2;
+    for (int i = 0; i < 2; i++) {
+        F.nvml.dev[i].cc_major = 8;
+        F.nvml.dev[i].cc_minor = 6;
+        snprintf(F.nvml.dev[i].name, sizeof F.nvml.dev[i].name, "NVIDIA A10");
+    }
+    run(cp_check_framework_arch);
+    CHECK_I64(out.status, CP_PASS);
+    CHECK_STR(out.evidence, "cupy on sm_86 (NVIDIA A10): native code sm_86");
+    cp_gpu_cc cc[4];
+    CHECK_I64(cp_facts_gpu_ccs(&F, cc, 4), 1);
+    CHECK_I64(cc[0].ordinal, 0);
 }
 
 static void test_check_conflicts(void)

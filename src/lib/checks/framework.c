@@ -239,26 +239,6 @@ static int judge(const cp_framework *fw, int cmaj, int cmin, char *which, size_t
     return best >= 0 ? 1 : 0;
 }
 
-/* Compute capabilities of the CUDA devices (NVML's when CUDA gave none),
- * each once. */
-static int device_ccs(const cp_facts *f, int cc[][2], const char *names[], int cap)
-{
-    int n = 0, from_cuda = f->cuda.ndev > 0;
-    int total = from_cuda ? f->cuda.ndev : f->nvml.ndev;
-    for (int i = 0; i < total && i < CP_MAX_GPUS; i++) {
-        int64_t ma = from_cuda ? f->cuda.dev[i].cc_major : f->nvml.dev[i].cc_major;
-        int64_t mi = from_cuda ? f->cuda.dev[i].cc_minor : f->nvml.dev[i].cc_minor;
-        bool dup = false;
-        if (!CP_KNOWN(ma) || !CP_KNOWN(mi) || ma < 1 || ma > 99 || mi < 0 || mi > 9) continue;
-        for (int j = 0; j < n; j++) dup |= cc[j][0] == ma && cc[j][1] == mi;
-        if (dup || n >= cap) continue;
-        cc[n][0] = (int)ma;
-        cc[n][1] = (int)mi;
-        names[n++] = from_cuda ? f->cuda.dev[i].name : f->nvml.dev[i].name;
-    }
-    return n;
-}
-
 /* One framework on one device; returns 2 fail, 1 ptx note, 0 native. */
 static int arch_one(const cp_facts *f, const cp_framework *fw, int cmaj, int cmin, const char *gpu, cp_finding *o,
                     int *worst)
@@ -317,15 +297,15 @@ static int arch_one(const cp_facts *f, const cp_framework *fw, int cmaj, int cmi
 void cp_check_framework_arch(const cp_facts *f, cp_finding *o)
 {
     const cp_frameworks_facts *fr = &f->frameworks;
-    int cc[CP_MAX_GPUS][2], worst = 0, jit = 0, nfw = 0;
-    const char *names[CP_MAX_GPUS];
-    int ndev = device_ccs(f, cc, names, CP_MAX_GPUS);
+    cp_gpu_cc cc[CP_MAX_GPUS];
+    int worst = 0, jit = 0, nfw = 0;
+    int ndev = cp_facts_gpu_ccs(f, cc, CP_MAX_GPUS);
     if (ndev == 0) { cp_set(o, CP_SKIP, "no CUDA device with a known compute capability"); return; }
     for (int i = 0; i < fr->nfw && i < CP_MAX_FRAMEWORKS; i++) {
         if (fr->fw[i].ncodes <= 0) continue;
         nfw++;
         for (int d = 0; d < ndev; d++)
-            jit += arch_one(f, &fr->fw[i], cc[d][0], cc[d][1], names[d][0] ? names[d] : "GPU", o, &worst) == 1;
+            jit += arch_one(f, &fr->fw[i], cc[d].major, cc[d].minor, cc[d].name[0] ? cc[d].name : "GPU", o, &worst) == 1;
     }
     if (nfw == 0) { cp_set(o, CP_SKIP, "no framework's GPU code was read"); return; }
     if (worst == 2) return;

@@ -23,10 +23,8 @@
 #define MAX_WALK 20000         /* directory entries visited per package */
 #define MAX_DEPTH 3            /* torch/lib/x.so is depth 1 */
 
-typedef struct { int major, minor; int ordinal; } gpu_cc;
-
 typedef struct {
-    gpu_cc gpu[CP_MAX_GPUS];
+    cp_gpu_cc gpu[CP_MAX_GPUS];
     int ngpu;
     int64_t driver_cuda;
     cp_here_file files[CP_HERE_MAX_FILES];
@@ -254,19 +252,7 @@ static void scan_target(arch_scan *a, const char *path)
 
 static void machine_gpus(arch_scan *a, const cp_facts *f)
 {
-    for (int i = 0; i < f->cuda.ndev && a->ngpu < CP_MAX_GPUS; i++) {
-        const cp_cuda_device *d = &f->cuda.dev[i];
-        if (CP_KNOWN(d->cc_major) && CP_KNOWN(d->cc_minor))
-            a->gpu[a->ngpu++] = (gpu_cc){ (int)d->cc_major, (int)d->cc_minor, d->ordinal };
-    }
-    for (int i = 0; !a->ngpu && i < f->nvml.ndev && i < CP_MAX_GPUS; i++) {
-        const cp_nvml_device *d = &f->nvml.dev[i];
-        if (CP_KNOWN(d->cc_major) && CP_KNOWN(d->cc_minor) && i == f->nvml.ndev - 1)
-            for (int k = 0; k < f->nvml.ndev && k < CP_MAX_GPUS; k++)
-                if (CP_KNOWN(f->nvml.dev[k].cc_major))
-                    a->gpu[a->ngpu++] = (gpu_cc){ (int)f->nvml.dev[k].cc_major, (int)f->nvml.dev[k].cc_minor,
-                                                  f->nvml.dev[k].index };
-    }
+    a->ngpu = cp_facts_gpu_ccs(f, a->gpu, CP_MAX_GPUS);
     a->driver_cuda = CP_KNOWN(f->cuda.driver_version) ? f->cuda.driver_version
                    : CP_KNOWN(f->nvml.cuda_driver_version) ? f->nvml.cuda_driver_version : 0;
 }

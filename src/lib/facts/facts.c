@@ -80,3 +80,21 @@ void cp_facts_init(cp_facts *f)
     for (int i = 0; i < CP_MAX_CUDARTS; i++)
         f->runtime.rt[i].major = f->runtime.rt[i].minor = f->runtime.rt[i].patch = CP_UNKNOWN;
 }
+
+/* The machine's distinct compute capabilities; see facts.h. */
+int cp_facts_gpu_ccs(const cp_facts *f, cp_gpu_cc *out, int cap)
+{
+    int n = 0, from_cuda = f->cuda.ndev > 0;
+    int total = from_cuda ? f->cuda.ndev : f->nvml.ndev;
+    for (int i = 0; i < total && i < CP_MAX_GPUS; i++) {
+        int64_t ma = from_cuda ? f->cuda.dev[i].cc_major : f->nvml.dev[i].cc_major;
+        int64_t mi = from_cuda ? f->cuda.dev[i].cc_minor : f->nvml.dev[i].cc_minor;
+        bool dup = false;
+        if (!CP_KNOWN(ma) || !CP_KNOWN(mi) || ma < 1 || ma > 99 || mi < 0 || mi > 9) continue;
+        for (int j = 0; j < n; j++) dup |= out[j].major == ma && out[j].minor == mi;
+        if (dup || n >= cap) continue;
+        out[n++] = (cp_gpu_cc){ (int)ma, (int)mi, from_cuda ? f->cuda.dev[i].ordinal : f->nvml.dev[i].index,
+                                from_cuda ? f->cuda.dev[i].name : f->nvml.dev[i].name };
+    }
+    return n;
+}
