@@ -3,9 +3,8 @@
 # checks its exit code and output.  Usage: tests/cli/run.sh TOOL BUILD
 #
 # Case file lines ("key: value"; '#' starts a comment):
-#   args:       the command line; @SNAP@ is the case's private fixture copy
-#               (@SNAP@ and @ROOT@, the repository, also work in write, link
-#               and stdin values)
+#   args:       the command line; @SNAP@ is the case's private fixture copy,
+#               @ROOT@ the repository (both also in write, link and stdin)
 #   fixture:    tests/fixtures/NAME to copy to @SNAP@ before the run
 #   write:      PATH = TEXT     write TEXT (printf %b escapes) to @SNAP@/PATH
 #   remove:     PATH            delete @SNAP@/PATH (file or folder)
@@ -14,7 +13,7 @@
 #   scenario:   NAME            load the fake libcuda/libnvidia-ml with
 #                               tests/fakes/scenarios/NAME.txt
 #   env:        NAME=VALUE      set in the tool's (otherwise empty) environment
-#   stdin:      FILE            feed FILE (repository path) to the tool; else /dev/null
+#   stdin:      FILE            feed FILE (a repository path, or @SNAP@/...) to the tool; else /dev/null
 #   exit:       N               expected exit code
 #   stdout:     TEXT            stdout must contain TEXT (any number of lines)
 #   not-stdout: TEXT            stdout must not contain TEXT
@@ -55,7 +54,7 @@ for case in tests/cli/cases/*.case; do
     while IFS= read -r e; do [ -n "$e" ] && set -- "$@" "$e"; done <<EOT
 $(field env "$case")
 EOT
-    args=$(field args "$case" | sed "s#@SNAP@#$snap#g")
+    args=$(field args "$case" | sub)
     input=$(field stdin "$case" | sub)
     case $input in ''|/*) ;; *) input=$root/$input ;; esac
     t0=$(date +%s%N)
