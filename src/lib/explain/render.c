@@ -102,6 +102,15 @@ static void json_int(FILE *out, const char *key, int64_t v, int *first)
     *first = 0;
 }
 
+/* A string member; absent when v is NULL or empty. */
+static void json_text(FILE *out, const char *key, const char *v, int *first)
+{
+    if (!v || !v[0]) return;
+    fprintf(out, "%s\"%s\": ", *first ? "" : ", ", key);
+    json_str(out, v);
+    *first = 0;
+}
+
 static void json_values(const cp_explain_signal *s, FILE *out)
 {
     int first = 1;
@@ -111,14 +120,11 @@ static void json_values(const cp_explain_signal *s, FILE *out)
     json_int(out, "total_bytes", s->total_bytes, &first);
     json_int(out, "gpu", s->gpu, &first);
     json_int(out, "xid", s->xid, &first);
-    if (s->pci[0]) { fputs(first ? "\"pci\": " : ", \"pci\": ", out); json_str(out, s->pci); first = 0; }
-    if (s->soname[0]) { fputs(first ? "\"soname\": " : ", \"soname\": ", out); json_str(out, s->soname); first = 0; }
-    if (s->soname_version[0]) { fputs(first ? "\"version\": " : ", \"version\": ", out); json_str(out, s->soname_version); first = 0; }
-    if (s->error_enum) {
-        fputs(first ? "\"error_enum\": " : ", \"error_enum\": ", out);
-        json_str(out, s->error_enum);
-        fprintf(out, ", \"error_number\": %d", s->error_number);
-    }
+    json_text(out, "pci", s->pci, &first);
+    json_text(out, "soname", s->soname, &first);
+    json_text(out, "version", s->soname_version, &first);
+    json_text(out, "error_enum", s->error_enum, &first);
+    if (s->error_enum) json_int(out, "error_number", s->error_number, &first);
     fputc('}', out);
 }
 
