@@ -25,11 +25,9 @@ int cmd_doctor(int argc, char **argv)
         int m;
         if ((m = opt_match(argc, argv, &i, "--json", NULL))) json = 1;
         else if ((m = opt_match(argc, argv, &i, "--verbose", NULL)) || (m = opt_match(argc, argv, &i, "-v", NULL))) verbose = 1;
-        else if ((m = opt_match(argc, argv, &i, "--from", &v)) > 0) o.from_dir = v;
+        else if ((m = opt_observe(argc, argv, &i, &o)) > 0) continue;
         else if (m < 0) return CP_EXIT_USAGE;
         else if ((m = opt_match(argc, argv, &i, "--root", &v)) > 0) o.root = v;
-        else if (m < 0) return CP_EXIT_USAGE;
-        else if ((m = opt_match(argc, argv, &i, "--python", &v)) > 0) o.python = v;
         else if (m < 0) return CP_EXIT_USAGE;
         else if ((m = opt_match(argc, argv, &i, "--color", &v)) > 0) {
             if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
@@ -42,13 +40,6 @@ int cmd_doctor(int argc, char **argv)
             else if (strcmp(v, "2") == 0)
                 return cli_usage_error("--level 2 (allocate, compute, copy) is not available in this version yet");
             else return cli_usage_error("--level takes 1 or 2, not '%s'", v);
-        } else if (m < 0) return CP_EXIT_USAGE;
-        else if ((m = opt_match(argc, argv, &i, "--timeout", &v)) > 0) {
-            if ((o.timeout_ms = opt_seconds_ms(v)) < 0)
-                return cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
-        } else if (m < 0) return CP_EXIT_USAGE;
-        else if ((m = opt_match(argc, argv, &i, "--live", &v)) > 0) {
-            if (opt_live_mask(v, &o.live_mask) != 0) return cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
         } else if (m < 0) return CP_EXIT_USAGE;
         else return cli_usage_error(argv[i][0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", argv[i]);
     }

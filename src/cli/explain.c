@@ -104,22 +104,8 @@ int cmd_explain(int argc, char **argv)
         if (strcmp(argv[i], "-") == 0) use_stdin = 1;
         else if ((m = opt_match(argc, argv, &i, "--json", NULL))) json = 1;
         else if ((m = opt_match(argc, argv, &i, "--check", NULL))) check = 1;
-        else if ((m = opt_match(argc, argv, &i, "--from", &v)) > 0) o.from_dir = v;
+        else if ((m = opt_observe(argc, argv, &i, &o)) > 0) continue;
         else if (m < 0) { free(words); return CP_EXIT_USAGE; }
-        else if ((m = opt_match(argc, argv, &i, "--python", &v)) > 0) o.python = v;
-        else if (m < 0) { free(words); return CP_EXIT_USAGE; }
-        else if ((m = opt_match(argc, argv, &i, "--timeout", &v)) > 0) {
-            if ((o.timeout_ms = opt_seconds_ms(v)) < 0) {
-                free(words);
-                return cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
-            }
-        } else if (m < 0) { free(words); return CP_EXIT_USAGE; }
-        else if ((m = opt_match(argc, argv, &i, "--live", &v)) > 0) {
-            if (opt_live_mask(v, &o.live_mask) != 0) {
-                free(words);
-                return cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
-            }
-        } else if (m < 0) { free(words); return CP_EXIT_USAGE; }
         else if ((m = opt_match(argc, argv, &i, "--no-color", NULL))) color = "never";
         else if ((m = opt_match(argc, argv, &i, "--color", &v)) > 0) {
             if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {

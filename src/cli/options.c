@@ -45,3 +45,36 @@ int opt_live_mask(const char *s, unsigned *mask)
     }
     return 0;
 }
+
+/* The options that say what to observe, shared by doctor and explain
+ * --check: --from DIR, --python PATH, --timeout SECONDS, --live LIST.
+ * Returns 1 matched (o updated), 0 not one of them, -1 usage error already
+ * reported. */
+int opt_observe(int argc, char **argv, int *i, cp_observe_opts *o)
+{
+    const char *v;
+    int m;
+    if ((m = opt_match(argc, argv, i, "--from", &v))) {
+        if (m > 0) o->from_dir = v;
+        return m;
+    }
+    if ((m = opt_match(argc, argv, i, "--python", &v))) {
+        if (m > 0) o->python = v;
+        return m;
+    }
+    if ((m = opt_match(argc, argv, i, "--timeout", &v))) {
+        if (m > 0 && (o->timeout_ms = opt_seconds_ms(v)) < 0) {
+            cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
+            return -1;
+        }
+        return m;
+    }
+    if ((m = opt_match(argc, argv, i, "--live", &v))) {
+        if (m > 0 && opt_live_mask(v, &o->live_mask) != 0) {
+            cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
+            return -1;
+        }
+        return m;
+    }
+    return 0;
+}
