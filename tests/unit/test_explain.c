@@ -416,6 +416,23 @@ static void test_extract_oom(void)
     cp_explain_free(&r);
 }
 
+/* A size past int64_t is no size: -1, not an undefined conversion (found
+ * by fuzz_explain under UBSan). */
+static void test_extract_huge_size(void)
+{
+    const char *t = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 999999999999999 TiB. GPU 0 has a "
+                    "total capacity of 9999999999.00 TiB of which 1.00 GiB is free.";
+    cp_explain_result r = explain(t, strlen(t));
+    const cp_explain_signal *s = find(&r, "torch.oom");
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_I64(s->requested_bytes, -1);
+        CHECK_I64(s->total_bytes, -1);
+        CHECK_I64(s->free_bytes, 1073741824LL);
+    }
+    cp_explain_free(&r);
+}
+
 static void test_extract_xid_soname(void)
 {
     const char *t = "[ 9.1] NVRM: Xid (PCI:0000:9b:00): 79, pid=1, name=x, GPU has fallen off the bus.\n"
@@ -568,6 +585,7 @@ int main(void)
     RUN(test_confirm_verdicts);
     RUN(test_unknown);
     RUN(test_extract_oom);
+    RUN(test_extract_huge_size);
     RUN(test_extract_xid_soname);
     RUN(test_error_numbers);
     RUN(test_grouping);

@@ -40,8 +40,10 @@ static int64_t size_at(const char *low, size_t n, size_t i, size_t *end)
     for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
         size_t l = strlen(units[u].u);
         if (i + l <= n && memcmp(low + i, units[u].u, l) == 0) {
+            double bytes = v * units[u].mul + 0.5;
+            if (bytes >= 9.2e18) return -1;   /* past int64_t: no real size, and the cast would be undefined */
             if (end) *end = i + l;
-            return (int64_t)(v * units[u].mul + 0.5);
+            return (int64_t)bytes;
         }
     }
     return -1;
