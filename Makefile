@@ -74,7 +74,8 @@ test:
 test-gpu: $(TOOL)
 	@sh tests/gpu/run.sh ./$(TOOL) && sh tests/gpu/explain_live.sh ./$(TOOL)
 
-# libFuzzer targets (clang): build/fuzz/fuzz_NAME.  Run one for N seconds:
+# libFuzzer targets (clang): build/fuzz/fuzz_NAME; an ASan or UBSan finding stops
+# the run with a crash file.  Run one for N seconds:
 #   make fuzz FUZZ_SECONDS=600            (every target, one after another)
 #   build/fuzz/fuzz_modules -max_total_time=600 tests/fuzz/corpus/modules
 FUZZ_SECONDS ?= 60
@@ -82,7 +83,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 fuzz-build: $(FUZZ_BIN)
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $< $(LIB_SRC) -ldl -lpthread
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(CPPFLAGS) -o $@ $< $(LIB_SRC) -ldl -lpthread
 fuzz: fuzz-build
 	@for f in $(FUZZ_BIN); do n=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$n; \
 	  echo "== $$f for $(FUZZ_SECONDS) s"; \
