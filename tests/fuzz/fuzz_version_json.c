@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "host/host.h"
+#include "installed/installed.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

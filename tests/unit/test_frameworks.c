@@ -10,7 +10,7 @@
 #include "checks/check.h"
 #include "checks/framework_checks.h"
 #include "cuprobe/facts.h"
-#include "host/frameworks.h"
+#include "installed/frameworks.h"
 #include "host/host.h"
 #include "test.h"
 #include "fake_tree.h"

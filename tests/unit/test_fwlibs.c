@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "checks/framework_checks.h"
-#include "host/frameworks.h"
+#include "installed/frameworks.h"
 
 #define SAMPLE "tests/fatbin-samples/fakefw/libtorch_cuda.so"
 #define SP "/venv/lib/python3.12/site-packages"

@@ -8,6 +8,7 @@
 
 #include "cuprobe/facts.h"
 #include "host/host.h"
+#include "installed/installed.h"
 #include "test.h"
 #include "fake_tree.h"
 

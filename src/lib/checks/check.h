@@ -9,6 +9,7 @@
 
 #include "cuprobe/facts.h"
 #include "cuprobe/report.h"
+#include "util/version.h"
 
 enum {
     NEED_GPU_ON_BUS = 1 << 0,   /* an NVIDIA GPU on the PCI bus */
@@ -47,8 +48,6 @@ int cp_nvml_ok(const cp_facts *f);                        /* nvmlInit answered 0
 const char *cp_probe_state_words(cp_probe_state s);
 /* "143771 MiB" style. */
 const char *cp_mib(int64_t bytes, char *buf, int cap);
-/* 13000 -> "13.0". */
-const char *cp_cudaver(int64_t v, char *buf, int cap);
 
 /* Per-layer XID check: reports kernel-log XIDs whose table layer is the
  * finding's layer (the runner sets out->layer before calling). */

@@ -120,9 +120,9 @@ void cp_check_cuinit(const cp_facts *f, cp_finding *o)
     const char *text = c->init_text[0] ? c->init_text : cp_cuda_error_text(c->init_result);
     cp_evidence(o, "cuInit(0) = %lld %s: %s", (long long)c->init_result, name ? name : "?", text ? text : "");
     if (CP_KNOWN(c->driver_version)) cp_evidence(o, "cuDriverGetVersion = %lld (CUDA %s)",
-                                                 (long long)c->driver_version, cp_cudaver(c->driver_version, v, sizeof v));
+                                                 (long long)c->driver_version, cp_cuda_version_str(c->driver_version, v, sizeof v));
     if (c->init_result == 0) {
-        cp_set(o, CP_PASS, "cuInit succeeded; the driver supports CUDA %s", cp_cudaver(c->driver_version, v, sizeof v));
+        cp_set(o, CP_PASS, "cuInit succeeded; the driver supports CUDA %s", cp_cuda_version_str(c->driver_version, v, sizeof v));
         return;
     }
     cp_set(o, CP_FAIL, "cuInit failed: %s", name ? name : "unknown error");
@@ -181,7 +181,7 @@ void cp_check_nvml(const cp_facts *f, cp_finding *o)
     if (n->init_result == 0) {
         char v[16];
         cp_set(o, CP_PASS, "NVML %s, driver %s, CUDA %s", n->nvml_version, n->driver_version,
-               cp_cudaver(n->cuda_driver_version, v, sizeof v));
+               cp_cuda_version_str(n->cuda_driver_version, v, sizeof v));
         return;
     }
     switch (n->init_result) {

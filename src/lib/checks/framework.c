@@ -4,7 +4,7 @@
 #include <string.h>
 #include "check.h"
 #include "checks/framework_checks.h"
-#include "host/frameworks.h"
+#include "installed/frameworks.h"
 #include "kb/kb.h"
 
 static int64_t driver_cuda(const cp_facts *f)
@@ -134,7 +134,7 @@ void cp_check_framework_cuda(const cp_facts *f, cp_finding *o)
     if (fr->nfw == 0) { cp_set(o, CP_SKIP, "no frameworks found"); return; }
     if (!CP_KNOWN(drv)) { cp_set(o, CP_SKIP, "the driver's CUDA version is unknown"); return; }
     int64_t dmaj = drv / 1000, dmin = (drv % 1000) / 10;
-    cp_cudaver(drv, dv, sizeof dv);
+    cp_cuda_version_str(drv, dv, sizeof dv);
     for (int i = 0; i < fr->nfw && i < CP_MAX_FRAMEWORKS; i++) {
         const cp_framework *fw = &fr->fw[i];
         int64_t maj, min, patch;
@@ -265,7 +265,7 @@ static int arch_one(const cp_facts *f, const cp_framework *fw, int cmaj, int cmi
             return 1;
         }
         cp_evidence(o, "%s on sm_%d%d (%s): only %s, built by CUDA %s, newer than the driver's JIT (CUDA %s)", fw->name,
-                    cmaj, cmin, gpu, which, fw->cuda_version, cp_cudaver(drv, dv, sizeof dv));
+                    cmaj, cmin, gpu, which, fw->cuda_version, cp_cuda_version_str(drv, dv, sizeof dv));
         if (*worst < 2)
             cp_set(o, CP_FAIL, "%s has only %s for sm_%d%d and this driver cannot JIT it: 'the provided PTX was "
                    "compiled with an unsupported toolchain'", fw->name, which, cmaj, cmin);

@@ -134,7 +134,7 @@ void cp_check_libraries_driver(const cp_facts *f, cp_finding *o)
         cp_set(o, CP_SKIP, "the driver's CUDA version is unknown");
         return;
     }
-    cp_cudaver(drv, dv, sizeof dv);
+    cp_cuda_version_str(drv, dv, sizeof dv);
     for (int i = 0; i < L->nlib; i++) {
         const cp_library *l = &L->lib[i];
         if (!CP_KNOWN(l->cuda_major))

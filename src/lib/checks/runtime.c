@@ -36,7 +36,7 @@ static int judge(const cp_facts *f, cp_finding *o, const char *what, int64_t maj
 {
     int64_t dmaj = drv / 1000, dmin = (drv % 1000) / 10;
     char dv[16];
-    cp_cudaver(drv, dv, sizeof dv);
+    cp_cuda_version_str(drv, dv, sizeof dv);
     if (!CP_KNOWN(maj)) return 0;
     if (maj > dmaj) {
         const char *need = cp_cuda_min_driver(maj);
@@ -79,7 +79,7 @@ void cp_check_driver_compat(const cp_facts *f, cp_finding *o)
         worst = j > worst ? j : worst;
         n++;
     }
-    cp_cudaver(drv, dv, sizeof dv);
+    cp_cuda_version_str(drv, dv, sizeof dv);
     if (!n) { cp_set(o, CP_SKIP, "no CUDA runtime version to compare with the driver's CUDA %s", dv); return; }
     if (worst == 2) {
         cp_set(o, CP_FAIL, "the driver (CUDA %s) is too old for the CUDA runtime installed here", dv);

@@ -106,8 +106,3 @@ const char *cp_mib(int64_t bytes, char *buf, int cap)
     return buf;
 }
 
-/* CUDA version number as "13.0". */
-const char *cp_cudaver(int64_t v, char *buf, int cap)
-{
-    return cp_cuda_version_str(v, buf, cap);
-}

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cuprobe/explain.h"
+#include "util/json.h"
 
 static void human_bytes(FILE *out, int64_t b)
 {
@@ -66,65 +67,20 @@ void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
     }
 }
 
-/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 when invalid. */
-static int utf8_len(const unsigned char *s, size_t n)
-{
-    int len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
-    if (!len || (size_t)len > n) return 0;
-    for (int k = 1; k < len; k++)
-        if ((s[k] & 0xc0) != 0x80) return 0;
-    return len;
-}
-
-/* A JSON string; invalid UTF-8 becomes U+FFFD so the output always parses. */
-static void json_str(FILE *out, const char *s)
-{
-    if (!s) { fputs("null", out); return; }
-    fputc('"', out);
-    for (size_t i = 0, n = strlen(s); i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f) fprintf(out, "\\u%04x", c);
-        else if (c < 0x80) fputc(c, out);
-        else {
-            int l = utf8_len((const unsigned char *)s + i, n - i);
-            if (l) { fwrite(s + i, 1, (size_t)l, out); i += (size_t)l - 1; }
-            else fputs("\\ufffd", out);
-        }
-    }
-    fputc('"', out);
-}
-
-static void json_int(FILE *out, const char *key, int64_t v, int *first)
-{
-    if (v < 0) return;
-    fprintf(out, "%s\"%s\": %lld", *first ? "" : ", ", key, (long long)v);
-    *first = 0;
-}
-
-/* A string member; absent when v is NULL or empty. */
-static void json_text(FILE *out, const char *key, const char *v, int *first)
-{
-    if (!v || !v[0]) return;
-    fprintf(out, "%s\"%s\": ", *first ? "" : ", ", key);
-    json_str(out, v);
-    *first = 0;
-}
-
 static void json_values(const cp_explain_signal *s, FILE *out)
 {
     int first = 1;
     fputs(", \"values\": {", out);
-    json_int(out, "requested_bytes", s->requested_bytes, &first);
-    json_int(out, "free_bytes", s->free_bytes, &first);
-    json_int(out, "total_bytes", s->total_bytes, &first);
-    json_int(out, "gpu", s->gpu, &first);
-    json_int(out, "xid", s->xid, &first);
-    json_text(out, "pci", s->pci, &first);
-    json_text(out, "soname", s->soname, &first);
-    json_text(out, "version", s->soname_version, &first);
-    json_text(out, "error_enum", s->error_enum, &first);
-    if (s->error_enum) json_int(out, "error_number", s->error_number, &first);
+    cp_json_member_i64(out, "requested_bytes", s->requested_bytes, &first);
+    cp_json_member_i64(out, "free_bytes", s->free_bytes, &first);
+    cp_json_member_i64(out, "total_bytes", s->total_bytes, &first);
+    cp_json_member_i64(out, "gpu", s->gpu, &first);
+    cp_json_member_i64(out, "xid", s->xid, &first);
+    cp_json_member_str(out, "pci", s->pci, &first);
+    cp_json_member_str(out, "soname", s->soname, &first);
+    cp_json_member_str(out, "version", s->soname_version, &first);
+    cp_json_member_str(out, "error_enum", s->error_enum, &first);
+    if (s->error_enum) cp_json_member_i64(out, "error_number", s->error_number, &first);
     fputc('}', out);
 }
 
@@ -133,17 +89,17 @@ static void json_here(const cp_here *h, FILE *out)
     if (h->verdict == CP_HERE_NOT_ASKED) return;
     static const char *const words[] = { "", "confirmed", "not_seen", "unknown", "no_check" };
     fprintf(out, ", \"here\": {\"verdict\": \"%s\", \"check_status\": ", words[h->verdict]);
-    json_str(out, h->status);
+    cp_json_str(out, h->status);
     fputs(", \"summary\": ", out);
-    json_str(out, h->summary);
+    cp_json_str(out, h->summary);
     fputs(", \"libraries\": [", out);
     for (int k = 0; k < h->nfiles; k++) {
         fputs(k ? ", {\"path\": " : "{\"path\": ", out);
-        json_str(out, h->files[k].path);
+        cp_json_str(out, h->files[k].path);
         fputs(", \"verdict\": ", out);
-        json_str(out, h->files[k].verdict);
+        cp_json_str(out, h->files[k].verdict);
         fputs(", \"why\": ", out);
-        json_str(out, h->files[k].why);
+        cp_json_str(out, h->files[k].why);
         fputc('}', out);
     }
     fputs("]}", out);
@@ -157,15 +113,15 @@ void cp_explain_render_json(const cp_explain_result *r, FILE *out)
         const cp_explain_signal *s = &r->signals[i];
         fputs(i ? ",\n  {" : "\n  {", out);
         fprintf(out, "\"layer\": \"%s\", \"code\": ", cp_layer_name(s->layer));
-        json_str(out, s->code);
+        cp_json_str(out, s->code);
         fputs(", \"cause\": ", out);
-        json_str(out, s->cause);
+        cp_json_str(out, s->cause);
         fputs(", \"fix\": ", out);
-        json_str(out, s->fix);
+        cp_json_str(out, s->fix);
         fputs(", \"check\": ", out);
-        json_str(out, s->check);
+        cp_json_str(out, s->check);
         fputs(", \"evidence\": ", out);
-        json_str(out, s->evidence);
+        cp_json_str(out, s->evidence);
         fprintf(out, ", \"count\": %ld, \"first_line\": %ld", s->count, s->first_line);
         json_values(s, out);
         json_here(&s->here, out);

@@ -17,19 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* A growable byte buffer.  Zero-initialise; free with cp_buf_free.  On
- * allocation failure it sets `failed` and drops further appends, so callers
- * check once at the end. */
-typedef struct {
-    char *data;
-    size_t len, cap;
-    bool failed;
-} cp_buf;
-
-void cp_buf_append(cp_buf *b, const char *s, size_t n);
-void cp_buf_printf(cp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void cp_buf_free(cp_buf *b);
+#include "util/buf.h"
 
 /* Append "key value\n" with the value escaped. */
 void cp_kv_put_str(cp_buf *b, const char *key, const char *value);

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include "fatbin/fatbin_int.h"
+#include "util/version.h"
 
 /* PTX ISA minor -> CUDA minor, per ISA major, from the PTX ISA release
  * table.  ISA 8.6 maps to a "12.7" that never shipped: a 12.6 driver refuses
@@ -55,11 +56,6 @@ static int ptx_targets(const cp_code *c, int major, int minor)
     return major > x || (major == x && minor >= y);
 }
 
-static void cuda_str(int64_t v, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "%lld.%lld", (long long)(v / 1000), (long long)(v % 1000 / 10));
-}
-
 /* No SASS fits: which PTX decides.  Returns the verdict with why filled, or
  * -1 when no PTX in the file can target this GPU at all. */
 static int judge_ptx(const cp_arch_summary *s, int major, int minor,
@@ -89,8 +85,8 @@ static int judge_ptx(const cp_arch_summary *s, int major, int minor,
     }
     if (too_new) {
         cp_code_name(too_new, nm, sizeof nm);
-        cuda_str(need, want, sizeof want);
-        cuda_str(driver_cuda, have, sizeof have);
+        cp_cuda_version_str(need, want, sizeof want);
+        cp_cuda_version_str(driver_cuda, have, sizeof have);
         snprintf(why, whycap, "no SASS for CC %d.%d and %s is PTX %d.%d, which needs a CUDA %s%s "
                  "driver; this one supports %s (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)",
                  major, minor, nm, too_new->ptx_major, too_new->ptx_minor, want,

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cuprobe/facts.h"
-#include "fsroot.h"
+#include "fs/fs.h"
 
 /* ---- PCI (/sys/bus/pci/devices) ---------------------------------------- */
 
@@ -83,23 +83,6 @@ int64_t cp_parse_uptime(const char *text, size_t len);
 /* Reads /dev/kmsg, and /proc/uptime so events get an age; where the log is
  * refused says why (readable = CP_NO). */
 int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k);
-
-/* ---- runtime: toolkits (toolkit.c) and libcudart (cudart.c) ------------- */
-
-/* Parse a toolkit's version.json; writes "13.0.2" (the "cuda" entry's
- * "version") to out.  Returns 0, or -1 when not found/garbage. */
-int cp_parse_version_json(const char *text, size_t len, char *out, size_t cap);
-
-/* Parse glibc's /etc/ld.so.cache (new "glibc-ld.so.cache1.1" format, alone or
- * after the old "ld.so-1.7.0" one): cb(soname, path, arg) for every x86-64
- * entry.  Returns entries seen, or -1 for a file it cannot make sense of. */
-typedef int (*cp_ldcache_cb)(const char *soname, const char *path, void *arg);
-int cp_parse_ldcache(const unsigned char *data, size_t len, cp_ldcache_cb cb, void *arg);
-
-/* Find CUDA toolkits and libcudart copies the way a program would (see
- * runtime facts).  Reads environment values from h->env (LD_LIBRARY_PATH,
- * CUDA_HOME, CUDA_PATH, PATH), so a replay sees the captured environment. */
-int cp_runtime_observe(cp_fs *fs, const cp_host_facts *h, cp_runtime_facts *rt);
 
 /* ---- environment --------------------------------------------------------- */
 

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "util/version.h"
 
 /* CUresult -> "CUDA_ERROR_NO_DEVICE" / a short text; NULL for unknown codes. */
 const char *cp_cuda_error_name(int64_t code);
@@ -37,8 +38,6 @@ const char *cp_cuda_min_driver(int64_t major);
  * i.e. the driver that supports every feature of it; NULL when unknown. */
 const char *cp_cuda_bundled_driver(int64_t major, int64_t minor);
 
-/* 13000 -> "13.0" into buf; CP_UNKNOWN -> "N/A".  Returns buf. */
-const char *cp_cuda_version_str(int64_t v, char *buf, int cap);
 
 typedef enum { CP_XID_SEV_INFO, CP_XID_SEV_WARN, CP_XID_SEV_FAIL } cp_xid_severity;
 

@@ -117,17 +117,3 @@ const char *cp_cuda_bundled_driver(int64_t major, int64_t minor)
     return NULL;
 }
 
-/* Format a CUDA version integer (1000*major + 10*minor) as "13.0".  Unknown
- * or negative values give "N/A".  buf may be NULL or cap <= 0 (nothing is
- * written then).  Returns buf. */
-const char *cp_cuda_version_str(int64_t v, char *buf, int cap)
-{
-    if (!buf || cap <= 0)
-        return buf;
-    if (v == CP_UNKNOWN || v < 0)
-        snprintf(buf, (size_t)cap, "N/A");
-    else
-        snprintf(buf, (size_t)cap, "%lld.%lld", (long long)(v / 1000),
-                 (long long)((v % 1000) / 10));
-    return buf;
-}

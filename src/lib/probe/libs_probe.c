@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "probe/probe.h"
+#include "util/version.h"
 
 typedef int (*prop_fn)(int type, int *value);        /* xGetProperty(libraryPropertyType, int *) */
 typedef size_t (*size_fn)(void);                     /* cudnnGetVersion */
@@ -29,12 +30,6 @@ static void by_property(void *h, const char *sym, char *out, size_t cap)
     snprintf(out, cap, "%d.%d.%d", v[0], v[1], v[2]);
 }
 
-/* 91400 -> "9.14.0", 22803 -> "2.28.3": major*10000 + minor*100 + patch. */
-static void by_code(long long v, char *out, size_t cap)
-{
-    if (v > 0) snprintf(out, cap, "%lld.%lld.%lld", v / 10000, v / 100 % 100, v % 100);
-}
-
 static void version_call(void *h, const char *name, char *out, size_t cap)
 {
     out[0] = '\0';
@@ -47,12 +42,12 @@ static void version_call(void *h, const char *name, char *out, size_t cap)
     else if (!strcmp(name, "cudnn")) {
         size_fn f;
         *(void **)&f = dlsym(h, "cudnnGetVersion");
-        if (f) by_code((long long)f(), out, cap);
+        if (f) cp_mmp_version_str((long long)f(), out, cap);
     } else if (!strcmp(name, "nccl")) {
         int_fn f;
         int v = 0;
         *(void **)&f = dlsym(h, "ncclGetVersion");
-        if (f && f(&v) == 0) by_code(v, out, cap);
+        if (f && f(&v) == 0) cp_mmp_version_str(v, out, cap);
     } else if (!strcmp(name, "nvrtc")) {
         two_fn f;
         int a = 0, b = 0;

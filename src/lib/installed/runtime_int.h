@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "host/host.h"
+#include "installed/installed.h"
 
 typedef struct {
     char soname[64];

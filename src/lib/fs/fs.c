@@ -6,7 +6,7 @@
  * Everything lives in the cp_fs struct; there is no global state, so several
  * views (a live one and a replayed snapshot) can coexist.
  */
-#include "host/fsroot.h"
+#include "fs/fs.h"
 #include "cuprobe/facts.h"
 
 #include <dirent.h>
@@ -20,7 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "fsroot_int.h"
+#include "fs/fs_int.h"
 
 /* Largest single /dev/kmsg record the kernel hands out (a record that does
  * not fit the read buffer fails with EINVAL, so the buffer must hold one). */
@@ -36,7 +36,7 @@ static char *dup_str(const char *s)
 }
 
 /* A ".." component would let a path leave the root; "." and "//" are
- * harmless.  Shared with the snapshot writer (fsroot_int.h). */
+ * harmless.  Shared with the snapshot writer (fs_int.h). */
 bool cp_fs_has_dotdot(const char *path)
 {
     const char *p = path;
@@ -561,7 +561,7 @@ int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entr
     return visited;
 }
 
-/* Every entry of a folder; see fsroot.h. */
+/* Every entry of a folder; see fs.h. */
 int cp_fs_list(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
 {
     return cp_fs_list_prefix(fs, dir, NULL, cb, arg);

@@ -12,10 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "cuprobe/cuprobe.h"
-#include "facts_kv.h"
-#include "host/frameworks.h"
+#include "facts/facts_kv.h"
+#include "installed/frameworks.h"
 #include "host/host.h"
-#include "host/libraries.h"
+#include "installed/installed.h"
+#include "installed/libraries.h"
 #include "probe/deadline.h"
 #include "probe/probe.h"
 

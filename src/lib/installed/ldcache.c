@@ -20,7 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "host.h"
+#include "host/host.h"
+#include "installed/installed.h"
 
 #define OLD_MAGIC "ld.so-1.7.0"
 #define OLD_MAGIC_LEN 11

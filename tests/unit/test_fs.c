@@ -2,7 +2,7 @@
  * writing a snapshot back out.  Run from the repository root. */
 #include "test.h"
 #include "cuprobe/facts.h"
-#include "host/fsroot.h"
+#include "fs/fs.h"
 
 #include <errno.h>
 #include <fcntl.h>

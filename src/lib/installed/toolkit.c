@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "host/host.h"
+#include "installed/installed.h"
 #include "kb/kb.h"
-#include "host/runtime_int.h"
+#include "installed/runtime_int.h"
 
 /* ------------------------------------------------ other version files -- */
 
@@ -64,7 +65,7 @@ static int parse_cuda_h(const char *text, size_t len, char *out, size_t cap)
         }
         if (digits < 4)
             return -1;
-        cp_cuda_version_str(v, out, (int)cap);
+        cp_cuda_version_str(v, out, cap);
         return 0;
     }
     return -1;

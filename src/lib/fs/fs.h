@@ -7,8 +7,8 @@
  * Paths given to these functions are absolute machine paths ("/proc/modules");
  * the root is prepended internally.  None of them print or exit.
  */
-#ifndef CP_FSROOT_H
-#define CP_FSROOT_H
+#ifndef CP_FS_H
+#define CP_FS_H
 
 #include <stdbool.h>
 #include <stddef.h>

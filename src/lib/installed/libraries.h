@@ -8,7 +8,7 @@
 #define CP_LIBRARIES_H
 
 #include "cuprobe/facts.h"
-#include "host/fsroot.h"
+#include "fs/fs.h"
 
 /* Fill out with every copy found in the LD_LIBRARY_PATH folders, the
  * /etc/ld.so.cache entries, each toolkit of rt (lib64/, lib/,

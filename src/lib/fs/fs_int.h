@@ -1,14 +1,14 @@
 /*
  * Private to the file-system door: the record kept for `cuprobe snapshot`,
- * shared by fsroot.c (reads, listings, recording) and fssnap.c (writing a
- * snapshot back out).  Nothing outside src/lib/host/fs*.c includes this.
+ * shared by fs.c (reads, listings, recording) and snap.c (writing a
+ * snapshot back out).  Nothing outside src/lib/fs/ includes this.
  */
-#ifndef CP_FSROOT_INT_H
-#define CP_FSROOT_INT_H
+#ifndef CP_FS_INT_H
+#define CP_FS_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "host/fsroot.h"
+#include "fs/fs.h"
 
 /* What a recorded path was seen as. */
 enum rec_kind { REC_PLACEHOLDER, REC_FILE, REC_DIR, REC_LINK };

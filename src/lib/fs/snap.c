@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsroot_int.h"
+#include "fs/fs_int.h"
 
 
 static void set_err(char *errbuf, size_t cap, const char *what, const char *path, int err)

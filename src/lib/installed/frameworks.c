@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 
 #include "cuprobe/arch.h"
-#include "host/frameworks.h"
+#include "installed/frameworks.h"
 #include "host/host.h"
 
 #define MAX_SITES 12          /* site-packages folders examined */

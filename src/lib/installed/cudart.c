@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "host/host.h"
+#include "installed/installed.h"
 #include "kb/kb.h"
-#include "host/runtime_int.h"
+#include "installed/runtime_int.h"
 
 /* "libcudart.so.12.4.127" -> 12, 4, 127; returns components parsed. */
 static int cudart_name_version(const char *path, int64_t v[3])

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "host/host.h"
-#include "host/libraries.h"
-#include "host/runtime_int.h"
+#include "installed/libraries.h"
+#include "installed/runtime_int.h"
 #include "kb/kb.h"
 
 /* How to tell the CUDA major of a library. */

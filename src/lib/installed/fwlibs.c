@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fatbin/elfdyn.h"
-#include "host/frameworks.h"
+#include "installed/frameworks.h"
 #include "host/host.h"
 
 static const char *const cuda_libs[] = { "libcudart.so", "libcublas.so", "libcublasLt.so", "libcudnn.so",

@@ -15,7 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "host.h"
+#include "host/host.h"
+#include "installed/installed.h"
 /* ---------------------------------------------------------- scanner -- */
 
 /* A bounded, non-recursive scanner: just enough JSON to walk the members of

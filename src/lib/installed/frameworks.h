@@ -8,7 +8,7 @@
 #define CP_FRAMEWORKS_H
 
 #include "cuprobe/facts.h"
-#include "host/fsroot.h"
+#include "fs/fs.h"
 
 /* cp_framework.cuda_version of a build known to carry no CUDA at all (torch
  * with `cuda = None`, jax without a CUDA plugin, TensorFlow with
