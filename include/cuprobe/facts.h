@@ -394,4 +394,16 @@ typedef struct {
  * cap and returns how many. */
 int cp_facts_gpu_ccs(const cp_facts *f, cp_gpu_cc *out, int cap);
 
+/* Facts helpers (facts.c), shared by checks, observe and explain. */
+/* True for an NVIDIA display/3D controller function (class 0x03xx, vendor 0x10de). */
+int cp_is_gpu_function(const cp_pci_function *p);
+/* How many such functions the PCI bus shows. */
+int cp_gpus_on_bus(const cp_facts *f);
+/* The best name known for the GPU at a bus address (NVML, CUDA, procfs), or
+ * "NVIDIA GPU"; the string lives in f. */
+const char *cp_gpu_model(const cp_facts *f, const char *bus);
+/* cuInit / nvmlInit_v2 ran and answered success. */
+int cp_cuda_ok(const cp_facts *f);
+int cp_nvml_ok(const cp_facts *f);
+
 #endif

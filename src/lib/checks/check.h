@@ -39,12 +39,7 @@ void cp_evidence(cp_finding *o, const char *fmt, ...) __attribute__((format(prin
 /* Set the fix (warn and fail must have one). */
 void cp_fix(cp_finding *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Facts helpers shared by checks. */
-int cp_gpus_on_bus(const cp_facts *f);                    /* PCI class 0x03xx, vendor 0x10de */
-int cp_is_gpu_function(const cp_pci_function *p);
-const char *cp_gpu_model(const cp_facts *f, const char *bus);  /* best name for a bus id, or "GPU" */
-int cp_cuda_ok(const cp_facts *f);                        /* cuInit answered 0 */
-int cp_nvml_ok(const cp_facts *f);                        /* nvmlInit answered 0 */
+/* Wording helpers shared by checks. */
 const char *cp_probe_state_words(cp_probe_state s);
 /* "143771 MiB" style. */
 const char *cp_mib(int64_t bytes, char *buf, int cap);

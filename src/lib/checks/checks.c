@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "util/alloc.h"
 #include "check.h"
 #include "framework_checks.h"
 #include "libraries_checks.h"
@@ -112,7 +113,7 @@ int cp_doctor(const cp_facts *f, int level, cp_report *r)
     int n = 0;
     while (cp_checks[n].id) n++;
     memset(r, 0, sizeof *r);
-    r->findings = calloc((size_t)n, sizeof *r->findings);
+    r->findings = cp_calloc((size_t)n, sizeof *r->findings);
     if (!r->findings) return -1;
     r->level = level;
     for (int i = 0; i < n; i++) {

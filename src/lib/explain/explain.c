@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/alloc.h"
 #include "cuprobe/explain.h"
 #include "explain_int.h"
 #include "kb/signals.h"
@@ -145,14 +146,14 @@ static void index_build(void)
 {
     phrase_index *sc = &the_index;
     size_t n = cp_signals_all(NULL, 0), text = 0, npats = 0;
-    sc->rows = malloc(n * sizeof *sc->rows);
+    sc->rows = cp_malloc(n * sizeof *sc->rows);
     if (!sc->rows) return;
     sc->nrows = cp_signals_all(sc->rows, n);
     for (size_t r = 0; r < n; r++) text += row_text_size(&sc->rows[r], &npats);
-    sc->pats = malloc((npats ? npats : 1) * sizeof *sc->pats);
-    sc->arena = malloc(text ? text : 1);
-    sc->also_low = calloc(n * CP_SIGNAL_MAX_ALSO + 1, sizeof *sc->also_low);
-    sc->unless_low = calloc(n + 1, sizeof *sc->unless_low);
+    sc->pats = cp_malloc((npats ? npats : 1) * sizeof *sc->pats);
+    sc->arena = cp_malloc(text ? text : 1);
+    sc->also_low = cp_calloc(n * CP_SIGNAL_MAX_ALSO + 1, sizeof *sc->also_low);
+    sc->unless_low = cp_calloc(n + 1, sizeof *sc->unless_low);
     if (!sc->pats || !sc->arena || !sc->also_low || !sc->unless_low) {
         free(sc->rows); free(sc->pats); free(sc->arena); free(sc->also_low); free(sc->unless_low);
         memset(sc, 0, sizeof *sc);
@@ -235,10 +236,10 @@ static int group_new(scanner *sc, int row, int key, const char *soname)
     cp_explain_result *o = sc->out;
     if (o->nsignals == sc->cap) {
         int cap = sc->cap ? sc->cap * 2 : 16;
-        cp_explain_signal *s = realloc(o->signals, (size_t)cap * sizeof *s);
+        cp_explain_signal *s = cp_realloc(o->signals, (size_t)cap * sizeof *s);
         if (!s) return -1;
         o->signals = s;
-        group_meta *m = realloc(sc->meta, (size_t)cap * sizeof *m);
+        group_meta *m = cp_realloc(sc->meta, (size_t)cap * sizeof *m);
         if (!m) return -1;
         sc->meta = m;
         sc->cap = cap;
@@ -366,7 +367,7 @@ int cp_explain_text(const char *text, size_t len, cp_explain_result *out)
 {
     memset(out, 0, sizeof *out);
     if (pthread_once(&the_index_once, index_build) != 0 || !the_index_ok) return -1;
-    scanner *sc = calloc(1, sizeof *sc);
+    scanner *sc = cp_calloc(1, sizeof *sc);
     if (!sc) return -1;
     sc->ix = &the_index;
     sc->out = out;

@@ -1,5 +1,6 @@
 /* Facts: initialisation to "nothing seen". */
 #include <string.h>
+#include <strings.h>
 #include "cuprobe/facts.h"
 
 static void unknown_i64(int64_t *v, size_t n)
@@ -97,4 +98,45 @@ int cp_facts_gpu_ccs(const cp_facts *f, cp_gpu_cc *out, int cap)
                                 from_cuda ? f->cuda.dev[i].name : f->nvml.dev[i].name };
     }
     return n;
+}
+
+/* True for an NVIDIA display/3D controller function. */
+int cp_is_gpu_function(const cp_pci_function *p)
+{
+    return p->vendor == 0x10de && CP_KNOWN(p->class_code) && (p->class_code >> 16) == 0x03;
+}
+
+/* Count NVIDIA GPUs seen on the PCI bus. */
+int cp_gpus_on_bus(const cp_facts *f)
+{
+    int n = 0;
+    for (int i = 0; i < f->host.npci; i++) n += cp_is_gpu_function(&f->host.pci[i]);
+    return n;
+}
+
+/* The best name known for the GPU at a bus address. */
+const char *cp_gpu_model(const cp_facts *f, const char *bus)
+{
+    for (int i = 0; i < f->nvml.ndev; i++)
+        if (strcasecmp(f->nvml.dev[i].pci_bus_id, bus) == 0 && f->nvml.dev[i].name[0])
+            return f->nvml.dev[i].name;
+    for (int i = 0; i < f->cuda.ndev; i++)
+        if (strcasecmp(f->cuda.dev[i].pci_bus_id, bus) == 0 && f->cuda.dev[i].name[0])
+            return f->cuda.dev[i].name;
+    for (int i = 0; i < f->host.procfs.ngpus; i++)
+        if (strcasecmp(f->host.procfs.gpus[i].bus, bus) == 0 && f->host.procfs.gpus[i].model[0])
+            return f->host.procfs.gpus[i].model;
+    return "NVIDIA GPU";
+}
+
+/* cuInit answered CUDA_SUCCESS. */
+int cp_cuda_ok(const cp_facts *f)
+{
+    return f->cuda.run.state == CP_PROBE_DONE && f->cuda.init_result == 0;
+}
+
+/* nvmlInit_v2 answered NVML_SUCCESS. */
+int cp_nvml_ok(const cp_facts *f)
+{
+    return f->nvml.run.state == CP_PROBE_DONE && f->nvml.init_result == 0;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/alloc.h"
 #include "cuprobe/facts.h"
 #include "kv.h"
 
@@ -99,7 +100,7 @@ int cp_kv_parse(const char *text, size_t len, cp_kv_cb cb, void *arg)
         key[sp - start] = '\0';
         size_t vlen = end - sp - 1;
         if (vlen + 1 > vcap) {
-            char *p = realloc(value, vlen + 1);
+            char *p = cp_realloc(value, vlen + 1);
             if (!p) { free(value); return -1; }
             value = p;
             vcap = vlen + 1;

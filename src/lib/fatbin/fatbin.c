@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/alloc.h"
 #include "fatbin/fatbin_int.h"
 
 #define CONTAINER_HDR 16u
@@ -253,7 +254,7 @@ int cp_src_run_file(const char *path, cp_src_fn fn, void *out, char *err, size_t
         close(fd);
         return -1;
     }
-    cp_src *src = malloc(sizeof *src);   /* the window is 16 KB: keep it off the caller's stack */
+    cp_src *src = cp_malloc(sizeof *src);   /* the window is 16 KB: keep it off the caller's stack */
     if (!src) {
         cp_fatbin_err(err, errcap, "'%s': out of memory", path);
         close(fd);

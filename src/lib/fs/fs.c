@@ -6,6 +6,7 @@
  * Everything lives in the cp_fs struct; there is no global state, so several
  * views (a live one and a replayed snapshot) can coexist.
  */
+#include "util/alloc.h"
 #include "fs/fs.h"
 #include "cuprobe/facts.h"
 
@@ -29,7 +30,7 @@
 static char *dup_str(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *p = malloc(n);
+    char *p = cp_malloc(n);
     if (p)
         memcpy(p, s, n);
     return p;
@@ -145,7 +146,7 @@ static int locate(const cp_fs *fs, const char *path, char *out, size_t cap, bool
  * cp_fs_close.  Returns NULL only when out of memory. */
 cp_fs *cp_fs_open(const char *root, bool record)
 {
-    cp_fs *fs = calloc(1, sizeof *fs);
+    cp_fs *fs = cp_calloc(1, sizeof *fs);
     if (!fs)
         return NULL;
     if (!root || !*root)
@@ -213,7 +214,7 @@ static cp_rec *rec_add(cp_fs *fs, const char *path)
 {
     if (fs->nrec == fs->caprec) {
         size_t ncap = fs->caprec ? fs->caprec * 2 : 64;
-        cp_rec *n = realloc(fs->recs, ncap * sizeof *n);
+        cp_rec *n = cp_realloc(fs->recs, ncap * sizeof *n);
         if (!n)
             return NULL;
         fs->recs = n;
@@ -255,7 +256,7 @@ static void rec_put(cp_fs *fs, const char *path, enum rec_kind kind,
         r->kind = kind;
         return;
     }
-    char *copy = malloc(len + 1);
+    char *copy = cp_malloc(len + 1);
     if (!copy) {
         fs->record_oom = true;
         return;
@@ -388,7 +389,7 @@ int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t
         *len = 0;
     if (max == 0)
         return -EINVAL;
-    char *buf = malloc(max);
+    char *buf = cp_malloc(max);
     if (!buf)
         return -ENOMEM;
     int rc = cp_fs_read(fs, path, buf, max, &got);
@@ -397,7 +398,7 @@ int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t
         return rc;
     }
     /* most files are far smaller than the cap the caller allowed */
-    char *small = realloc(buf, got + 1);
+    char *small = cp_realloc(buf, got + 1);
     *out = small ? small : buf;
     if (len)
         *len = got;
@@ -483,7 +484,7 @@ static int collect_names(DIR *d, const char *skip, char ***out, size_t *count)
             continue;
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 32;
-            char **nn = realloc(names, ncap * sizeof *nn);
+            char **nn = cp_realloc(names, ncap * sizeof *nn);
             if (!nn) {
                 free_names(names, n);
                 return -ENOMEM;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/alloc.h"
 #include "fs/fs_int.h"
 
 
@@ -204,7 +205,7 @@ int cp_fs_write_snapshot(const cp_fs *fs, const char *dir, char *errbuf, size_t 
         set_err(errbuf, errcap, "create", dir, -rc);
         return rc;
     }
-    const cp_rec **order = malloc((fs->nrec ? fs->nrec : 1) * sizeof *order);
+    const cp_rec **order = cp_malloc((fs->nrec ? fs->nrec : 1) * sizeof *order);
     if (!order) {
         close(rootfd);
         set_err(errbuf, errcap, "write snapshot to", dir, ENOMEM);

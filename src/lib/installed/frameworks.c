@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/alloc.h"
 #include "cuprobe/arch.h"
 #include "installed/frameworks.h"
 #include "host/host.h"
@@ -316,7 +317,7 @@ static void scan_gpu_lib(fw_obs *o, cp_framework *fw, const char *path)
     snprintf(real, sizeof real, "%s%s", cp_fs_is_live(o->fs) ? "" : cp_fs_root(o->fs), mpath);
     if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) return;
     if (!cp_fs_is_live(o->fs) && st.st_size == 0) return;
-    cp_arch_summary *s = malloc(sizeof *s);
+    cp_arch_summary *s = cp_malloc(sizeof *s);
     if (!s) return;
     setstr(fw->gpu_lib, sizeof fw->gpu_lib, mpath);
     if (cp_arch_scan(real, s, err, sizeof err) != 0)
@@ -586,7 +587,7 @@ int cp_frameworks_observe(cp_fs *fs, const cp_host_facts *h, const char *python,
 {
     if (!fs || !out) return -EINVAL;
     memset(out, 0, sizeof *out);
-    fw_obs *o = calloc(1, sizeof *o);
+    fw_obs *o = cp_calloc(1, sizeof *o);
     if (!o) return 0;   /* nothing seen is a fact too; the caller has nothing to free */
     o->fs = fs;
     o->out = out;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "host/host.h"
 #include "installed/libraries.h"
 #include "installed/runtime_int.h"
@@ -146,7 +147,7 @@ static int note_seen(lobs *o, const char *real)
             return 0;
     if (o->nseen == o->capseen) {
         size_t ncap = o->capseen ? 2 * o->capseen : 64;
-        void *n = realloc(o->seen, ncap * sizeof *o->seen);
+        void *n = cp_realloc(o->seen, ncap * sizeof *o->seen);
         if (!n)
             return -1;
         o->seen = n;
@@ -563,7 +564,7 @@ int cp_libraries_observe(cp_fs *fs, const cp_host_facts *h, const cp_runtime_fac
         out->lib[i].cuda_major = CP_UNKNOWN;
         out->lib[i].loads = CP_TRI_UNKNOWN;   /* the libraries probe may say */
     }
-    lobs *o = calloc(1, sizeof *o);
+    lobs *o = cp_calloc(1, sizeof *o);
     if (!o)
         return -ENOMEM;
     o->fs = fs;

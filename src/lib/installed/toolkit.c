@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "host/host.h"
 #include "installed/installed.h"
 #include "kb/kb.h"
@@ -497,7 +498,7 @@ int cp_runtime_observe(cp_fs *fs, const cp_host_facts *h, cp_runtime_facts *rt)
         return -EINVAL;
     memset(rt, 0, sizeof *rt);
     rt->ldcache_readable = CP_TRI_UNKNOWN;
-    obs *o = calloc(1, sizeof *o);
+    obs *o = cp_calloc(1, sizeof *o);
     if (!o)
         return -ENOMEM;
     o->fs = fs;

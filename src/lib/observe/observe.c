@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include "util/alloc.h"
 #include "cuprobe/cuprobe.h"
 #include "facts/facts_kv.h"
 #include "installed/frameworks.h"
@@ -95,7 +96,7 @@ static void nvml_loaded(const cp_lib_load *lib, void *arg)
 static void cuda_child(cp_probe_out *out, void *arg)
 {
     (void)arg;
-    cp_facts *f = malloc(sizeof *f);
+    cp_facts *f = cp_malloc(sizeof *f);
     if (!f) { out->buf.failed = true; return; }
     cp_facts_init(f);
     cp_cuda_probe_fill_ex(&f->cuda, cuda_loaded, out);
@@ -107,7 +108,7 @@ static void cuda_child(cp_probe_out *out, void *arg)
 static void nvml_child(cp_probe_out *out, void *arg)
 {
     (void)arg;
-    cp_facts *f = malloc(sizeof *f);
+    cp_facts *f = cp_malloc(sizeof *f);
     if (!f) { out->buf.failed = true; return; }
     cp_facts_init(f);
     cp_nvml_probe_fill_ex(&f->nvml, nvml_loaded, out);
@@ -149,7 +150,7 @@ static void probe_start(probe_set *p, unsigned which)
  * answers into f. */
 static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreaped[3])
 {
-    cp_facts *fresh = malloc(sizeof *fresh);
+    cp_facts *fresh = cp_malloc(sizeof *fresh);
     if (fresh) {
         cp_facts_init(fresh);
         for (int i = 0; i < p->n; i++) {
@@ -215,7 +216,7 @@ static int load_answers(const char *dir, cp_facts *f, int *seen_out, char *err, 
                  dir, path, strerror(errno));
         return -1;
     }
-    char *text = malloc(ANSWERS_MAX);
+    char *text = cp_malloc(ANSWERS_MAX);
     size_t len = text ? fread(text, 1, ANSWERS_MAX, fp) : 0;
     int io_error = ferror(fp);
     fclose(fp);
@@ -247,7 +248,7 @@ static int load_answers(const char *dir, cp_facts *f, int *seen_out, char *err, 
 int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t errcap)
 {
     *out = NULL;
-    cp_session *s = calloc(1, sizeof *s);
+    cp_session *s = cp_calloc(1, sizeof *s);
     if (!s) { snprintf(err, errcap, "out of memory"); return -1; }
     s->unreaped[0] = s->unreaped[1] = s->unreaped[2] = -1;
     cp_facts *f = &s->f;
@@ -293,7 +294,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     cp_runtime_observe(s->fs, &f->host, &f->runtime);
     if (answered & CP_KV_LIBS) {
         /* the snapshot's probe answers, by library index, over the re-read list */
-        cp_libraries_facts *said = malloc(sizeof *said);
+        cp_libraries_facts *said = cp_malloc(sizeof *said);
         if (said) *said = f->libraries;
         cp_libraries_observe(s->fs, &f->host, &f->runtime, &f->libraries);
         for (int i = 0; said && i < f->libraries.nlib; i++) {
@@ -308,9 +309,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
         /* loading the libraries only means something on the machine itself,
          * and only where a GPU could use them: without one every layer above
          * the hardware is blocked anyway, and loading costs ~100 ms */
-        bool gpu_here = f->host.procfs.present;
-        for (int i = 0; i < f->host.npci && !gpu_here; i++)
-            gpu_here = f->host.pci[i].vendor == 0x10de && (f->host.pci[i].class_code >> 16) == 0x03;
+        bool gpu_here = f->host.procfs.present || cp_gpus_on_bus(f) > 0;
         if (!o->from_dir && cp_fs_is_live(s->fs) && (live & CP_LIVE_CUDA) && gpu_here && probes.n < 3) {
             probes.blocks[probes.n] = CP_KV_LIBS;
             cp_probe_start(&probes.jobs[probes.n++], libs_child, &f->libraries);

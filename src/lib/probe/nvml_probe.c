@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "dl/loader.h"
 #include "dl/nvml_api.h"
 #include "probe/probe.h"
@@ -136,7 +137,7 @@ static void fill_procs(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d
     }
     for (int tries = 0; r == CP_NVML_ERROR_INSUFFICIENT_SIZE && tries < PROC_TRIES; tries++) {
         unsigned int cap = count + PROC_SLACK;
-        nvmlProcessInfo_t *buf = calloc(cap, sizeof *buf);
+        nvmlProcessInfo_t *buf = cp_calloc(cap, sizeof *buf);
         if (!buf)
             return;
         count = cap;
