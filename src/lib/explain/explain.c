@@ -138,10 +138,11 @@ static void index_row(phrase_index *sc, size_t r, size_t *used)
 
 static phrase_index the_index;
 static int the_index_ok;
-static pthread_once_t the_index_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t the_index_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Load the knowledge base and build the phrase index (run once).  On OOM
- * the_index_ok stays 0 and every call fails. */
+/* Load the knowledge base and build the phrase index.  On OOM the_index_ok
+ * stays 0 and the next call tries again (a one-time build that failed once
+ * must not make every later call fail). */
 static void index_build(void)
 {
     phrase_index *sc = &the_index;
@@ -366,7 +367,11 @@ static void scan_text(scanner *sc, const char *t, size_t len)
 int cp_explain_text(const char *text, size_t len, cp_explain_result *out)
 {
     memset(out, 0, sizeof *out);
-    if (pthread_once(&the_index_once, index_build) != 0 || !the_index_ok) return -1;
+    pthread_mutex_lock(&the_index_lock);
+    if (!the_index_ok) index_build();
+    int ready = the_index_ok;
+    pthread_mutex_unlock(&the_index_lock);
+    if (!ready) return -1;
     scanner *sc = cp_calloc(1, sizeof *sc);
     if (!sc) return -1;
     sc->ix = &the_index;
