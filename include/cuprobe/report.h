@@ -9,6 +9,7 @@
 #ifndef CUPROBE_REPORT_H
 #define CUPROBE_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "cuprobe/facts.h"
 
@@ -26,6 +27,7 @@ typedef struct {
     const char *title;        /* "nvidia kernel module" */
     cp_layer layer;
     cp_status status;         /* pass, warn, fail or skip */
+    bool headline;            /* this check sums up its layer when the layer passes */
     char summary[256];        /* one line, for people */
     char evidence[1536];      /* lines separated by '\n': paths, versions, numbers */
     char fix[512];            /* for warn and fail: what to do; "" otherwise */
@@ -52,6 +54,18 @@ enum {
 /* Run every check of `level` (1 = no GPU work) over the facts and diagnose.
  * Returns 0, or -1 when out of memory. */
 int cp_doctor(const cp_facts *f, int level, cp_report *out);
+
+/* One doctor check as a user sees it; the list is docs/checks.md. */
+typedef struct {
+    const char *id;           /* "kernel.nvidia_module": stable, part of the JSON output */
+    const char *title;        /* "nvidia kernel module" */
+    cp_layer layer;
+    const char *meaning;      /* one line: what it looks at, when it warns or fails */
+} cp_check_info;
+
+/* The checks cp_doctor runs, in diagnosis order (bottom layer first), ending
+ * with a row whose id is NULL.  Static storage; never fails. */
+const cp_check_info *cp_check_list(void);
 
 /* Free what cp_doctor allocated; the report may be reused. */
 void cp_report_free(cp_report *r);

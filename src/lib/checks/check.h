@@ -1,7 +1,7 @@
 /*
  * What a check is and the helpers checks share.  A check reads facts and
  * fills exactly one finding; it never prints and never touches the machine.
- * Its needs are declared in the table (checks.c) and checked once by the
+ * Its needs are declared in its row (checks.def) and checked once by the
  * runner, which turns an unmet need into a skip with its reason.
  */
 #ifndef CP_CHECK_H
@@ -29,7 +29,7 @@ typedef struct {
     cp_check_fn fn;
 } cp_check;
 
-/* The table, NULL-terminated, bottom layer first (checks.c). */
+/* The table, NULL-terminated, in diagnosis order (checks.c, from checks.def). */
 extern const cp_check cp_checks[];
 
 /* Set status and summary.  printf-style; truncated to fit. */
@@ -48,31 +48,11 @@ const char *cp_mib(int64_t bytes, char *buf, int cap);
  * finding's layer (the runner sets out->layer before calling). */
 void cp_check_xid(const cp_facts *f, cp_finding *out);
 
-/* The checks, one per table row (checks.c); each in the file of its layer. */
-void cp_check_pci_gpu(const cp_facts *, cp_finding *);
-void cp_check_pcie_link(const cp_facts *, cp_finding *);
-void cp_check_memory_health(const cp_facts *, cp_finding *);
-void cp_check_clocks(const cp_facts *, cp_finding *);
-void cp_check_nouveau(const cp_facts *, cp_finding *);
-void cp_check_nvidia_module(const cp_facts *, cp_finding *);
-void cp_check_gpu_bound(const cp_facts *, cp_finding *);
-void cp_check_uvm(const cp_facts *, cp_finding *);
-void cp_check_devnodes(const cp_facts *, cp_finding *);
-void cp_check_devnode_access(const cp_facts *, cp_finding *);
-void cp_check_visibility(const cp_facts *, cp_finding *);
-void cp_check_container(const cp_facts *, cp_finding *);
-void cp_check_compute_mode(const cp_facts *, cp_finding *);
-void cp_check_mig(const cp_facts *, cp_finding *);
-void cp_check_gpu_processes(const cp_facts *, cp_finding *);
-void cp_check_memory_headroom(const cp_facts *, cp_finding *);
-void cp_check_libcuda(const cp_facts *, cp_finding *);
-void cp_check_version_match(const cp_facts *, cp_finding *);
-void cp_check_cuinit(const cp_facts *, cp_finding *);
-void cp_check_compat(const cp_facts *, cp_finding *);
-void cp_check_devices(const cp_facts *, cp_finding *);
-void cp_check_nvml(const cp_facts *, cp_finding *);
-void cp_check_toolkits(const cp_facts *, cp_finding *);
-void cp_check_driver_compat(const cp_facts *, cp_finding *);
-void cp_check_stubs_on_path(const cp_facts *, cp_finding *);
+/* The checks, one per row of checks.def (which says how to add one); each
+ * in the file of its layer.  A function named by several rows (cp_check_xid)
+ * is declared once per row, which C allows. */
+#define CP_CHECK(id, title, layer, needs, fn, meaning) void fn(const cp_facts *, cp_finding *);
+#include "checks.def"
+#undef CP_CHECK
 
 #endif
