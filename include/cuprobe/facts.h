@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cuprobe/fields.h"
+
 #define CP_UNKNOWN INT64_MIN
 #define CP_KNOWN(v) ((v) != CP_UNKNOWN)
 
@@ -34,18 +36,9 @@ typedef enum { CP_TRI_UNKNOWN = -1, CP_NO = 0, CP_YES = 1 } cp_tri;
 
 /* ---------------------------------------------------------------- host -- */
 
-/* One PCI function of vendor 0x10de, from /sys/bus/pci/devices/ADDR. */
+/* One PCI function of vendor 0x10de (fields.h lists its fields). */
 typedef struct {
-    char addr[16];            /* "0000:00:06.0" */
-    int64_t vendor;           /* 0x10de */
-    int64_t device;           /* 0x2335 */
-    int64_t class_code;       /* 0x030200: 0x03xx is a GPU, 0x0680 an NVSwitch bridge */
-    int64_t subsys_vendor, subsys_device, revision;
-    int64_t numa_node;        /* -1 when the platform has no NUMA */
-    int64_t cur_speed_mts;    /* link speed in MT/s: "32.0 GT/s PCIe" -> 32000 */
-    int64_t max_speed_mts;
-    int64_t cur_width, max_width;
-    char driver[32];          /* bound kernel driver ("nvidia", "nouveau", "vfio-pci"), "" if none */
+    CP_PCI_FUNCTION_FIELDS(CP_FIELD_MEMBER_I, CP_FIELD_MEMBER_S)
 } cp_pci_function;
 
 /* The kernel modules cuprobe looks for, in this fixed order. */
@@ -201,15 +194,10 @@ typedef struct {
     char version_from_path[32]; /* "580.95.05" from libcuda.so.580.95.05 */
 } cp_lib_load;
 
+/* One device as libcuda sees it: inventory only (fields.h). */
 typedef struct {
     int ordinal;
-    char name[128];
-    int64_t cc_major, cc_minor;
-    int64_t total_mem_bytes;
-    char pci_bus_id[32];      /* "0000:00:06.0" */
-    char uuid[48];            /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
-    int64_t sm_count;
-    int64_t compute_mode;     /* CUcomputemode */
+    CP_CUDA_DEVICE_FIELDS(CP_FIELD_MEMBER_I, CP_FIELD_MEMBER_S)
 } cp_cuda_device;
 
 typedef struct {
@@ -225,31 +213,26 @@ typedef struct {
 } cp_cuda_facts;
 
 typedef struct {
-    int64_t pid;
-    int64_t used_bytes;
+    CP_GPU_PROCESS_FIELDS(CP_FIELD_MEMBER_I, CP_FIELD_MEMBER_S)
 } cp_gpu_process;
 
+/* What an NVML device is, read once (fields.h says why each field is here). */
 typedef struct {
-    int index;
-    char name[96];
-    char uuid[96];
-    char pci_bus_id[32];      /* normalised to "0000:00:06.0" */
-    int64_t cc_major, cc_minor;
-    int64_t persistence;      /* 0/1 */
-    int64_t compute_mode;     /* nvmlComputeMode_t */
-    int64_t mig_current, mig_pending;
-    int64_t mem_total_bytes, mem_used_bytes, mem_free_bytes;
-    int64_t nprocs_total;     /* running compute processes */
-    int nprocs;
+    CP_NVML_INVENTORY_FIELDS(CP_FIELD_MEMBER_I, CP_FIELD_MEMBER_S)
+} cp_nvml_inventory;
+
+/* What an NVML device is doing, read every tick.  Plain data with fixed
+ * arrays, so a sampler can copy one on its own (`cp_nvml_sample s = d->sample`). */
+typedef struct {
+    CP_NVML_SAMPLE_FIELDS(CP_FIELD_MEMBER_I, CP_FIELD_MEMBER_S)
+    int nprocs;               /* kept in procs[]; nprocs_total says how many ran */
     cp_gpu_process procs[CP_MAX_PROCS];
-    int64_t remap_correctable, remap_uncorrectable, remap_pending, remap_failure;
-    int64_t retired_pending;  /* 0/1 */
-    int64_t ecc_current, ecc_pending;
-    int64_t ecc_uncorrected_volatile, ecc_corrected_volatile;
-    int64_t clock_event_reasons;  /* nvmlClocksEventReason* bits */
-    int64_t pcie_gen_cur, pcie_gen_max, pcie_width_cur, pcie_width_max;
-    int64_t temperature_c;
-    int64_t power_mw, power_limit_mw;
+} cp_nvml_sample;
+
+typedef struct {
+    int index;                /* NVML index (not the CUDA ordinal) */
+    cp_nvml_inventory inv;
+    cp_nvml_sample sample;
 } cp_nvml_device;
 
 typedef struct {
@@ -381,6 +364,18 @@ typedef struct {
 
 /* Clear every field to "unknown / not seen".  Never fails. */
 void cp_facts_init(cp_facts *f);
+
+/* The same for one record, generated from its rows in fields.h: numbers
+ * CP_UNKNOWN, strings "", counts 0.  The probes reset with these too, so
+ * "unknown" is written in one place.  Never fail. */
+void cp_pci_function_init(cp_pci_function *p);
+void cp_cuda_device_init(cp_cuda_device *d, int ordinal);
+void cp_nvml_inventory_init(cp_nvml_inventory *inv);
+void cp_nvml_sample_init(cp_nvml_sample *s);
+void cp_nvml_device_init(cp_nvml_device *d, int index);
+/* Everything a probe fills, run included (the probe keeps its own run). */
+void cp_cuda_facts_init(cp_cuda_facts *c);
+void cp_nvml_facts_init(cp_nvml_facts *n);
 
 /* One compute capability among the machine's GPUs. */
 typedef struct {

@@ -480,9 +480,9 @@ static void test_check_arch(void)
     F.frameworks.fw[0].ncodes = 1;
     F.nvml.ndev = 2;
     for (int i = 0; i < 2; i++) {
-        F.nvml.dev[i].cc_major = 8;
-        F.nvml.dev[i].cc_minor = 6;
-        snprintf(F.nvml.dev[i].name, sizeof F.nvml.dev[i].name, "NVIDIA A10");
+        F.nvml.dev[i].inv.cc_major = 8;
+        F.nvml.dev[i].inv.cc_minor = 6;
+        snprintf(F.nvml.dev[i].inv.name, sizeof F.nvml.dev[i].inv.name, "NVIDIA A10");
     }
     run(cp_check_framework_arch);
     CHECK_I64(out.status, CP_PASS);

@@ -72,10 +72,10 @@ static void test_facts_roundtrip(void)
     snprintf(a.cuda.dev[1].name, sizeof a.cuda.dev[1].name, "NVIDIA H200");
     a.cuda.dev[1].total_mem_bytes = 150754820096LL;
     a.nvml.ndev = 1;
-    a.nvml.dev[0].nprocs = 2;
-    a.nvml.dev[0].nprocs_total = 2;
-    a.nvml.dev[0].procs[1].pid = 4242;
-    a.nvml.dev[0].procs[1].used_bytes = 1 << 30;
+    a.nvml.dev[0].sample.nprocs = 2;
+    a.nvml.dev[0].sample.nprocs_total = 2;
+    a.nvml.dev[0].sample.procs[1].pid = 4242;
+    a.nvml.dev[0].sample.procs[1].used_bytes = 1 << 30;
     a.host.uid = 1000;
     a.host.ndev = 1;
     snprintf(a.host.dev[0].path, sizeof a.host.dev[0].path, "/dev/nvidia0");
@@ -106,8 +106,8 @@ static void test_facts_roundtrip(void)
     CHECK_STR(b.cuda.dev[1].name, "NVIDIA H200");
     CHECK_I64(b.cuda.dev[1].total_mem_bytes, 150754820096LL);
     CHECK_I64(b.cuda.dev[0].total_mem_bytes, CP_UNKNOWN);     /* unknown stays unknown */
-    CHECK_I64(b.nvml.dev[0].procs[1].pid, 4242);
-    CHECK_I64(b.nvml.dev[0].nprocs, 2);
+    CHECK_I64(b.nvml.dev[0].sample.procs[1].pid, 4242);
+    CHECK_I64(b.nvml.dev[0].sample.nprocs, 2);
     CHECK_I64(b.host.uid, 1000);
     CHECK_I64(b.host.dev[0].accessible, CP_NO);
     CHECK_STR(b.host.env[0].value, "0,1");

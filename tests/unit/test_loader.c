@@ -318,33 +318,33 @@ static void test_nvml_healthy(void)
     CHECK_I64(f.device_count, 1);
     CHECK_I64(f.ndev, 1);
     const cp_nvml_device *d = &f.dev[0];
-    CHECK_STR(d->name, "NVIDIA H200");
-    CHECK_STR(d->uuid, "GPU-082af63b-aecb-ecc3-16f5-ca2658e93a3e");
-    CHECK_STR(d->pci_bus_id, "0000:00:06.0");
-    CHECK_I64(d->cc_major, 9);
-    CHECK_I64(d->cc_minor, 0);
-    CHECK_I64(d->persistence, 1);
-    CHECK_I64(d->compute_mode, 0);
-    CHECK_I64(d->mig_current, 0);
-    CHECK_I64(d->mig_pending, 0);
-    CHECK_I64(d->mem_total_bytes, H200_MEM);
-    CHECK_I64(d->mem_used_bytes, 645922816);
-    CHECK_I64(d->mem_free_bytes, H200_MEM - 645922816);
-    CHECK_I64(d->nprocs_total, 0);
-    CHECK_I64(d->nprocs, 0);
-    CHECK_I64(d->remap_pending, 0);
-    CHECK_I64(d->remap_failure, 0);
-    CHECK_I64(d->retired_pending, CP_UNKNOWN);   /* N/A on Hopper */
-    CHECK_I64(d->ecc_current, 1);
-    CHECK_I64(d->ecc_pending, 1);
-    CHECK_I64(d->ecc_uncorrected_volatile, 0);
-    CHECK_I64(d->clock_event_reasons, 1);
-    CHECK_I64(d->pcie_gen_cur, 5);
-    CHECK_I64(d->pcie_width_max, 16);
-    CHECK_I64(d->temperature_c, 36);
-    CHECK_I64(d->power_mw, 109450);
-    CHECK_I64(d->power_limit_mw, 700000);
-    CHECK_I64(f.dev[1].temperature_c, CP_UNKNOWN);
+    CHECK_STR(d->inv.name, "NVIDIA H200");
+    CHECK_STR(d->inv.uuid, "GPU-082af63b-aecb-ecc3-16f5-ca2658e93a3e");
+    CHECK_STR(d->inv.pci_bus_id, "0000:00:06.0");
+    CHECK_I64(d->inv.cc_major, 9);
+    CHECK_I64(d->inv.cc_minor, 0);
+    CHECK_I64(d->inv.persistence, 1);
+    CHECK_I64(d->inv.compute_mode, 0);
+    CHECK_I64(d->inv.mig_current, 0);
+    CHECK_I64(d->inv.mig_pending, 0);
+    CHECK_I64(d->inv.mem_total_bytes, H200_MEM);
+    CHECK_I64(d->sample.mem_used_bytes, 645922816);
+    CHECK_I64(d->sample.mem_free_bytes, H200_MEM - 645922816);
+    CHECK_I64(d->sample.nprocs_total, 0);
+    CHECK_I64(d->sample.nprocs, 0);
+    CHECK_I64(d->sample.remap_pending, 0);
+    CHECK_I64(d->sample.remap_failure, 0);
+    CHECK_I64(d->sample.retired_pending, CP_UNKNOWN);   /* N/A on Hopper */
+    CHECK_I64(d->inv.ecc_current, 1);
+    CHECK_I64(d->inv.ecc_pending, 1);
+    CHECK_I64(d->sample.ecc_uncorrected_volatile, 0);
+    CHECK_I64(d->sample.clock_event_reasons, 1);
+    CHECK_I64(d->sample.pcie_gen_cur, 5);
+    CHECK_I64(d->inv.pcie_width_max, 16);
+    CHECK_I64(d->sample.temperature_c, 36);
+    CHECK_I64(d->sample.power_mw, 109450);
+    CHECK_I64(d->inv.power_limit_mw, 700000);
+    CHECK_I64(f.dev[1].sample.temperature_c, CP_UNKNOWN);
 }
 
 static void test_nvml_mismatch(void)
@@ -366,13 +366,13 @@ static void test_nvml_processes(void)
     use_scenario("other-procs.txt");
     cp_nvml_probe_fill(&f);
     const cp_nvml_device *d = &f.dev[0];
-    CHECK_I64(d->nprocs_total, 2);
-    CHECK_I64(d->nprocs, 2);
-    CHECK_I64(d->procs[0].pid, 4242);
-    CHECK_I64(d->procs[0].used_bytes, 8589934592LL);
-    CHECK_I64(d->procs[1].pid, 4343);
-    CHECK_I64(d->procs[1].used_bytes, 17179869184LL);
-    CHECK_I64(d->clock_event_reasons, 0);
+    CHECK_I64(d->sample.nprocs_total, 2);
+    CHECK_I64(d->sample.nprocs, 2);
+    CHECK_I64(d->sample.procs[0].pid, 4242);
+    CHECK_I64(d->sample.procs[0].used_bytes, 8589934592LL);
+    CHECK_I64(d->sample.procs[1].pid, 4343);
+    CHECK_I64(d->sample.procs[1].used_bytes, 17179869184LL);
+    CHECK_I64(d->sample.clock_event_reasons, 0);
 }
 
 static void test_nvml_health_scenarios(void)
@@ -380,20 +380,20 @@ static void test_nvml_health_scenarios(void)
     cp_nvml_facts f;
     use_scenario("row-remap-pending.txt");
     cp_nvml_probe_fill(&f);
-    CHECK_I64(f.dev[0].remap_pending, 1);
-    CHECK_I64(f.dev[0].remap_uncorrectable, 1);
-    CHECK_I64(f.dev[0].ecc_uncorrected_volatile, 1);
+    CHECK_I64(f.dev[0].sample.remap_pending, 1);
+    CHECK_I64(f.dev[0].sample.remap_uncorrectable, 1);
+    CHECK_I64(f.dev[0].sample.ecc_uncorrected_volatile, 1);
 
     use_scenario("pcie-degraded.txt");
     cp_nvml_probe_fill(&f);
-    CHECK_I64(f.dev[0].pcie_gen_cur, 3);
-    CHECK_I64(f.dev[0].pcie_gen_max, 5);
-    CHECK_I64(f.dev[0].pcie_width_cur, 8);
-    CHECK_I64(f.dev[0].pcie_width_max, 16);
+    CHECK_I64(f.dev[0].sample.pcie_gen_cur, 3);
+    CHECK_I64(f.dev[0].inv.pcie_gen_max, 5);
+    CHECK_I64(f.dev[0].sample.pcie_width_cur, 8);
+    CHECK_I64(f.dev[0].inv.pcie_width_max, 16);
 
     use_scenario("compute-prohibited.txt");
     cp_nvml_probe_fill(&f);
-    CHECK_I64(f.dev[0].compute_mode, 2);
+    CHECK_I64(f.dev[0].inv.compute_mode, 2);
 
     use_scenario("driver-old.txt");
     cp_nvml_probe_fill(&f);
@@ -403,8 +403,8 @@ static void test_nvml_health_scenarios(void)
     use_scenario("healthy-2gpu.txt");
     cp_nvml_probe_fill(&f);
     CHECK_I64(f.ndev, 2);
-    CHECK_STR(f.dev[1].pci_bus_id, "0000:00:07.0");
-    CHECK_I64(f.dev[1].temperature_c, 33);
+    CHECK_STR(f.dev[1].inv.pci_bus_id, "0000:00:07.0");
+    CHECK_I64(f.dev[1].sample.temperature_c, 33);
 }
 
 /* A device whose every query is unsupported stays unknown, never 0. */
@@ -427,13 +427,13 @@ static void test_nvml_all_unsupported(void)
     CHECK_STR(f.driver_version, "");
     CHECK_I64(f.cuda_driver_version, CP_UNKNOWN);
     const cp_nvml_device *d = &f.dev[0];
-    CHECK_STR(d->name, "");
-    CHECK_STR(d->pci_bus_id, "");
-    const int64_t *all[] = { &d->cc_major, &d->persistence, &d->compute_mode, &d->mig_current,
-                             &d->mem_total_bytes, &d->nprocs_total, &d->remap_pending,
-                             &d->retired_pending, &d->ecc_current, &d->ecc_corrected_volatile,
-                             &d->clock_event_reasons, &d->pcie_gen_cur, &d->pcie_width_max,
-                             &d->temperature_c, &d->power_mw, &d->power_limit_mw };
+    CHECK_STR(d->inv.name, "");
+    CHECK_STR(d->inv.pci_bus_id, "");
+    const int64_t *all[] = { &d->inv.cc_major, &d->inv.persistence, &d->inv.compute_mode, &d->inv.mig_current,
+                             &d->inv.mem_total_bytes, &d->sample.nprocs_total, &d->sample.remap_pending,
+                             &d->sample.retired_pending, &d->inv.ecc_current, &d->sample.ecc_corrected_volatile,
+                             &d->sample.clock_event_reasons, &d->sample.pcie_gen_cur, &d->inv.pcie_width_max,
+                             &d->sample.temperature_c, &d->sample.power_mw, &d->inv.power_limit_mw };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         CHECK_I64(*all[i], CP_UNKNOWN);
 

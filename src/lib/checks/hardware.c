@@ -80,9 +80,9 @@ void cp_check_pcie_link(const cp_facts *f, cp_finding *o)
     }
     for (int i = 0; i < f->nvml.ndev; i++) {
         const cp_nvml_device *d = &f->nvml.dev[i];
-        if (CP_KNOWN(d->pcie_gen_cur) && CP_KNOWN(d->pcie_width_cur))
-            cp_evidence(o, "%s (NVML): Gen%lld x%lld, max Gen%lld x%lld", d->pci_bus_id, (long long)d->pcie_gen_cur,
-                        (long long)d->pcie_width_cur, (long long)d->pcie_gen_max, (long long)d->pcie_width_max);
+        if (CP_KNOWN(d->sample.pcie_gen_cur) && CP_KNOWN(d->sample.pcie_width_cur))
+            cp_evidence(o, "%s (NVML): Gen%lld x%lld, max Gen%lld x%lld", d->inv.pci_bus_id, (long long)d->sample.pcie_gen_cur,
+                        (long long)d->sample.pcie_width_cur, (long long)d->inv.pcie_gen_max, (long long)d->inv.pcie_width_max);
     }
     if (!known) {
         cp_set(o, CP_SKIP, "link speed and width not readable in sysfs");
@@ -109,25 +109,25 @@ void cp_check_memory_health(const cp_facts *f, cp_finding *o)
         const cp_nvml_device *d = &f->nvml.dev[i];
         char line[256] = "";
         size_t l = 0;
-        l += (size_t)snprintf(line + l, sizeof line - l, "%s:", d->pci_bus_id);
-        if (CP_KNOWN(d->remap_pending))
+        l += (size_t)snprintf(line + l, sizeof line - l, "%s:", d->inv.pci_bus_id);
+        if (CP_KNOWN(d->sample.remap_pending))
             l += (size_t)snprintf(line + l, sizeof line - l, " row remap pending %s, failed %s, rows %lld corr/%lld unc;",
-                                  d->remap_pending ? "yes" : "no", d->remap_failure > 0 ? "yes" : "no",
-                                  (long long)d->remap_correctable, (long long)d->remap_uncorrectable);
-        if (CP_KNOWN(d->retired_pending) && l < sizeof line)
-            l += (size_t)snprintf(line + l, sizeof line - l, " retired pages pending %s;", d->retired_pending ? "yes" : "no");
-        if (CP_KNOWN(d->ecc_uncorrected_volatile) && l < sizeof line)
+                                  d->sample.remap_pending ? "yes" : "no", d->sample.remap_failure > 0 ? "yes" : "no",
+                                  (long long)d->sample.remap_correctable, (long long)d->sample.remap_uncorrectable);
+        if (CP_KNOWN(d->sample.retired_pending) && l < sizeof line)
+            l += (size_t)snprintf(line + l, sizeof line - l, " retired pages pending %s;", d->sample.retired_pending ? "yes" : "no");
+        if (CP_KNOWN(d->sample.ecc_uncorrected_volatile) && l < sizeof line)
             snprintf(line + l, sizeof line - l, " uncorrected ECC errors since boot %lld",
-                     (long long)d->ecc_uncorrected_volatile);
+                     (long long)d->sample.ecc_uncorrected_volatile);
         cp_evidence(o, "%s", line);
-        if (CP_KNOWN(d->ecc_current))
-            cp_evidence(o, "%s: ECC %s%s", d->pci_bus_id, d->ecc_current ? "on" : "off",
-                        CP_KNOWN(d->ecc_pending) && d->ecc_pending != d->ecc_current
-                        ? (d->ecc_pending ? " (on after the next reset)" : " (off after the next reset)") : "");
-        if (CP_KNOWN(d->ecc_pending) && CP_KNOWN(d->ecc_current) && d->ecc_pending != d->ecc_current) pending++;
-        if (d->remap_failure > 0) failed++;
-        if (d->remap_pending > 0 || d->retired_pending > 0) pending++;
-        if (d->ecc_uncorrected_volatile > 0) unc++;
+        if (CP_KNOWN(d->inv.ecc_current))
+            cp_evidence(o, "%s: ECC %s%s", d->inv.pci_bus_id, d->inv.ecc_current ? "on" : "off",
+                        CP_KNOWN(d->inv.ecc_pending) && d->inv.ecc_pending != d->inv.ecc_current
+                        ? (d->inv.ecc_pending ? " (on after the next reset)" : " (off after the next reset)") : "");
+        if (CP_KNOWN(d->inv.ecc_pending) && CP_KNOWN(d->inv.ecc_current) && d->inv.ecc_pending != d->inv.ecc_current) pending++;
+        if (d->sample.remap_failure > 0) failed++;
+        if (d->sample.remap_pending > 0 || d->sample.retired_pending > 0) pending++;
+        if (d->sample.ecc_uncorrected_volatile > 0) unc++;
     }
     if (failed) {
         cp_set(o, CP_FAIL, "%d GPU%s could not remap a bad memory row", failed, failed > 1 ? "s" : "");
@@ -153,13 +153,13 @@ void cp_check_clocks(const cp_facts *f, cp_finding *o)
     char words[256];
     for (int i = 0; i < f->nvml.ndev; i++) {
         const cp_nvml_device *d = &f->nvml.dev[i];
-        if (!CP_KNOWN(d->clock_event_reasons)) continue;
+        if (!CP_KNOWN(d->sample.clock_event_reasons)) continue;
         known++;
-        cp_clock_events_str(d->clock_event_reasons, words, sizeof words);
-        cp_evidence(o, "%s: clock events 0x%llx (%s)%s", d->pci_bus_id, (long long)d->clock_event_reasons,
-                    words, CP_KNOWN(d->temperature_c) ? "" : "");
-        if (CP_KNOWN(d->temperature_c)) cp_evidence(o, "%s: %lld C", d->pci_bus_id, (long long)d->temperature_c);
-        if (d->clock_event_reasons & bad) held++;
+        cp_clock_events_str(d->sample.clock_event_reasons, words, sizeof words);
+        cp_evidence(o, "%s: clock events 0x%llx (%s)%s", d->inv.pci_bus_id, (long long)d->sample.clock_event_reasons,
+                    words, CP_KNOWN(d->sample.temperature_c) ? "" : "");
+        if (CP_KNOWN(d->sample.temperature_c)) cp_evidence(o, "%s: %lld C", d->inv.pci_bus_id, (long long)d->sample.temperature_c);
+        if (d->sample.clock_event_reasons & bad) held++;
     }
     if (!known) { cp_set(o, CP_SKIP, "NVML gives no clock-event reasons on this GPU"); return; }
     if (held) {

@@ -39,7 +39,7 @@ static int known_gpus(const cp_facts *f, known_gpu *out, int max)
     int n = 0;
     if (cp_nvml_ok(f))
         for (int i = 0; i < f->nvml.ndev && n < max; i++)
-            snprintf(out[n++].uuid, sizeof out[0].uuid, "%s", f->nvml.dev[i].uuid);
+            snprintf(out[n++].uuid, sizeof out[0].uuid, "%s", f->nvml.dev[i].inv.uuid);
     if (n == 0)
         for (int i = 0; i < f->host.procfs.ngpus && n < max; i++)
             snprintf(out[n++].uuid, sizeof out[0].uuid, "%s", f->host.procfs.gpus[i].uuid);
@@ -134,12 +134,12 @@ void cp_check_compute_mode(const cp_facts *f, cp_finding *o)
     int prohibited = 0, exclusive_busy = 0;
     for (int i = 0; i < f->nvml.ndev; i++) {
         const cp_nvml_device *d = &f->nvml.dev[i];
-        if (!CP_KNOWN(d->compute_mode)) continue;
-        cp_evidence(o, "%s: %s, persistence mode %s", d->pci_bus_id, d->compute_mode >= 0 && d->compute_mode <= 3
-                    ? names[d->compute_mode] : "unknown mode",
-                    !CP_KNOWN(d->persistence) ? "N/A" : d->persistence ? "on" : "off");
-        if (d->compute_mode == 2) prohibited++;
-        if (d->compute_mode == 3 && d->nprocs_total > 0) exclusive_busy++;
+        if (!CP_KNOWN(d->inv.compute_mode)) continue;
+        cp_evidence(o, "%s: %s, persistence mode %s", d->inv.pci_bus_id, d->inv.compute_mode >= 0 && d->inv.compute_mode <= 3
+                    ? names[d->inv.compute_mode] : "unknown mode",
+                    !CP_KNOWN(d->inv.persistence) ? "N/A" : d->inv.persistence ? "on" : "off");
+        if (d->inv.compute_mode == 2) prohibited++;
+        if (d->inv.compute_mode == 3 && d->sample.nprocs_total > 0) exclusive_busy++;
     }
     if (prohibited) {
         cp_set(o, CP_FAIL, "%d GPU%s in compute mode Prohibited: no CUDA context can be created", prohibited,
@@ -158,10 +158,10 @@ void cp_check_mig(const cp_facts *f, cp_finding *o)
     int on = 0, pending = 0, known = 0;
     for (int i = 0; i < f->nvml.ndev; i++) {
         const cp_nvml_device *d = &f->nvml.dev[i];
-        if (!CP_KNOWN(d->mig_current)) continue;
+        if (!CP_KNOWN(d->inv.mig_current)) continue;
         known++;
-        if (d->mig_current == 1) { on++; cp_evidence(o, "%s: MIG enabled", d->pci_bus_id); }
-        if (CP_KNOWN(d->mig_pending) && d->mig_pending != d->mig_current) pending++;
+        if (d->inv.mig_current == 1) { on++; cp_evidence(o, "%s: MIG enabled", d->inv.pci_bus_id); }
+        if (CP_KNOWN(d->inv.mig_pending) && d->inv.mig_pending != d->inv.mig_current) pending++;
     }
     if (!known) { cp_set(o, CP_SKIP, "MIG is not supported on these GPUs"); return; }
     if (pending) {
@@ -181,12 +181,12 @@ void cp_check_gpu_processes(const cp_facts *f, cp_finding *o)
     char mib[32];
     for (int i = 0; i < f->nvml.ndev; i++) {
         const cp_nvml_device *d = &f->nvml.dev[i];
-        if (!CP_KNOWN(d->nprocs_total)) continue;
-        if (d->nprocs_total > 0) busy++;
-        total += d->nprocs_total;
-        for (int p = 0; p < d->nprocs; p++)
-            cp_evidence(o, "%s: pid %lld uses %s", d->pci_bus_id, (long long)d->procs[p].pid,
-                        cp_mib(d->procs[p].used_bytes, mib, sizeof mib));
+        if (!CP_KNOWN(d->sample.nprocs_total)) continue;
+        if (d->sample.nprocs_total > 0) busy++;
+        total += d->sample.nprocs_total;
+        for (int p = 0; p < d->sample.nprocs; p++)
+            cp_evidence(o, "%s: pid %lld uses %s", d->inv.pci_bus_id, (long long)d->sample.procs[p].pid,
+                        cp_mib(d->sample.procs[p].used_bytes, mib, sizeof mib));
     }
     if (busy) {
         cp_set(o, CP_WARN, "%lld other compute process%s on %d GPU%s", (long long)total, total > 1 ? "es" : "",
@@ -203,13 +203,13 @@ void cp_check_memory_headroom(const cp_facts *f, cp_finding *o)
     char a[32], b[32];
     for (int i = 0; i < f->nvml.ndev; i++) {
         const cp_nvml_device *d = &f->nvml.dev[i];
-        if (!CP_KNOWN(d->mem_total_bytes) || !CP_KNOWN(d->mem_used_bytes) || d->mem_total_bytes <= 0) continue;
+        if (!CP_KNOWN(d->inv.mem_total_bytes) || !CP_KNOWN(d->sample.mem_used_bytes) || d->inv.mem_total_bytes <= 0) continue;
         known++;
-        int64_t free_b = CP_KNOWN(d->mem_free_bytes) ? d->mem_free_bytes : d->mem_total_bytes - d->mem_used_bytes;
-        cp_evidence(o, "%s: %s used of %s", d->pci_bus_id, cp_mib(d->mem_used_bytes, a, sizeof a),
-                    cp_mib(d->mem_total_bytes, b, sizeof b));
+        int64_t free_b = CP_KNOWN(d->sample.mem_free_bytes) ? d->sample.mem_free_bytes : d->inv.mem_total_bytes - d->sample.mem_used_bytes;
+        cp_evidence(o, "%s: %s used of %s", d->inv.pci_bus_id, cp_mib(d->sample.mem_used_bytes, a, sizeof a),
+                    cp_mib(d->inv.mem_total_bytes, b, sizeof b));
         if (free_b < ((int64_t)512 << 20)) full++;
-        else if (free_b * 10 < d->mem_total_bytes) low++;
+        else if (free_b * 10 < d->inv.mem_total_bytes) low++;
     }
     if (!known) { cp_set(o, CP_SKIP, "NVML gave no memory figures"); return; }
     if (full) {

@@ -2,34 +2,75 @@
 #include <string.h>
 #include <strings.h>
 #include "cuprobe/facts.h"
+#include "util/str.h"
 
-static void unknown_i64(int64_t *v, size_t n)
+/* The unknown-init of a record, from its rows in fields.h: r points at the
+ * record, numbers become CP_UNKNOWN and strings "". */
+#define UNKNOWN_I(name, unit, help) r->name = CP_UNKNOWN;
+#define UNKNOWN_S(name, size, help) r->name[0] = '\0';
+
+/* One PCI function to "not seen". */
+void cp_pci_function_init(cp_pci_function *r)
 {
-    for (size_t i = 0; i < n; i++) v[i] = CP_UNKNOWN;
+    memset(r, 0, sizeof *r);
+    CP_PCI_FUNCTION_FIELDS(UNKNOWN_I, UNKNOWN_S)
 }
 
-#define UNKNOWN_RANGE(first, last) \
-    unknown_i64(&(first), (size_t)(&(last) - &(first)) + 1)
-
-static void init_pci(cp_pci_function *p)
+/* One libcuda device slot to "not seen". */
+void cp_cuda_device_init(cp_cuda_device *r, int ordinal)
 {
-    UNKNOWN_RANGE(p->vendor, p->max_width);
+    memset(r, 0, sizeof *r);
+    r->ordinal = ordinal;
+    CP_CUDA_DEVICE_FIELDS(UNKNOWN_I, UNKNOWN_S)
 }
 
-static void init_cuda_dev(cp_cuda_device *d, int i)
+/* An NVML device's inventory to "not seen". */
+void cp_nvml_inventory_init(cp_nvml_inventory *r)
 {
-    d->ordinal = i;
-    UNKNOWN_RANGE(d->cc_major, d->total_mem_bytes);
-    d->sm_count = d->compute_mode = CP_UNKNOWN;
+    memset(r, 0, sizeof *r);
+    CP_NVML_INVENTORY_FIELDS(UNKNOWN_I, UNKNOWN_S)
 }
 
-static void init_nvml_dev(cp_nvml_device *d, int i)
+static void gpu_process_init(cp_gpu_process *r)
 {
-    d->index = i;
-    UNKNOWN_RANGE(d->cc_major, d->nprocs_total);
-    UNKNOWN_RANGE(d->remap_correctable, d->power_limit_mw);
-    for (int p = 0; p < CP_MAX_PROCS; p++)
-        d->procs[p].pid = d->procs[p].used_bytes = CP_UNKNOWN;
+    CP_GPU_PROCESS_FIELDS(UNKNOWN_I, UNKNOWN_S)
+}
+
+/* An NVML sample to "not seen": no processes, every value unknown. */
+void cp_nvml_sample_init(cp_nvml_sample *r)
+{
+    memset(r, 0, sizeof *r);
+    CP_NVML_SAMPLE_FIELDS(UNKNOWN_I, UNKNOWN_S)
+    for (int p = 0; p < CP_MAX_PROCS; p++) gpu_process_init(&r->procs[p]);
+}
+
+/* One NVML device slot to "not seen". */
+void cp_nvml_device_init(cp_nvml_device *d, int index)
+{
+    d->index = index;
+    cp_nvml_inventory_init(&d->inv);
+    cp_nvml_sample_init(&d->sample);
+}
+
+#undef UNKNOWN_I
+#undef UNKNOWN_S
+
+/* The cuda block to "not run, nothing seen". */
+void cp_cuda_facts_init(cp_cuda_facts *c)
+{
+    memset(c, 0, sizeof *c);
+    c->init_result = c->driver_version = c->device_count = CP_UNKNOWN;
+    c->run.signal = c->run.maxrss_kb = CP_UNKNOWN;
+    for (int i = 0; i < CP_MAX_GPUS; i++) cp_cuda_device_init(&c->dev[i], i);
+}
+
+/* The nvml block to "not run, nothing seen". */
+void cp_nvml_facts_init(cp_nvml_facts *n)
+{
+    memset(n, 0, sizeof *n);
+    n->init_result = n->cuda_driver_version = n->device_count = CP_UNKNOWN;
+    n->run.signal = n->run.maxrss_kb = CP_UNKNOWN;
+    for (int i = 0; i < CP_MAX_GPUS; i++) cp_nvml_device_init(&n->dev[i], i);
 }
 
 /* Clear every field to "unknown / not seen".  Never fails. */
@@ -37,12 +78,12 @@ void cp_facts_init(cp_facts *f)
 {
     memset(f, 0, sizeof *f);
     cp_host_facts *h = &f->host;
-    for (int i = 0; i < CP_MAX_PCI; i++) init_pci(&h->pci[i]);
+    for (int i = 0; i < CP_MAX_PCI; i++) cp_pci_function_init(&h->pci[i]);
     h->npci_total = 0;
     static const char *const mod_names[CP_MOD_COUNT] = {
         "nvidia", "nvidia_uvm", "nvidia_modeset", "nvidia_drm", "nouveau" };
     for (int i = 0; i < CP_MOD_COUNT; i++) {
-        strcpy(h->modules[i].name, mod_names[i]);
+        cp_str_copy(h->modules[i].name, sizeof h->modules[i].name, mod_names[i]);
         h->modules[i].size_bytes = h->modules[i].refcount = CP_UNKNOWN;
     }
     h->procfs.open_module = CP_TRI_UNKNOWN;
@@ -65,13 +106,8 @@ void cp_facts_init(cp_facts *f)
         h->klog.xids[i].xid = h->klog.xids[i].pid = h->klog.xids[i].at_s = CP_UNKNOWN;
     h->uid = CP_UNKNOWN;
 
-    f->cuda.init_result = f->cuda.driver_version = f->cuda.device_count = CP_UNKNOWN;
-    f->cuda.run.signal = f->cuda.run.maxrss_kb = CP_UNKNOWN;
-    for (int i = 0; i < CP_MAX_GPUS; i++) init_cuda_dev(&f->cuda.dev[i], i);
-
-    f->nvml.init_result = f->nvml.cuda_driver_version = f->nvml.device_count = CP_UNKNOWN;
-    f->nvml.run.signal = f->nvml.run.maxrss_kb = CP_UNKNOWN;
-    for (int i = 0; i < CP_MAX_GPUS; i++) init_nvml_dev(&f->nvml.dev[i], i);
+    cp_cuda_facts_init(&f->cuda);
+    cp_nvml_facts_init(&f->nvml);
 
     f->runtime.ldcache_readable = CP_TRI_UNKNOWN;
     for (int i = 0; i < CP_MAX_LIBS; i++) {
@@ -88,14 +124,14 @@ int cp_facts_gpu_ccs(const cp_facts *f, cp_gpu_cc *out, int cap)
     int n = 0, from_cuda = f->cuda.ndev > 0;
     int total = from_cuda ? f->cuda.ndev : f->nvml.ndev;
     for (int i = 0; i < total && i < CP_MAX_GPUS; i++) {
-        int64_t ma = from_cuda ? f->cuda.dev[i].cc_major : f->nvml.dev[i].cc_major;
-        int64_t mi = from_cuda ? f->cuda.dev[i].cc_minor : f->nvml.dev[i].cc_minor;
+        int64_t ma = from_cuda ? f->cuda.dev[i].cc_major : f->nvml.dev[i].inv.cc_major;
+        int64_t mi = from_cuda ? f->cuda.dev[i].cc_minor : f->nvml.dev[i].inv.cc_minor;
         bool dup = false;
         if (!CP_KNOWN(ma) || !CP_KNOWN(mi) || ma < 1 || ma > 99 || mi < 0 || mi > 9) continue;
         for (int j = 0; j < n; j++) dup |= out[j].major == ma && out[j].minor == mi;
         if (dup || n >= cap) continue;
         out[n++] = (cp_gpu_cc){ (int)ma, (int)mi, from_cuda ? f->cuda.dev[i].ordinal : f->nvml.dev[i].index,
-                                from_cuda ? f->cuda.dev[i].name : f->nvml.dev[i].name };
+                                from_cuda ? f->cuda.dev[i].name : f->nvml.dev[i].inv.name };
     }
     return n;
 }
@@ -118,8 +154,8 @@ int cp_gpus_on_bus(const cp_facts *f)
 const char *cp_gpu_model(const cp_facts *f, const char *bus)
 {
     for (int i = 0; i < f->nvml.ndev; i++)
-        if (strcasecmp(f->nvml.dev[i].pci_bus_id, bus) == 0 && f->nvml.dev[i].name[0])
-            return f->nvml.dev[i].name;
+        if (strcasecmp(f->nvml.dev[i].inv.pci_bus_id, bus) == 0 && f->nvml.dev[i].inv.name[0])
+            return f->nvml.dev[i].inv.name;
     for (int i = 0; i < f->cuda.ndev; i++)
         if (strcasecmp(f->cuda.dev[i].pci_bus_id, bus) == 0 && f->cuda.dev[i].name[0])
             return f->cuda.dev[i].name;

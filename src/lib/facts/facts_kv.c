@@ -33,12 +33,22 @@ static const field cuda_fields[] = {
     { NULL, FT_INT, 0, 0 }
 };
 
+/* Answers rows from the field rows of fields.h: the key is the field name,
+ * the offset that of ROW_OF(name) inside ROW_STRUCT, which each table below
+ * defines (so an NVML sample field still answers as nvml.dev.N.power_mw). */
+#define ROW_I(n, unit, help) \
+    { #n, FT_I64, offsetof(ROW_STRUCT, ROW_OF(n)), sizeof(((ROW_STRUCT *)0)->ROW_OF(n)) },
+#define ROW_S(n, sz, help) \
+    { #n, FT_STR, offsetof(ROW_STRUCT, ROW_OF(n)), sizeof(((ROW_STRUCT *)0)->ROW_OF(n)) },
+
+#define ROW_STRUCT cp_cuda_device
+#define ROW_OF(n) n
 static const field cuda_dev_fields[] = {
-    FS(cp_cuda_device, name), FI(cp_cuda_device, cc_major), FI(cp_cuda_device, cc_minor),
-    FI(cp_cuda_device, total_mem_bytes), FS(cp_cuda_device, pci_bus_id),
-    FS(cp_cuda_device, uuid), FI(cp_cuda_device, sm_count), FI(cp_cuda_device, compute_mode),
+    CP_CUDA_DEVICE_FIELDS(ROW_I, ROW_S)
     { NULL, FT_INT, 0, 0 }
 };
+#undef ROW_STRUCT
+#undef ROW_OF
 
 static const field nvml_fields[] = {
     RUN_AND_LIB(cp_nvml_facts),
@@ -48,23 +58,27 @@ static const field nvml_fields[] = {
     { NULL, FT_INT, 0, 0 }
 };
 
-#define NV(m) FI(cp_nvml_device, m)
+/* Inventory first, then the sample: one flat key space per device. */
+#define ROW_STRUCT cp_nvml_device
+#define ROW_OF(n) inv.n
 static const field nvml_dev_fields[] = {
-    FS(cp_nvml_device, name), FS(cp_nvml_device, uuid), FS(cp_nvml_device, pci_bus_id),
-    NV(cc_major), NV(cc_minor), NV(persistence), NV(compute_mode), NV(mig_current),
-    NV(mig_pending), NV(mem_total_bytes), NV(mem_used_bytes), NV(mem_free_bytes),
-    NV(nprocs_total), NV(remap_correctable), NV(remap_uncorrectable), NV(remap_pending),
-    NV(remap_failure), NV(retired_pending), NV(ecc_current), NV(ecc_pending),
-    NV(ecc_uncorrected_volatile), NV(ecc_corrected_volatile), NV(clock_event_reasons),
-    NV(pcie_gen_cur), NV(pcie_gen_max), NV(pcie_width_cur), NV(pcie_width_max),
-    NV(temperature_c), NV(power_mw), NV(power_limit_mw),
+    CP_NVML_INVENTORY_FIELDS(ROW_I, ROW_S)
+#undef ROW_OF
+#define ROW_OF(n) sample.n
+    CP_NVML_SAMPLE_FIELDS(ROW_I, ROW_S)
     { NULL, FT_INT, 0, 0 }
 };
-#undef NV
+#undef ROW_STRUCT
+#undef ROW_OF
 
+#define ROW_STRUCT cp_gpu_process
+#define ROW_OF(n) n
 static const field proc_fields[] = {
-    FI(cp_gpu_process, pid), FI(cp_gpu_process, used_bytes), { NULL, FT_INT, 0, 0 }
+    CP_GPU_PROCESS_FIELDS(ROW_I, ROW_S)
+    { NULL, FT_INT, 0, 0 }
 };
+#undef ROW_STRUCT
+#undef ROW_OF
 
 static const field devnode_fields[] = {
     FS(cp_devnode, path), FB(cp_devnode, exists), FB(cp_devnode, is_chr),
@@ -175,10 +189,10 @@ void cp_facts_put_nvml(cp_buf *b, const cp_nvml_facts *n)
         snprintf(prefix, sizeof prefix, "nvml.dev.%d.", i);
         put_fields(b, prefix, nvml_dev_fields, d);
         snprintf(prefix, sizeof prefix, "nvml.dev.%d.nprocs", i);
-        cp_kv_put_i64(b, prefix, d->nprocs);
-        for (int p = 0; p < d->nprocs && p < CP_MAX_PROCS; p++) {
+        cp_kv_put_i64(b, prefix, d->sample.nprocs);
+        for (int p = 0; p < d->sample.nprocs && p < CP_MAX_PROCS; p++) {
             snprintf(prefix, sizeof prefix, "nvml.dev.%d.proc.%d.", i, p);
-            put_fields(b, prefix, proc_fields, &d->procs[p]);
+            put_fields(b, prefix, proc_fields, &d->sample.procs[p]);
         }
     }
     cp_kv_put_str(b, "nvml.end", "ok");
@@ -235,10 +249,10 @@ void cp_facts_put_frameworks(cp_buf *b, const cp_frameworks_facts *fw)
         char prefix[32], codes[CP_MAX_FW_CODES * 17] = "";
         snprintf(prefix, sizeof prefix, "fw.%d.", i);
         put_fields(b, prefix, fw_fields, x);
-        for (int c = 0; c < x->ncodes && c < CP_MAX_FW_CODES; c++) {
-            if (codes[0]) strcat(codes, " ");
-            strcat(codes, x->codes[c]);
-        }
+        size_t cused = 0;     /* room for every code: each is shorter than 17 */
+        for (int c = 0; c < x->ncodes && c < CP_MAX_FW_CODES && cused < sizeof codes; c++)
+            cused += (size_t)snprintf(codes + cused, sizeof codes - cused, "%s%s",
+                                      codes[0] ? " " : "", x->codes[c]);
         snprintf(key, sizeof key, "fw.%d.codes", i);
         cp_kv_put_str(b, key, codes);
         char entries[CP_MAX_FW_CODES * 21] = "";
@@ -298,19 +312,20 @@ static int load_nvml_dev(cp_nvml_facts *n, const char *k, const char *v)
     int i = take_index(k, CP_MAX_GPUS, &rest);
     if (i < 0) return -1;
     cp_nvml_device *d = &n->dev[i];
+    cp_nvml_sample *s = &d->sample;
     if (i >= n->ndev) n->ndev = i + 1;
     if (strcmp(rest, "nprocs") == 0) {
         int64_t x;
         if (!cp_kv_i64(v, &x) || x < 0 || x > CP_MAX_PROCS) return -1;
-        d->nprocs = (int)x;
+        s->nprocs = (int)x;
         return 0;
     }
     if (strncmp(rest, "proc.", 5) == 0) {
         const char *pf;
         int p = take_index(rest + 5, CP_MAX_PROCS, &pf);
         if (p < 0) return -1;
-        if (p >= d->nprocs) d->nprocs = p + 1;
-        return set_field(proc_fields, pf, &d->procs[p], v);
+        if (p >= s->nprocs) s->nprocs = p + 1;
+        return set_field(proc_fields, pf, &s->procs[p], v);
     }
     return set_field(nvml_dev_fields, rest, d, v);
 }

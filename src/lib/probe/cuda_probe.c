@@ -9,23 +9,13 @@
 #include "dl/loader.h"
 #include "probe/probe.h"
 
-/* Every field this probe owns to "unknown"; run belongs to the caller. */
+/* Every field this probe owns to "unknown" (the init that cp_facts_init
+ * uses, generated from fields.h); run belongs to the caller. */
 static void cuda_clear(cp_cuda_facts *out)
 {
     cp_probe_run run = out->run;
-    memset(out, 0, sizeof *out);
+    cp_cuda_facts_init(out);
     out->run = run;
-    out->init_result = CP_UNKNOWN;
-    out->driver_version = CP_UNKNOWN;
-    out->device_count = CP_UNKNOWN;
-    for (int i = 0; i < CP_MAX_GPUS; i++) {
-        cp_cuda_device *d = &out->dev[i];
-        d->ordinal = i;
-        d->cc_major = d->cc_minor = CP_UNKNOWN;
-        d->total_mem_bytes = CP_UNKNOWN;
-        d->sm_count = CP_UNKNOWN;
-        d->compute_mode = CP_UNKNOWN;
-    }
 }
 
 /* Name and text of a CUresult from the driver itself; "" where it cannot

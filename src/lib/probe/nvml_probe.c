@@ -17,35 +17,13 @@
 #define PROC_SLACK 8
 #define PROC_TRIES 3
 
-static void nvml_clear_device(cp_nvml_device *d, int index)
-{
-    memset(d, 0, sizeof *d);
-    d->index = index;
-    int64_t *unknown[] = {
-        &d->cc_major, &d->cc_minor, &d->persistence, &d->compute_mode,
-        &d->mig_current, &d->mig_pending,
-        &d->mem_total_bytes, &d->mem_used_bytes, &d->mem_free_bytes, &d->nprocs_total,
-        &d->remap_correctable, &d->remap_uncorrectable, &d->remap_pending, &d->remap_failure,
-        &d->retired_pending, &d->ecc_current, &d->ecc_pending,
-        &d->ecc_uncorrected_volatile, &d->ecc_corrected_volatile, &d->clock_event_reasons,
-        &d->pcie_gen_cur, &d->pcie_gen_max, &d->pcie_width_cur, &d->pcie_width_max,
-        &d->temperature_c, &d->power_mw, &d->power_limit_mw,
-    };
-    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
-        *unknown[i] = CP_UNKNOWN;
-}
-
-/* Every field this probe owns to "unknown"; run belongs to the caller. */
+/* Every field this probe owns to "unknown" (the init that cp_facts_init
+ * uses, generated from fields.h); run belongs to the caller. */
 static void nvml_clear(cp_nvml_facts *out)
 {
     cp_probe_run run = out->run;
-    memset(out, 0, sizeof *out);
+    cp_nvml_facts_init(out);
     out->run = run;
-    out->init_result = CP_UNKNOWN;
-    out->cuda_driver_version = CP_UNKNOWN;
-    out->device_count = CP_UNKNOWN;
-    for (int i = 0; i < CP_MAX_GPUS; i++)
-        nvml_clear_device(&out->dev[i], i);
 }
 
 static int64_t u64_or_unknown(unsigned long long v)
@@ -79,60 +57,71 @@ static void get_str(cp_nvml_dev_str_fn fn, nvmlDevice_t h, char *dst, size_t n)
     }
 }
 
-static void fill_identity(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
+/* ---- inventory: what the GPU is, read once ---- */
+
+static void fill_identity(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_inventory *inv)
 {
-    get_str(api->nvmlDeviceGetName, h, d->name, sizeof d->name);
-    get_str(api->nvmlDeviceGetUUID, h, d->uuid, sizeof d->uuid);
+    get_str(api->nvmlDeviceGetName, h, inv->name, sizeof inv->name);
+    get_str(api->nvmlDeviceGetUUID, h, inv->uuid, sizeof inv->uuid);
 
     nvmlPciInfo_t pci;
     memset(&pci, 0, sizeof pci);
     if (api->nvmlDeviceGetPciInfo && api->nvmlDeviceGetPciInfo(h, &pci) == OK) {
         pci.busId[sizeof pci.busId - 1] = '\0';
-        cp_dl_norm_pci_bus_id(pci.busId, d->pci_bus_id, sizeof d->pci_bus_id);
+        cp_dl_norm_pci_bus_id(pci.busId, inv->pci_bus_id, sizeof inv->pci_bus_id);
     }
 
     int major = 0, minor = 0;
     if (api->nvmlDeviceGetCudaComputeCapability &&
         api->nvmlDeviceGetCudaComputeCapability(h, &major, &minor) == OK) {
-        d->cc_major = major;
-        d->cc_minor = minor;
-    }
-}
-
-static void fill_modes(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
-{
-    d->persistence = dev_state(api->nvmlDeviceGetPersistenceMode, h);
-
-    nvmlComputeMode_t mode = 0;
-    if (api->nvmlDeviceGetComputeMode && api->nvmlDeviceGetComputeMode(h, &mode) == OK)
-        d->compute_mode = mode;
-
-    /* NOT_SUPPORTED before Ampere: unknown, not "disabled" */
-    unsigned int cur = 0, pend = 0;
-    if (api->nvmlDeviceGetMigMode && api->nvmlDeviceGetMigMode(h, &cur, &pend) == OK) {
-        d->mig_current = cur;
-        d->mig_pending = pend;
+        inv->cc_major = major;
+        inv->cc_minor = minor;
     }
 
     nvmlMemory_t mem;
     memset(&mem, 0, sizeof mem);
-    if (api->nvmlDeviceGetMemoryInfo && api->nvmlDeviceGetMemoryInfo(h, &mem) == OK) {
-        d->mem_total_bytes = u64_or_unknown(mem.total);
-        d->mem_used_bytes = u64_or_unknown(mem.used);
-        d->mem_free_bytes = u64_or_unknown(mem.free);
+    if (api->nvmlDeviceGetMemoryInfo && api->nvmlDeviceGetMemoryInfo(h, &mem) == OK)
+        inv->mem_total_bytes = u64_or_unknown(mem.total);
+
+    inv->pcie_gen_max = dev_uint(api->nvmlDeviceGetMaxPcieLinkGeneration, h);
+    inv->pcie_width_max = dev_uint(api->nvmlDeviceGetMaxPcieLinkWidth, h);
+    inv->power_limit_mw = dev_uint(api->nvmlDeviceGetEnforcedPowerLimit, h);
+}
+
+static void fill_modes(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_inventory *inv)
+{
+    inv->persistence = dev_state(api->nvmlDeviceGetPersistenceMode, h);
+
+    nvmlComputeMode_t mode = 0;
+    if (api->nvmlDeviceGetComputeMode && api->nvmlDeviceGetComputeMode(h, &mode) == OK)
+        inv->compute_mode = mode;
+
+    /* NOT_SUPPORTED before Ampere: unknown, not "disabled" */
+    unsigned int cur = 0, pend = 0;
+    if (api->nvmlDeviceGetMigMode && api->nvmlDeviceGetMigMode(h, &cur, &pend) == OK) {
+        inv->mig_current = cur;
+        inv->mig_pending = pend;
+    }
+
+    nvmlEnableState_t ecur = 0, epend = 0;
+    if (api->nvmlDeviceGetEccMode && api->nvmlDeviceGetEccMode(h, &ecur, &epend) == OK) {
+        inv->ecc_current = ecur;
+        inv->ecc_pending = epend;
     }
 }
 
+/* ---- samples: what the GPU is doing, read every tick ---- */
+
 /* Compute processes, two calls: ask the count, then fetch with slack since
  * processes come and go in between; retry a few times if it still grew. */
-static void fill_procs(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
+static void fill_procs(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *s)
 {
     if (!api->nvmlDeviceGetComputeRunningProcesses)
         return;
     unsigned int count = 0;
     nvmlReturn_t r = api->nvmlDeviceGetComputeRunningProcesses(h, &count, NULL);
     if (r == OK) {
-        d->nprocs_total = 0;   /* nothing running */
+        s->nprocs_total = 0;   /* nothing running */
         return;
     }
     for (int tries = 0; r == CP_NVML_ERROR_INSUFFICIENT_SIZE && tries < PROC_TRIES; tries++) {
@@ -144,11 +133,11 @@ static void fill_procs(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d
         r = api->nvmlDeviceGetComputeRunningProcesses(h, &count, buf);
         if (r == OK) {
             unsigned int n = count < cap ? count : cap;
-            d->nprocs_total = n;
-            d->nprocs = n < CP_MAX_PROCS ? (int)n : CP_MAX_PROCS;
-            for (int i = 0; i < d->nprocs; i++) {
-                d->procs[i].pid = buf[i].pid;
-                d->procs[i].used_bytes = u64_or_unknown(buf[i].usedGpuMemory);
+            s->nprocs_total = n;
+            s->nprocs = n < CP_MAX_PROCS ? (int)n : CP_MAX_PROCS;
+            for (int i = 0; i < s->nprocs; i++) {
+                s->procs[i].pid = buf[i].pid;
+                s->procs[i].used_bytes = u64_or_unknown(buf[i].usedGpuMemory);
             }
         }
         free(buf);
@@ -156,57 +145,63 @@ static void fill_procs(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d
 }
 
 /* Memory health: remapped rows (Ampere+), retired pages (pre-Ampere),
- * ECC mode and volatile counters. */
-static void fill_health(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
+ * volatile ECC counters. */
+static void fill_health(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *s)
 {
     unsigned int corr = 0, unc = 0, pending = 0, failure = 0;
     if (api->nvmlDeviceGetRemappedRows &&
         api->nvmlDeviceGetRemappedRows(h, &corr, &unc, &pending, &failure) == OK) {
-        d->remap_correctable = corr;
-        d->remap_uncorrectable = unc;
-        d->remap_pending = pending ? 1 : 0;
-        d->remap_failure = failure ? 1 : 0;
+        s->remap_correctable = corr;
+        s->remap_uncorrectable = unc;
+        s->remap_pending = pending ? 1 : 0;
+        s->remap_failure = failure ? 1 : 0;
     }
 
-    d->retired_pending = dev_state(api->nvmlDeviceGetRetiredPagesPendingStatus, h);
-
-    nvmlEnableState_t cur = 0, pend = 0;
-    if (api->nvmlDeviceGetEccMode && api->nvmlDeviceGetEccMode(h, &cur, &pend) == OK) {
-        d->ecc_current = cur;
-        d->ecc_pending = pend;
-    }
+    s->retired_pending = dev_state(api->nvmlDeviceGetRetiredPagesPendingStatus, h);
 
     unsigned long long n = 0;
     if (api->nvmlDeviceGetTotalEccErrors &&
         api->nvmlDeviceGetTotalEccErrors(h, CP_NVML_MEMORY_ERROR_UNCORRECTED,
                                          CP_NVML_VOLATILE_ECC, &n) == OK)
-        d->ecc_uncorrected_volatile = u64_or_unknown(n);
+        s->ecc_uncorrected_volatile = u64_or_unknown(n);
     n = 0;
     if (api->nvmlDeviceGetTotalEccErrors &&
         api->nvmlDeviceGetTotalEccErrors(h, CP_NVML_MEMORY_ERROR_CORRECTED,
                                          CP_NVML_VOLATILE_ECC, &n) == OK)
-        d->ecc_corrected_volatile = u64_or_unknown(n);
+        s->ecc_corrected_volatile = u64_or_unknown(n);
 }
 
-static void fill_link_power(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_device *d)
+static void fill_load(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *s)
 {
+    nvmlMemory_t mem;
+    memset(&mem, 0, sizeof mem);
+    if (api->nvmlDeviceGetMemoryInfo && api->nvmlDeviceGetMemoryInfo(h, &mem) == OK) {
+        s->mem_used_bytes = u64_or_unknown(mem.used);
+        s->mem_free_bytes = u64_or_unknown(mem.free);
+    }
+
     unsigned long long reasons = 0;
     if (api->nvmlDeviceGetCurrentClocksEventReasons &&
         api->nvmlDeviceGetCurrentClocksEventReasons(h, &reasons) == OK)
-        d->clock_event_reasons = u64_or_unknown(reasons);
+        s->clock_event_reasons = u64_or_unknown(reasons);
 
-    d->pcie_gen_cur = dev_uint(api->nvmlDeviceGetCurrPcieLinkGeneration, h);
-    d->pcie_gen_max = dev_uint(api->nvmlDeviceGetMaxPcieLinkGeneration, h);
-    d->pcie_width_cur = dev_uint(api->nvmlDeviceGetCurrPcieLinkWidth, h);
-    d->pcie_width_max = dev_uint(api->nvmlDeviceGetMaxPcieLinkWidth, h);
+    s->pcie_gen_cur = dev_uint(api->nvmlDeviceGetCurrPcieLinkGeneration, h);
+    s->pcie_width_cur = dev_uint(api->nvmlDeviceGetCurrPcieLinkWidth, h);
 
     unsigned int t = 0;
     if (api->nvmlDeviceGetTemperature &&
         api->nvmlDeviceGetTemperature(h, CP_NVML_TEMPERATURE_GPU, &t) == OK)
-        d->temperature_c = t;
+        s->temperature_c = t;
 
-    d->power_mw = dev_uint(api->nvmlDeviceGetPowerUsage, h);
-    d->power_limit_mw = dev_uint(api->nvmlDeviceGetEnforcedPowerLimit, h);
+    s->power_mw = dev_uint(api->nvmlDeviceGetPowerUsage, h);
+}
+
+/* One tick's worth of a device; the sampler to come calls this alone. */
+static void fill_sample(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *s)
+{
+    fill_load(api, h, s);
+    fill_procs(api, h, s);
+    fill_health(api, h, s);
 }
 
 static void fill_system(const cp_nvml_api *api, cp_nvml_facts *out)
@@ -268,11 +263,9 @@ void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg)
         cp_nvml_device *d = &out->dev[i];
         if (api.nvmlDeviceGetHandleByIndex((unsigned)i, &h) != OK)
             continue;
-        fill_identity(&api, h, d);
-        fill_modes(&api, h, d);
-        fill_procs(&api, h, d);
-        fill_health(&api, h, d);
-        fill_link_power(&api, h, d);
+        fill_identity(&api, h, &d->inv);
+        fill_modes(&api, h, &d->inv);
+        fill_sample(&api, h, &d->sample);
     }
     api.nvmlShutdown();
     /* left loaded, like libcuda: the probe's process exits soon after */

@@ -1,0 +1,124 @@
+/*
+ * cuprobe fields: each device record declared once.
+ *
+ * Every list below is an X-macro (jq's libm.h): one row per field, and the
+ * caller passes the two row macros.
+ *
+ *     I(name, unit, help)        a number: int64_t, CP_UNKNOWN when unknown
+ *     S(name, size, help)        a string: char[size], "" when unknown
+ *
+ * The rows generate the struct members (facts.h), the unknown-init that
+ * both cp_facts_init and the probes use (facts.c), and the answers table
+ * (src/lib/facts/facts_kv.c); a sampler will generate its Prometheus names,
+ * CSV columns and `top` labels from the same rows, so unit and help are
+ * written for a reader of those:
+ *
+ *   unit     "bytes", "milliwatts", "celsius", "percent", "count" (a counter
+ *            or a number of things), "lanes", "generation" (PCIe), "bool"
+ *            (0/1), "enum" (a vendor enumeration, named in help), "bitmask"
+ *            (bits named in help), "MT/s" (PCIe link speed), "" (an id or
+ *            version number)
+ *   help     what the value is, lowercase, no final full stop; where it
+ *            comes from when that is not obvious from the name
+ *
+ * The field name is also the answers key (nvml.dev.0.power_mw): a snapshot
+ * stores it, so a committed name is never renamed, only added.
+ *
+ * To add an NVML value: its function pointer and symbol row
+ * (src/lib/dl/nvml_api.h, nvml_api.c), one I or S row in the inventory or
+ * the sample list here, the call in src/lib/probe/nvml_probe.c; then the
+ * fake (tests/fakes/fake_nvml.c, its scenario key in fake_common.h) and a
+ * test.  Nothing else lists fields.
+ */
+#ifndef CUPROBE_FIELDS_H
+#define CUPROBE_FIELDS_H
+
+/* Struct members from rows: `typedef struct { LIST(CP_FIELD_MEMBER_I,
+ * CP_FIELD_MEMBER_S) } x;`. */
+#define CP_FIELD_MEMBER_I(name, unit, help) int64_t name;
+#define CP_FIELD_MEMBER_S(name, size, help) char name[size];
+
+/* ------------------------------------------------------------------ NVML --
+ * Inventory: what a GPU is, read once.  Its modes (persistence, compute,
+ * MIG, ECC) are here too: they are configuration an administrator sets and
+ * that changes rarely (MIG and ECC only take effect at a reset or reboot,
+ * hence current/pending), not a measure of load; a sampler re-reads the
+ * inventory when it is told the configuration changed, not every tick.
+ * The power limit is here for the same reason (nvidia-smi -pl sets it). */
+#define CP_NVML_INVENTORY_FIELDS(I, S) \
+    S(name, 96, "product name, e.g. NVIDIA H200") \
+    S(uuid, 96, "GPU UUID, GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx") \
+    S(pci_bus_id, 32, "PCI bus id, normalised to 0000:00:06.0") \
+    I(cc_major, "", "compute capability, major") \
+    I(cc_minor, "", "compute capability, minor") \
+    I(persistence, "bool", "persistence mode") \
+    I(compute_mode, "enum", "compute mode, nvmlComputeMode_t: 0 default, 1 exclusive thread, " \
+                            "2 prohibited, 3 exclusive process") \
+    I(mig_current, "bool", "MIG mode now") \
+    I(mig_pending, "bool", "MIG mode after the next GPU reset") \
+    I(mem_total_bytes, "bytes", "device memory, total") \
+    I(ecc_current, "bool", "ECC mode now") \
+    I(ecc_pending, "bool", "ECC mode after the next reboot") \
+    I(pcie_gen_max, "generation", "highest PCIe generation the GPU and the system both support") \
+    I(pcie_width_max, "lanes", "widest PCIe link the GPU and the system both support") \
+    I(power_limit_mw, "milliwatts", "enforced power limit, after every limiter")
+
+/* Samples: what a GPU is doing, read every tick.  The error counters and
+ * the remap/retire flags are samples: they move when errors happen, and a
+ * monitor wants to see them move.  The current PCIe link is a sample: it
+ * drops to a lower generation at idle. */
+#define CP_NVML_SAMPLE_FIELDS(I, S) \
+    I(mem_used_bytes, "bytes", "device memory used (reserved + allocated)") \
+    I(mem_free_bytes, "bytes", "device memory free") \
+    I(nprocs_total, "count", "compute processes running") \
+    I(remap_correctable, "count", "rows remapped for correctable errors") \
+    I(remap_uncorrectable, "count", "rows remapped for uncorrectable errors") \
+    I(remap_pending, "bool", "a row remap waits for a GPU reset") \
+    I(remap_failure, "bool", "a row remap failed") \
+    I(retired_pending, "bool", "pages wait to be retired at the next reset (before Ampere)") \
+    I(ecc_uncorrected_volatile, "count", "uncorrected ECC errors since the driver loaded") \
+    I(ecc_corrected_volatile, "count", "corrected ECC errors since the driver loaded") \
+    I(clock_event_reasons, "bitmask", "why clocks are held down now, nvmlClocksEventReason* bits") \
+    I(pcie_gen_cur, "generation", "PCIe link generation now") \
+    I(pcie_width_cur, "lanes", "PCIe link width now") \
+    I(temperature_c, "celsius", "GPU temperature") \
+    I(power_mw, "milliwatts", "power draw of the GPU and its board " \
+                             "(a 1 s average on Ampere and newer)")
+
+/* One compute process on a GPU (nvmlDeviceGetComputeRunningProcesses). */
+#define CP_GPU_PROCESS_FIELDS(I, S) \
+    I(pid, "", "process id") \
+    I(used_bytes, "bytes", "device memory the process uses")
+
+/* ------------------------------------------------------------------ CUDA --
+ * All inventory: libcuda without a context answers only what a GPU is
+ * (free memory and clocks need a context, which level 1 never creates). */
+#define CP_CUDA_DEVICE_FIELDS(I, S) \
+    S(name, 128, "product name as libcuda reports it") \
+    I(cc_major, "", "compute capability, major") \
+    I(cc_minor, "", "compute capability, minor") \
+    I(total_mem_bytes, "bytes", "device memory, total (cuDeviceTotalMem_v2)") \
+    S(pci_bus_id, 32, "PCI bus id, normalised to 0000:00:06.0") \
+    S(uuid, 48, "GPU UUID, GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx") \
+    I(sm_count, "count", "streaming multiprocessors") \
+    I(compute_mode, "enum", "compute mode, CUcomputemode: 0 default, 2 prohibited, " \
+                            "3 exclusive process")
+
+/* ------------------------------------------------------------------- PCI --
+ * One PCI function of vendor 0x10de, from /sys/bus/pci/devices/ADDR. */
+#define CP_PCI_FUNCTION_FIELDS(I, S) \
+    S(addr, 16, "PCI address, 0000:00:06.0") \
+    I(vendor, "", "PCI vendor id, 0x10de") \
+    I(device, "", "PCI device id, e.g. 0x2335") \
+    I(class_code, "", "PCI class: 0x03xxxx a GPU, 0x0680xx an NVSwitch bridge") \
+    I(subsys_vendor, "", "PCI subsystem vendor id") \
+    I(subsys_device, "", "PCI subsystem device id") \
+    I(revision, "", "PCI revision") \
+    I(numa_node, "", "NUMA node, -1 when the platform has no NUMA") \
+    I(cur_speed_mts, "MT/s", "PCIe link speed now, 32.0 GT/s PCIe -> 32000") \
+    I(max_speed_mts, "MT/s", "fastest PCIe link speed") \
+    I(cur_width, "lanes", "PCIe link width now") \
+    I(max_width, "lanes", "widest PCIe link") \
+    S(driver, 32, "bound kernel driver (nvidia, nouveau, vfio-pci), empty if none")
+
+#endif
