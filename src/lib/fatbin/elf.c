@@ -3,6 +3,8 @@
  * .nv_fatbin (linked device code) and __nv_relfatbin (relocatable device
  * code, -rdc objects and libraries such as NCCL).  Sections are found by name
  * through the section-name string table; program headers are not needed.
+ * This file only finds them: what is in a section is the caller's (the
+ * callback of cp_elf_fatbin_sections), so nothing here calls upwards.
  */
 #include <stdio.h>
 #include <string.h>
@@ -129,7 +131,7 @@ static int read_table(cp_src *src, uint64_t *shoff, uint64_t *shentsize, uint64_
 }
 
 /* See fatbin_int.h. */
-int cp_elf_scan(cp_src *src, cp_arch_summary *s, char *err, size_t errcap)
+int cp_elf_fatbin_sections(cp_src *src, cp_elf_region_fn fn, void *arg, char *err, size_t errcap)
 {
     uint64_t shoff, shentsize, shnum;
     shdr strs;
@@ -155,8 +157,9 @@ int cp_elf_scan(cp_src *src, cp_arch_summary *s, char *err, size_t errcap)
                           what);
             return -1;
         }
-        if (cp_fatbin_walk(src, h.offset, h.size, s, what, err, errcap) != 0)
-            return -1;
+        int rc = fn(src, h.offset, h.size, what, arg, err, errcap);
+        if (rc != 0)
+            return rc;
     }
     return 0;
 }

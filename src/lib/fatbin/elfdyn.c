@@ -2,7 +2,7 @@
  * The dynamic section of an ELF64 little-endian file: DT_NEEDED, DT_RPATH
  * and DT_RUNPATH.
  *
- * Every byte goes through cp_src_at (fatbin_int.h), which refuses anything
+ * Every byte goes through cp_src_at (src.h), which refuses anything
  * outside the file and reads a file a 16 KB window at a time.  The dynamic
  * array is found through the section table (SHT_DYNAMIC, whose sh_link names
  * its string table) or, when there is none or it is unusable, through the
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fatbin/elfdyn.h"
-#include "fatbin/fatbin_int.h"
+#include "fatbin/src.h"
 
 #define EHDR_SIZE 64u
 #define SHDR_SIZE 64u
@@ -74,13 +74,6 @@ static int table_fits(uint64_t off, uint64_t entsize, uint64_t num, uint64_t nee
     return num <= (len - off) / entsize;
 }
 
-static int read_failed(cp_src *src, uint64_t off, char *err, size_t errcap)
-{
-    cp_fatbin_err(err, errcap, "'%s': cannot read at 0x%llx: %s", src->name,
-                  (unsigned long long)off, errno ? strerror(errno) : "short read");
-    return -1;
-}
-
 /* ELF header: identification, then where the two tables are.  A table that
  * does not fit in the file is treated as absent (a truncated or sstripped
  * file can still be read through the other). */
@@ -90,7 +83,7 @@ static int read_header(cp_src *src, elf_info *e, char *err, size_t errcap)
     errno = 0;
     const unsigned char *h = cp_src_at(src, 0, n);
     if (!h && n > 0)
-        return read_failed(src, 0, err, errcap);
+        return cp_src_read_failed(src, 0, err, errcap);
     if (!h || n < 6 || memcmp(h, "\177ELF", 4) != 0 || h[4] != 2 || h[5] != 1) {
         cp_fatbin_err(err, errcap, "'%s': not an ELF64 little-endian file", src->name);
         return -1;
@@ -134,7 +127,7 @@ static int find_dyn_section(const elf_info *e, range *dyn, range *str, char *err
         errno = 0;
         const unsigned char *p = cp_src_at(src, at, SHDR_SIZE);
         if (!p)
-            return read_failed(src, at, err, errcap);
+            return cp_src_read_failed(src, at, err, errcap);
         if (cp_le32(p + 4) != SHT_DYNAMIC)
             continue;
         uint64_t off = cp_le64(p + 24), size = cp_le64(p + 32), link = cp_le32(p + 40);
@@ -150,7 +143,7 @@ static int find_dyn_section(const elf_info *e, range *dyn, range *str, char *err
         errno = 0;
         p = cp_src_at(src, at, SHDR_SIZE);
         if (!p)
-            return read_failed(src, at, err, errcap);
+            return cp_src_read_failed(src, at, err, errcap);
         off = cp_le64(p + 24);
         size = cp_le64(p + 32);
         if (cp_le32(p + 4) == SHT_STRTAB && in_file(off, size, src->len))
@@ -168,7 +161,7 @@ static const unsigned char *phdr(const elf_info *e, uint64_t i, char *err, size_
     errno = 0;
     const unsigned char *p = cp_src_at(e->src, at, PHDR_SIZE);
     if (!p)
-        read_failed(e->src, at, err, errcap);
+        cp_src_read_failed(e->src, at, err, errcap);
     return p;
 }
 
@@ -232,7 +225,7 @@ static int walk_dyn(cp_src *src, const range *dyn, dyn_walk *w, char *err, size_
         errno = 0;
         const unsigned char *p = cp_src_at(src, at, DYN_SIZE);
         if (!p)
-            return read_failed(src, at, err, errcap);
+            return cp_src_read_failed(src, at, err, errcap);
         uint64_t tag = cp_le64(p), val = cp_le64(p + 8);
         switch (tag) {
         case DT_NULL:
@@ -268,7 +261,7 @@ static int get_str(cp_src *src, const range *str, uint64_t o, char *buf, size_t 
     errno = 0;
     const unsigned char *p = cp_src_at(src, str->off + o, n);
     if (!p)
-        return read_failed(src, str->off + o, err, errcap);
+        return cp_src_read_failed(src, str->off + o, err, errcap);
     size_t k = 0;
     while (k < n && p[k] != '\0') {
         buf[k] = (char)p[k];

@@ -1,21 +1,14 @@
 /*
- * Fatbin containers and entries (REFERENCE 4.2-4.4), and cp_arch_scan.
+ * Fatbin containers and entries (REFERENCE 4.2-4.4), and cp_arch_scan on
+ * top of elf.c (which finds the sections) and src.c (which reads bytes).
  *
  * The input is hostile: every size is checked against the region before it
  * is used, every step moves forward by at least a header, and nothing is
  * allocated: the summary has a fixed number of code slots and a file is read
  * through one fixed window.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include "util/alloc.h"
 #include "fatbin/fatbin_int.h"
 
 #define CONTAINER_HDR 16u
@@ -30,47 +23,6 @@
  * their alignment.  More than this is not a fatbin any more, and stopping
  * keeps a hostile all-zero section from being read page by page. */
 #define MAX_PAD 4096u
-
-/* Fill err like snprintf; a NULL or empty buffer is allowed. */
-void cp_fatbin_err(char *err, size_t errcap, const char *fmt, ...)
-{
-    if (!err || errcap == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errcap, fmt, ap);
-    va_end(ap);
-}
-
-/* See fatbin_int.h. */
-const unsigned char *cp_src_at(cp_src *src, uint64_t off, size_t n)
-{
-    if (off > src->len || n > src->len - off || n > CP_SRC_WINDOW)
-        return NULL;
-    if (src->data)
-        return src->data + off;
-    if (off >= src->win_off && off - src->win_off + n <= src->win_len)
-        return src->win + (off - src->win_off);
-    /* Refill from off: headers are read front to back, so the next ones are
-     * usually in the same window. */
-    size_t want = src->len - off < CP_SRC_WINDOW ? (size_t)(src->len - off) : CP_SRC_WINDOW;
-    errno = 0;
-    ssize_t got = pread(src->fd, src->win, want, (off_t)off);
-    if (got < 0 || (size_t)got < n) {
-        src->win_len = 0;
-        return NULL;
-    }
-    src->win_off = off;
-    src->win_len = (size_t)got;
-    return src->win;
-}
-
-static int read_failed(cp_src *src, uint64_t off, char *err, size_t errcap)
-{
-    cp_fatbin_err(err, errcap, "'%s': cannot read at 0x%llx: %s", src->name,
-                  (unsigned long long)off, errno ? strerror(errno) : "short read");
-    return -1;
-}
 
 static int variant_rank(char v)
 {
@@ -153,7 +105,7 @@ static int walk_entries(cp_src *src, uint64_t off, uint64_t size, cp_arch_summar
         uint64_t rem = size - pos;
         const unsigned char *e = cp_src_at(src, off + pos, rem < ENTRY_HDR ? (size_t)rem : ENTRY_HDR);
         if (!e)
-            return read_failed(src, off + pos, err, errcap);
+            return cp_src_read_failed(src, off + pos, err, errcap);
         if (rem < ENTRY_HDR) {
             if (all_zero(e, rem)) return 0;  /* padding at the end of a container */
             cp_fatbin_err(err, errcap, "'%s': %s: entry at 0x%llx is truncated", name, what,
@@ -187,7 +139,7 @@ int cp_fatbin_walk(cp_src *src, uint64_t off, uint64_t size, cp_arch_summary *s,
     while (pos < size && size - pos >= CONTAINER_HDR) {
         const unsigned char *c = cp_src_at(src, off + pos, CONTAINER_HDR);
         if (!c)
-            return read_failed(src, off + pos, err, errcap);
+            return cp_src_read_failed(src, off + pos, err, errcap);
         if (cp_le32(c) != CP_FATBIN_MAGIC) {
             if (cp_le64(c) == 0 && pad < MAX_PAD) {
                 pos += 8;
@@ -212,17 +164,24 @@ int cp_fatbin_walk(cp_src *src, uint64_t off, uint64_t size, cp_arch_summary *s,
     return 0;
 }
 
+/* One fatbin section of an ELF file (cp_elf_fatbin_sections' callback). */
+static int walk_region(cp_src *src, uint64_t off, uint64_t size, const char *what, void *arg,
+                       char *err, size_t errcap)
+{
+    return cp_fatbin_walk(src, off, size, arg, what, err, errcap);
+}
+
 static int scan_src(cp_src *src, cp_arch_summary *out, char *err, size_t errcap)
 {
     const unsigned char *m = cp_src_at(src, 0, 4);
     if (m && memcmp(m, "\177ELF", 4) == 0) {
         out->is_elf = true;
-        return cp_elf_scan(src, out, err, errcap);
+        return cp_elf_fatbin_sections(src, walk_region, out, err, errcap);
     }
     if (m && cp_le32(m) == CP_FATBIN_MAGIC)
         return cp_fatbin_walk(src, 0, src->len, out, "fatbin", err, errcap);
     if (!m && src->len >= 4)
-        return read_failed(src, 0, err, errcap);
+        return cp_src_read_failed(src, 0, err, errcap);
     cp_fatbin_err(err, errcap, "'%s': not an ELF file or fatbin", src->name);
     return -1;
 }
@@ -236,39 +195,6 @@ int cp_arch_scan_bytes(const unsigned char *data, size_t len, cp_arch_summary *o
     memset(out, 0, sizeof *out);
     if (err && errcap) err[0] = '\0';
     return scan_src(&src, out, err, errcap);
-}
-
-/* Open path as a cp_src with a 16 KB pread window on the heap and run fn
- * over it; see fatbin_int.h.  Headers are far apart in a big library, so
- * read-ahead is turned off: it would only fill the page cache. */
-int cp_src_run_file(const char *path, cp_src_fn fn, void *out, char *err, size_t errcap)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        cp_fatbin_err(err, errcap, "cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        cp_fatbin_err(err, errcap, "'%s': not a regular file", path);
-        close(fd);
-        return -1;
-    }
-    cp_src *src = cp_malloc(sizeof *src);   /* the window is 16 KB: keep it off the caller's stack */
-    if (!src) {
-        cp_fatbin_err(err, errcap, "'%s': out of memory", path);
-        close(fd);
-        return -1;
-    }
-    memset(src, 0, offsetof(cp_src, win));
-    src->fd = fd;
-    src->len = (uint64_t)st.st_size;
-    src->name = path;
-    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-    int rc = fn(src, out, err, errcap);
-    free(src);
-    close(fd);
-    return rc;
 }
 
 static int scan_src_any(cp_src *src, void *out, char *err, size_t errcap)
