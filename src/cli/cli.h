@@ -1,4 +1,5 @@
-/* The cuprobe tool: subcommands and the one option table help and man share. */
+/* The cuprobe tool: subcommands and the one option table that the parser,
+ * --help and the man page share. */
 #ifndef CP_CLI_H
 #define CP_CLI_H
 
@@ -11,12 +12,22 @@ typedef struct {
     int (*run)(int argc, char **argv);
 } cli_command;
 
+/* What an option is, whatever name it was given by and whichever command's
+ * row matched: rows of several commands share an id (--json). */
+typedef enum {
+    OPT_HELP = 1, OPT_VERSION, OPT_MAN, OPT_CHECKS_MD,    /* print and stop: options.c does these */
+    OPT_LEVEL, OPT_JSON, OPT_VERBOSE, OPT_COLOR, OPT_NO_COLOR,
+    OPT_FROM, OPT_PYTHON, OPT_TIMEOUT, OPT_ROOT, OPT_LIVE,
+    OPT_SM, OPT_CHECK
+} cli_opt;
+
 typedef struct {
+    cli_opt id;
     const char *command;        /* "doctor", "snapshot", or "" for every command */
-    const char *flag;           /* "--json" */
-    const char *arg;            /* "DIR" or NULL */
+    const char *flag;           /* "--json", or "-v, --verbose": every name it answers to */
+    const char *arg;            /* "DIR": takes a value (--from DIR, --from=DIR); NULL: a switch */
     const char *help;
-    int hidden;                 /* test-only: not in --help or the man page */
+    int hidden;                 /* tests and generators: parsed, but not in --help or the man page */
 } cli_option;
 
 extern const cli_command cli_commands[];
@@ -26,6 +37,8 @@ extern const cli_option cli_options[];
 void cli_print_help(FILE *out, const char *cmd);
 /* The man page, in roff, from the same tables. */
 void cli_print_man(FILE *out);
+/* docs/checks.md, in Markdown, from the library's check table. */
+void cli_print_checks_md(FILE *out);
 /* "cuprobe: MSG (see 'cuprobe --help')" on stderr; returns CP_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <unistd.h>
 #include "cli.h"
 #include "options.h"
 #include "cuprobe/cuprobe.h"
@@ -19,29 +18,27 @@ static long fail_read_at(void)
 int cmd_doctor(int argc, char **argv)
 {
     cp_observe_opts o = CP_OBSERVE_DEFAULTS;
-    int json = 0, verbose = 0, level = 1;
-    const char *color = "auto", *v;
-    for (int i = 0; i < argc; i++) {
-        int m;
-        if ((m = opt_match(argc, argv, &i, "--json", NULL))) json = 1;
-        else if ((m = opt_match(argc, argv, &i, "--verbose", NULL)) || (m = opt_match(argc, argv, &i, "-v", NULL))) verbose = 1;
-        else if ((m = opt_observe(argc, argv, &i, &o)) > 0) continue;
-        else if (m < 0) return CP_EXIT_USAGE;
-        else if ((m = opt_match(argc, argv, &i, "--root", &v)) > 0) o.root = v;
-        else if (m < 0) return CP_EXIT_USAGE;
-        else if ((m = opt_match(argc, argv, &i, "--color", &v)) > 0) {
-            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
-                return cli_usage_error("--color takes auto, always or never, not '%s'", v);
-            color = v;
-        } else if (m < 0) return CP_EXIT_USAGE;
-        else if ((m = opt_match(argc, argv, &i, "--no-color", NULL))) color = "never";
-        else if ((m = opt_match(argc, argv, &i, "--level", &v)) > 0) {
+    int json = 0, verbose = 0, level = 1, color = CLI_COLOR_AUTO, id, m;
+    const char *v;
+    cli_parser p;
+    cli_parser_init(&p, "doctor", argc, argv, 0);
+    while ((id = cli_next(&p, &v)) != CLI_END) {
+        switch (id) {
+        case CLI_STOP: return p.status;
+        case CLI_OPERAND: return cli_usage_error("unexpected argument '%s'", v);
+        case OPT_JSON: json = 1; break;
+        case OPT_VERBOSE: verbose = 1; break;
+        case OPT_LEVEL:
             if (strcmp(v, "1") == 0) level = 1;
             else if (strcmp(v, "2") == 0)
                 return cli_usage_error("--level 2 (allocate, compute, copy) is not available in this version yet");
             else return cli_usage_error("--level takes 1 or 2, not '%s'", v);
-        } else if (m < 0) return CP_EXIT_USAGE;
-        else return cli_usage_error(argv[i][0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", argv[i]);
+            break;
+        default:
+            if ((m = cli_observe_option(id, v, &o)) == 0) m = cli_color_option(id, v, &color);
+            if (m < 0) return CP_EXIT_USAGE;
+            if (m == 0) return cli_unhandled(&p);
+        }
     }
     if (o.live_mask && !o.from_dir) return cli_usage_error("--live only makes sense with --from");
     o.fail_read_at = fail_read_at();
@@ -59,10 +56,8 @@ int cmd_doctor(int argc, char **argv)
         cp_session_free(s);
         return CP_EXIT_ERROR;
     }
-    int use_color = strcmp(color, "always") == 0 ||
-                    (strcmp(color, "auto") == 0 && isatty(1) && !getenv("NO_COLOR"));
     if (json) cp_render_json(&r, f, stdout);
-    else cp_render_text(&r, f, stdout, use_color, verbose);
+    else cp_render_text(&r, f, stdout, cli_use_color(color), verbose);
     int code = cp_report_exit_code(&r);
     if (getenv("CUPROBE_BENCH_RUSAGE")) {   /* bench/l1_vs_floor.sh: peak memory of us and the probes */
         struct rusage self;

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli.h"
 #include "options.h"
 #include "cuprobe/cuprobe.h"
@@ -46,7 +45,7 @@ static int read_stdin(char **buf, size_t *len)
 }
 
 /* The message words joined with single spaces, into *buf (owned by caller). */
-static int join_args(int n, char **words, char **buf, size_t *len)
+static int join_args(int n, const char **words, char **buf, size_t *len)
 {
     size_t total = 1;
     for (int i = 0; i < n; i++) total += strlen(words[i]) + 1;
@@ -90,34 +89,26 @@ static int confirm_here(cp_explain_result *r, const char *text, size_t len, cons
 /* `cuprobe explain MESSAGE... | -`: see cli.h. */
 int cmd_explain(int argc, char **argv)
 {
-    int json = 0, use_stdin = 0, nwords = 0, check = 0;
+    int json = 0, use_stdin = 0, nwords = 0, check = 0, color = CLI_COLOR_AUTO, id, m;
     cp_observe_opts o = CP_OBSERVE_DEFAULTS;
-    const char *color = "auto", *v;
-    char **words = calloc((size_t)argc + 1, sizeof *words);
+    const char *v;
+    const char **words = calloc((size_t)argc + 1, sizeof *words);
     if (!words) { fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
-    for (int i = 0; i < argc; i++) {
-        int m;
-        if (strcmp(argv[i], "--") == 0) {
-            while (++i < argc) words[nwords++] = argv[i];
-            break;
-        }
-        if (strcmp(argv[i], "-") == 0) use_stdin = 1;
-        else if ((m = opt_match(argc, argv, &i, "--json", NULL))) json = 1;
-        else if ((m = opt_match(argc, argv, &i, "--check", NULL))) check = 1;
-        else if ((m = opt_observe(argc, argv, &i, &o)) > 0) continue;
-        else if (m < 0) { free(words); return CP_EXIT_USAGE; }
-        else if ((m = opt_match(argc, argv, &i, "--no-color", NULL))) color = "never";
-        else if ((m = opt_match(argc, argv, &i, "--color", &v)) > 0) {
-            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
-                free(words);
-                return cli_usage_error("--color takes auto, always or never, not '%s'", v);
-            }
-            color = v;
-        } else if (m < 0) { free(words); return CP_EXIT_USAGE; }
-        else if (argv[i][0] == '-' && argv[i][1] == '-') {
+    cli_parser p;
+    cli_parser_init(&p, "explain", argc, argv, CLI_DASH_WORDS);
+    while ((id = cli_next(&p, &v)) != CLI_END) {
+        if (id == CLI_STOP) { free(words); return p.status; }
+        if (id == CLI_OPERAND && strcmp(v, "-") == 0 && !p.operands_only) use_stdin = 1;
+        else if (id == CLI_OPERAND) words[nwords++] = v;
+        else if (id == OPT_JSON) json = 1;
+        else if (id == OPT_CHECK) check = 1;
+        else if ((m = cli_observe_option(id, v, &o)) == 0 && (m = cli_color_option(id, v, &color)) == 0) {
             free(words);
-            return cli_usage_error("unknown option '%s'", argv[i]);
-        } else words[nwords++] = argv[i];
+            return cli_unhandled(&p);
+        } else if (m < 0) {
+            free(words);
+            return CP_EXIT_USAGE;
+        }
     }
     if ((o.from_dir || o.python || o.live_mask) && !check) {
         free(words);
@@ -149,10 +140,8 @@ int cmd_explain(int argc, char **argv)
         return rc;
     }
     free(text);
-    int use_color = strcmp(color, "always") == 0 ||
-                    (strcmp(color, "auto") == 0 && isatty(1) && !getenv("NO_COLOR"));
     if (json) cp_explain_render_json(&r, stdout);
-    else cp_explain_render_text(&r, stdout, use_color);
+    else cp_explain_render_text(&r, stdout, cli_use_color(color));
     int code = r.nsignals ? 0 : CP_EXIT_NO_SIGNAL;
     cp_explain_free(&r);
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "options.h"
 #include "cuprobe/cuprobe.h"
 
 /* The subcommands.  To add one: write cmd_NAME in src/cli/NAME.c, declare it
@@ -17,27 +18,22 @@ const cli_command cli_commands[] = {
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)) {
-        cli_print_help(stdout, argc >= 3 ? argv[2] : NULL);
+    if (argc >= 2 && (strcmp(argv[1], "help") == 0 || cli_asks_help(1, argv + 1))) {
+        cli_print_help(stdout, argc >= 3 && strcmp(argv[1], "help") == 0 ? argv[2] : NULL);
         return 0;
     }
-    if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
+    if (argc >= 2 && strcmp(argv[1], "version") == 0) {
         printf("cuprobe %s\n", cp_version());
         return 0;
     }
-    if (argc >= 2 && strcmp(argv[1], "--man") == 0) {
-        cli_print_man(stdout);
-        return 0;
-    }
-    if (argc < 2 || argv[1][0] == '-')       /* bare `cuprobe [options]` is doctor */
+    if (argc < 2 || argv[1][0] == '-')       /* bare `cuprobe [options]` is doctor (and --version, --man) */
         return cmd_doctor(argc - 1, argv + 1);
     for (const cli_command *c = cli_commands; c->name; c++) {
         if (strcmp(argv[1], c->name) != 0) continue;
-        for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)   /* `cuprobe CMD ... --help` */
-            if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-                cli_print_help(stdout, c->name);
-                return 0;
-            }
+        if (cli_asks_help(argc - 2, argv + 2)) {      /* `cuprobe CMD ... --help`, even after a bad option */
+            cli_print_help(stdout, c->name);
+            return 0;
+        }
         return c->run(argc - 2, argv + 2);
     }
     return cli_usage_error("unknown command '%s'", argv[1]);

@@ -1,14 +1,192 @@
-/* Option parsing shared by the subcommands. */
+/* The option parser, driven by the option table (options.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "options.h"
 #include "cli.h"
 #include "cuprobe/cuprobe.h"
 
-/* Match argv[*i] against flag; take its value from "--flag=V" or the next
- * argument.  Returns 1 matched (value in *val when wanted), 0 not this flag,
- * -1 usage error already reported. */
+/* Does arg name the option of row o?  flag lists the names separated by
+ * ", ".  Returns the length of the name matched (arg is "NAME" or, for an
+ * option with a value, "NAME=V"), or 0. */
+static size_t names_match(const cli_option *o, const char *arg)
+{
+    const char *n = o->flag;
+    while (*n) {
+        const char *end = strstr(n, ", ");
+        size_t len = end ? (size_t)(end - n) : strlen(n);
+        if (strncmp(arg, n, len) == 0 && (arg[len] == '\0' || (arg[len] == '=' && o->arg)))
+            return len;
+        n += len;
+        if (*n) n += 2;
+    }
+    return 0;
+}
+
+/* The row for arg among the rows of command (and the "" rows), or NULL;
+ * *len is the length of the name matched. */
+static const cli_option *find_row(const char *command, const char *arg, size_t *len)
+{
+    for (const cli_option *o = cli_options; o->flag; o++) {
+        if (o->command[0] && strcmp(o->command, command) != 0) continue;
+        if ((*len = names_match(o, arg)) > 0) return o;
+    }
+    return NULL;
+}
+
+/* Start a parse; see options.h. */
+void cli_parser_init(cli_parser *p, const char *command, int argc, char **argv, unsigned flags)
+{
+    memset(p, 0, sizeof *p);
+    p->command = command;
+    p->argc = argc;
+    p->argv = argv;
+    p->flags = flags;
+}
+
+static int stop(cli_parser *p, int status)
+{
+    p->status = status;
+    p->next = p->argc;
+    return CLI_STOP;
+}
+
+/* The next option or operand; see options.h. */
+int cli_next(cli_parser *p, const char **value)
+{
+    *value = NULL;
+    while (p->next < p->argc) {
+        const char *a = p->argv[p->next++];
+        p->arg = a;
+        if (!p->operands_only && strcmp(a, "--") == 0) {
+            p->operands_only = 1;
+            continue;
+        }
+        if (p->operands_only || a[0] != '-' || a[1] == '\0') {
+            *value = a;
+            return CLI_OPERAND;
+        }
+        size_t len;
+        const cli_option *o = find_row(p->command, a, &len);
+        if (!o) {
+            if ((p->flags & CLI_DASH_WORDS) && a[1] != '-') {
+                *value = a;
+                return CLI_OPERAND;
+            }
+            return stop(p, cli_usage_error("unknown option '%s'", a));
+        }
+        if (o->arg) {
+            if (a[len] == '=') *value = a + len + 1;
+            else if (p->next < p->argc) *value = p->argv[p->next++];
+            else return stop(p, cli_usage_error("option '%.*s' needs a value", (int)len, a));
+        }
+        switch (o->id) {
+        case OPT_HELP: cli_print_help(stdout, p->command); return stop(p, 0);
+        case OPT_VERSION: printf("cuprobe %s\n", cp_version()); return stop(p, 0);
+        case OPT_MAN: cli_print_man(stdout); return stop(p, 0);
+        case OPT_CHECKS_MD: cli_print_checks_md(stdout); return stop(p, 0);
+        default: return (int)o->id;
+        }
+    }
+    return CLI_END;
+}
+
+/* A table row the command does not handle; see options.h. */
+int cli_unhandled(const cli_parser *p)
+{
+    return cli_usage_error("option '%s' is not handled by %s", p->arg ? p->arg : "?", p->command);
+}
+
+/* Is help asked for; see options.h. */
+int cli_asks_help(int argc, char **argv)
+{
+    size_t len;
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const cli_option *o = find_row("", argv[i], &len);
+        if (o && o->id == OPT_HELP) return 1;
+    }
+    return 0;
+}
+
+/* Parse seconds into milliseconds; see options.h. */
+int opt_seconds_ms(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v > 0) || v > 3600) return -1;
+    return (int)(v * 1000 + 0.5) > 0 ? (int)(v * 1000 + 0.5) : 1;
+}
+
+/* Parse --live's list; see options.h. */
+int opt_live_mask(const char *s, unsigned *mask)
+{
+    static const struct { const char *word; unsigned bit; } words[] = {
+        { "cuda", CP_LIVE_CUDA }, { "nvml", CP_LIVE_NVML }, { "env", CP_LIVE_ENV },
+    };
+    *mask = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        size_t k = 0;
+        while (k < sizeof words / sizeof words[0] && !(strlen(words[k].word) == n && strncmp(s, words[k].word, n) == 0))
+            k++;
+        if (n && k == sizeof words / sizeof words[0]) return -1;
+        if (n) *mask |= words[k].bit;
+        s += n;
+        if (*s) s++;
+    }
+    return 0;
+}
+
+/* The observe options; see options.h. */
+int cli_observe_option(int id, const char *v, cp_observe_opts *o)
+{
+    switch (id) {
+    case OPT_FROM: o->from_dir = v; return 1;
+    case OPT_PYTHON: o->python = v; return 1;
+    case OPT_ROOT: o->root = v; return 1;
+    case OPT_TIMEOUT:
+        if ((o->timeout_ms = opt_seconds_ms(v)) < 0) {
+            cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
+            return -1;
+        }
+        return 1;
+    case OPT_LIVE:
+        if (opt_live_mask(v, &o->live_mask) != 0) {
+            cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
+            return -1;
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* --color and --no-color; see options.h. */
+int cli_color_option(int id, const char *v, int *when)
+{
+    if (id == OPT_NO_COLOR) {
+        *when = CLI_COLOR_NEVER;
+        return 1;
+    }
+    if (id != OPT_COLOR) return 0;
+    if (strcmp(v, "auto") == 0) *when = CLI_COLOR_AUTO;
+    else if (strcmp(v, "always") == 0) *when = CLI_COLOR_ALWAYS;
+    else if (strcmp(v, "never") == 0) *when = CLI_COLOR_NEVER;
+    else {
+        cli_usage_error("--color takes auto, always or never, not '%s'", v);
+        return -1;
+    }
+    return 1;
+}
+
+/* The colour decision; see options.h. */
+int cli_use_color(int when)
+{
+    return when == CLI_COLOR_ALWAYS || (when == CLI_COLOR_AUTO && isatty(1) && !getenv("NO_COLOR"));
+}
+
+/* Match one flag by hand; see options.h. */
 int opt_match(int argc, char **argv, int *i, const char *flag, const char **val)
 {
     const char *a = argv[*i];
@@ -20,61 +198,4 @@ int opt_match(int argc, char **argv, int *i, const char *flag, const char **val)
     if (*i + 1 >= argc) { cli_usage_error("option '%s' needs a value", flag); return -1; }
     *val = argv[++*i];
     return 1;
-}
-
-/* Parse "5" / "0.5" seconds into milliseconds; -1 when not a number in (0, 3600]. */
-int opt_seconds_ms(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v > 0) || v > 3600) return -1;
-    return (int)(v * 1000 + 0.5) > 0 ? (int)(v * 1000 + 0.5) : 1;
-}
-
-/* Parse --live's "cuda,nvml,env" into CP_LIVE_* bits; -1 on an unknown word. */
-int opt_live_mask(const char *s, unsigned *mask)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    *mask = 0;
-    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-        if (strcmp(t, "cuda") == 0) *mask |= CP_LIVE_CUDA;
-        else if (strcmp(t, "nvml") == 0) *mask |= CP_LIVE_NVML;
-        else if (strcmp(t, "env") == 0) *mask |= CP_LIVE_ENV;
-        else return -1;
-    }
-    return 0;
-}
-
-/* The options that say what to observe, shared by doctor and explain
- * --check: --from DIR, --python PATH, --timeout SECONDS, --live LIST.
- * Returns 1 matched (o updated), 0 not one of them, -1 usage error already
- * reported. */
-int opt_observe(int argc, char **argv, int *i, cp_observe_opts *o)
-{
-    const char *v;
-    int m;
-    if ((m = opt_match(argc, argv, i, "--from", &v))) {
-        if (m > 0) o->from_dir = v;
-        return m;
-    }
-    if ((m = opt_match(argc, argv, i, "--python", &v))) {
-        if (m > 0) o->python = v;
-        return m;
-    }
-    if ((m = opt_match(argc, argv, i, "--timeout", &v))) {
-        if (m > 0 && (o->timeout_ms = opt_seconds_ms(v)) < 0) {
-            cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
-            return -1;
-        }
-        return m;
-    }
-    if ((m = opt_match(argc, argv, i, "--live", &v))) {
-        if (m > 0 && opt_live_mask(v, &o->live_mask) != 0) {
-            cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
-            return -1;
-        }
-        return m;
-    }
-    return 0;
 }

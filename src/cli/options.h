@@ -1,13 +1,89 @@
-/* Option parsing helpers shared by the subcommands (options.c). */
+/*
+ * The option parser, driven by the option table (cli_options, usage.c): a
+ * command accepts exactly the rows of its name and the "" rows, by any name
+ * of a row ("-v" or "--verbose"), with a value as "--from DIR" or
+ * "--from=DIR".  "--" ends the options; "-" alone is an operand.  --help,
+ * --version, --man and --checks-md are done here for every command.
+ *
+ *     cli_parser p;
+ *     const char *v;
+ *     int id;
+ *     cli_parser_init(&p, "doctor", argc, argv, 0);
+ *     while ((id = cli_next(&p, &v)) != CLI_END) {
+ *         switch (id) {
+ *         case CLI_STOP: return p.status;            (help printed, or a usage error reported)
+ *         case CLI_OPERAND: ... v ...; break;
+ *         case OPT_JSON: json = 1; break;
+ *         ...
+ *         default: return cli_unhandled(&p);
+ *         }
+ *     }
+ */
 #ifndef CP_CLI_OPTIONS_H
 #define CP_CLI_OPTIONS_H
 
+#include "cli.h"
 #include "cuprobe/cuprobe.h"
 
-int opt_match(int argc, char **argv, int *i, const char *flag, const char **val);
+/* What cli_next returns besides an option id (cli_opt, > 0). */
+enum { CLI_END = 0, CLI_OPERAND = -1, CLI_STOP = -2 };
+
+/* cli_parser_init flags. */
+enum {
+    CLI_DASH_WORDS = 1    /* a word with one leading '-' that names no option is an operand (explain's text) */
+};
+
+typedef struct {
+    const char *command;  /* the rows that apply: this command's and the "" rows */
+    int argc;
+    char **argv;
+    int next;             /* index of the next argument */
+    unsigned flags;
+    int operands_only;    /* after "--" */
+    const char *arg;      /* the argument of the last option returned, as given ("--from=DIR") */
+    int status;           /* after CLI_STOP: the exit code (0 after --help, CP_EXIT_USAGE after an error) */
+} cli_parser;
+
+/* Start parsing argv[0..argc) (the arguments after the command name) for
+ * command; flags are CLI_* bits.  Nothing is allocated. */
+void cli_parser_init(cli_parser *p, const char *command, int argc, char **argv, unsigned flags);
+
+/* The next option's id, with its value in *value (NULL for a switch);
+ * CLI_OPERAND with the word in *value; CLI_END when done; CLI_STOP when the
+ * command must return p->status now: --help, --version, --man or
+ * --checks-md was printed (status 0), or a usage error (an unknown option, a
+ * missing value) was reported on stderr (status CP_EXIT_USAGE). */
+int cli_next(cli_parser *p, const char **value);
+
+/* For an id the command's loop has no case for (a table row without its
+ * code): reports it as a usage error and returns CP_EXIT_USAGE. */
+int cli_unhandled(const cli_parser *p);
+
+/* Does argv[0..argc), before any "--", ask for help (-h, --help)? */
+int cli_asks_help(int argc, char **argv);
+
+/* The options that say what to observe: --from, --python, --timeout,
+ * --live, --root into o.  Returns 1 when id is one of them (o updated), 0
+ * when it is not, -1 on a bad value (reported on stderr). */
+int cli_observe_option(int id, const char *value, cp_observe_opts *o);
+
+/* Colour, decided once for every command.  cli_color_option takes
+ * --color WHEN and --no-color (the same as --color never) into *when
+ * (CLI_COLOR_*; start with CLI_COLOR_AUTO): 1 when id is one of them, 0
+ * when not, -1 on a bad WHEN (reported).  cli_use_color says whether to
+ * paint stdout: always; or auto on a terminal without NO_COLOR set. */
+enum { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+int cli_color_option(int id, const char *value, int *when);
+int cli_use_color(int when);
+
+/* "5" / "0.5" seconds as milliseconds; -1 when not a number in (0, 3600]. */
 int opt_seconds_ms(const char *s);
+/* --live's "cuda,nvml,env" as CP_LIVE_* bits; -1 on an unknown word. */
 int opt_live_mask(const char *s, unsigned *mask);
 
-int opt_observe(int argc, char **argv, int *i, cp_observe_opts *o);
+/* Hand-parsing of one flag, kept until every command uses cli_next.
+ * Returns 1 matched (value in *val when wanted), 0 not this flag, -1 usage
+ * error already reported. */
+int opt_match(int argc, char **argv, int *i, const char *flag, const char **val);
 
 #endif

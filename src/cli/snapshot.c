@@ -9,18 +9,17 @@ int cmd_snapshot(int argc, char **argv)
 {
     cp_observe_opts o = CP_OBSERVE_DEFAULTS;
     const char *dir = NULL, *v;
+    int id, m;
     o.record = true;
-    for (int i = 0; i < argc; i++) {
-        int m;
-        if ((m = opt_match(argc, argv, &i, "--timeout", &v)) > 0) {
-            if ((o.timeout_ms = opt_seconds_ms(v)) < 0)
-                return cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
-        } else if (m < 0) return CP_EXIT_USAGE;
-        else if ((m = opt_match(argc, argv, &i, "--root", &v)) > 0) o.root = v;
-        else if (m < 0) return CP_EXIT_USAGE;
-        else if (argv[i][0] == '-') return cli_usage_error("unknown option '%s'", argv[i]);
-        else if (dir) return cli_usage_error("snapshot takes one folder, got '%s' too", argv[i]);
-        else dir = argv[i];
+    cli_parser p;
+    cli_parser_init(&p, "snapshot", argc, argv, 0);
+    while ((id = cli_next(&p, &v)) != CLI_END) {
+        if (id == CLI_STOP) return p.status;
+        if (id == CLI_OPERAND) {
+            if (dir) return cli_usage_error("snapshot takes one folder, got '%s' too", v);
+            dir = v;
+        } else if ((m = cli_observe_option(id, v, &o)) < 0) return CP_EXIT_USAGE;
+        else if (m == 0) return cli_unhandled(&p);
     }
     if (!dir) return cli_usage_error("snapshot needs a folder to write: cuprobe snapshot DIR");
     cp_session *s;

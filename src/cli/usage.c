@@ -1,31 +1,41 @@
-/* The option table, and --help and the man page generated from it. */
+/* The option table, and --help, the man page and docs/checks.md generated
+ * from the tables. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 #include "cuprobe/cuprobe.h"
 
+/* The options: the parser (options.c) accepts exactly these, for the command
+ * of each row ("" rows for every command), and --help and the man page list
+ * every row that is not hidden.  To add an option: a row here (an OPT_ id in
+ * cli.h when it is a new one) and its case in the command's parse loop. */
 const cli_option cli_options[] = {
-    { "doctor", "--level", "N", "1: no GPU work, fast (the default and, for now, the only level)", 0 },
-    { "doctor", "--json", NULL, "print the report as JSON (docs/doctor.schema.json)", 0 },
-    { "doctor", "--from", "DIR", "replay a snapshot taken with `cuprobe snapshot DIR`, on any machine", 0 },
-    { "doctor", "--python", "PATH", "also examine this Python interpreter's environment (frameworks, wheels)", 0 },
-    { "doctor", "--color", "WHEN", "auto (a terminal without NO_COLOR), always or never", 0 },
-    { "doctor", "-v, --verbose", NULL, "show the evidence of passing checks too", 0 },
-    { "arch", "--sm", "CC", "judge for a GPU of this compute capability (90, 9.0, 90a; repeatable) instead of the GPUs here", 0 },
-    { "arch", "--json", NULL, "print what each file carries and the verdicts as JSON", 0 },
-    { "explain", "--json", NULL, "print the signals found as JSON (docs/explain.schema.json)", 0 },
-    { "explain", "--check", NULL, "also run each signal's confirming check on this machine and scan the libraries the text names for this GPU's code", 0 },
-    { "explain", "--from", "DIR", "with --check: judge against a snapshot taken with `cuprobe snapshot DIR` instead of this machine", 0 },
-    { "explain", "--python", "PATH", "with --check: also examine this Python interpreter's environment", 0 },
-    { "explain", "--color", "WHEN", "auto (a terminal without NO_COLOR), always or never", 0 },
-    { "", "--timeout", "SECONDS", "deadline for each call into the driver or NVML (default 5)", 0 },
-    { "doctor", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
-    { "doctor", "--live", "LIST", "with --from: take cuda,nvml,env from this machine (tests)", 1 },
-    { "explain", "--live", "LIST", "with --check --from: take cuda,nvml,env from this machine (tests)", 1 },
-    { "", "-h, --help", NULL, "show this help", 0 },
-    { "", "--version", NULL, "print the version", 0 },
-    { NULL, NULL, NULL, NULL, 0 }
+    { OPT_LEVEL, "doctor", "--level", "N", "1: no GPU work, fast (the default and, for now, the only level)", 0 },
+    { OPT_JSON, "doctor", "--json", NULL, "print the report as JSON (docs/doctor.schema.json)", 0 },
+    { OPT_FROM, "doctor", "--from", "DIR", "replay a snapshot taken with `cuprobe snapshot DIR`, on any machine", 0 },
+    { OPT_PYTHON, "doctor", "--python", "PATH", "also examine this Python interpreter's environment (frameworks, wheels)", 0 },
+    { OPT_COLOR, "doctor", "--color", "WHEN", "auto (a terminal without NO_COLOR), always or never", 0 },
+    { OPT_NO_COLOR, "doctor", "--no-color", NULL, "the same as --color never", 0 },
+    { OPT_VERBOSE, "doctor", "-v, --verbose", NULL, "show the evidence of passing checks too", 0 },
+    { OPT_SM, "arch", "--sm", "CC", "judge for a GPU of this compute capability (90, 9.0, 90a; repeatable) instead of the GPUs here", 0 },
+    { OPT_JSON, "arch", "--json", NULL, "print what each file carries and the verdicts as JSON", 0 },
+    { OPT_JSON, "explain", "--json", NULL, "print the signals found as JSON (docs/explain.schema.json)", 0 },
+    { OPT_CHECK, "explain", "--check", NULL, "also run each signal's confirming check on this machine and scan the libraries the text names for this GPU's code", 0 },
+    { OPT_FROM, "explain", "--from", "DIR", "with --check: judge against a snapshot taken with `cuprobe snapshot DIR` instead of this machine", 0 },
+    { OPT_PYTHON, "explain", "--python", "PATH", "with --check: also examine this Python interpreter's environment", 0 },
+    { OPT_COLOR, "explain", "--color", "WHEN", "auto (a terminal without NO_COLOR), always or never", 0 },
+    { OPT_NO_COLOR, "explain", "--no-color", NULL, "the same as --color never", 0 },
+    { OPT_TIMEOUT, "", "--timeout", "SECONDS", "deadline for each call into the driver or NVML (default 5)", 0 },
+    { OPT_ROOT, "doctor", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
+    { OPT_ROOT, "snapshot", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
+    { OPT_LIVE, "doctor", "--live", "LIST", "with --from: take cuda,nvml,env from this machine (tests)", 1 },
+    { OPT_LIVE, "explain", "--live", "LIST", "with --check --from: take cuda,nvml,env from this machine (tests)", 1 },
+    { OPT_MAN, "", "--man", NULL, "print the man page (make man writes docs/cuprobe.1)", 1 },
+    { OPT_CHECKS_MD, "", "--checks-md", NULL, "print the list of checks (make checks-md writes docs/checks.md)", 1 },
+    { OPT_HELP, "", "-h, --help", NULL, "show this help", 0 },
+    { OPT_VERSION, "", "--version", NULL, "print the version", 0 },
+    { 0, NULL, NULL, NULL, NULL, 0 }
 };
 
 static const char *const exit_codes[][2] = {
@@ -115,4 +125,29 @@ int cli_usage_error(const char *fmt, ...)
     va_end(ap);
     fputs(" (see 'cuprobe --help')\n", stderr);
     return CP_EXIT_USAGE;
+}
+
+/* Print docs/checks.md; see cli.h. */
+void cli_print_checks_md(FILE *out)
+{
+    const cp_check_info *c = cp_check_list();
+    fputs("# cuprobe checks\n\n"
+          "<!-- generated by `cuprobe --checks-md` (make checks-md) from src/lib/checks/checks.def; "
+          "edit that list, not this file -->\n\n"
+          "`cuprobe doctor` runs these checks, bottom layer first, and each yields one finding: pass, warn,\n"
+          "fail or skip (it could not check, and says why: a check that needs NVML or a GPU on the bus\n"
+          "skips without one).  A finding names its check by id, in the text report and in the JSON\n"
+          "report (`findings[].check`, `root_cause.check`, docs/doctor.schema.json).  Ids are stable:\n"
+          "scripts may match on them.  The root cause is the first failure of the lowest failing layer\n"
+          "(else the first warning of the lowest warning layer); every layer above a failing root cause\n"
+          "is blocked.\n", out);
+    for (int l = 0; l < CP_LAYER_COUNT; l++) {
+        int shown = 0;
+        for (const cp_check_info *x = c; x->id; x++) {
+            if (x->layer != (cp_layer)l) continue;
+            if (!shown++)
+                fprintf(out, "\n## %s\n\n| id | title | what it looks at |\n|---|---|---|\n", cp_layer_name((cp_layer)l));
+            fprintf(out, "| `%s` | %s | %s |\n", x->id, x->title, x->meaning);
+        }
+    }
 }
