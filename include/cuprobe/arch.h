@@ -4,8 +4,18 @@
  * cp_arch_scan reads an ELF executable, shared library or object (or a bare
  * fatbin file) without loading it: the fatbin containers in its .nv_fatbin
  * and __nv_relfatbin sections, and every entry in them (SASS for sm_XX with
- * its a/f variant, PTX with its ISA version).  It maps the file and touches
- * only the headers, so a 1 GB library costs little memory.
+ * its a/f variant, PTX with its ISA version).  It reads only the headers,
+ * with pread through one 16 KB window, so a 1 GB library costs little memory.
+ *
+ * cp_arch_report is `cuprobe arch` itself: it walks the files and folders
+ * it is given (one walker, src/lib/fs/walk.h), scans each file, judges it
+ * against targets (--sm values, cp_arch_target_sm, or this machine's GPUs,
+ * cp_arch_machine_targets) and writes text or JSON (docs/arch.schema.json):
+ *
+ *     cp_arch_target t[CP_MAX_GPUS];
+ *     int nt = cp_arch_machine_targets(cp_session_facts(s), t, CP_MAX_GPUS);
+ *     cp_arch_opts o = { .targets = t, .ntargets = nt, .json = true };
+ *     int code = cp_arch_report(&o, paths, npaths, stdout);
  */
 #ifndef CUPROBE_ARCH_H
 #define CUPROBE_ARCH_H
@@ -13,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include "cuprobe/facts.h"
 
 typedef enum { CP_CODE_SASS, CP_CODE_PTX } cp_code_kind;
 
@@ -71,5 +83,53 @@ const char *cp_code_name(const cp_code *c, char *buf, size_t cap);
 
 /* "native", "PTX JIT", "cannot run", "no GPU code". */
 const char *cp_run_verdict_name(cp_run_verdict v);
+
+/* ---- what to judge against ---- */
+
+/* One kind of GPU to judge code against. */
+typedef struct {
+    int major, minor;         /* compute capability */
+    int ordinal;              /* its first GPU (CUDA ordinal, else NVML index); -1 for --sm */
+    int64_t driver_cuda;      /* the driver's CUDA (13000); 0 when unknown: PTX is judged
+                               * by the GPU alone */
+    char label[192];          /* "GPU 0,1 NVIDIA H200" or "--sm 90" */
+} cp_arch_target;
+
+/* Fill t from a --sm value: "90", "90a", "9.0", "sm_90", "compute_90",
+ * "12.1" (an a or f variant says nothing more about a GPU and is dropped);
+ * the label is "--sm V" and the driver unknown.  Returns 0, or -1 (t
+ * untouched) when v is none of those or outside CC 1.0..99.9. */
+int cp_arch_target_sm(const char *v, cp_arch_target *t);
+
+/* The GPUs in f as targets: one per compute capability cp_facts_gpu_ccs
+ * finds (CUDA's devices, else NVML's) and per GPU name within it, in device
+ * order, each labelled with every GPU of its kind ("GPU 1,3 NVIDIA H200");
+ * the driver's CUDA is CUDA's, else NVML's, else unknown.  Writes at most
+ * cap and returns how many (0 without a GPU). */
+int cp_arch_machine_targets(const cp_facts *f, cp_arch_target *out, int cap);
+
+/* ---- `cuprobe arch`: a report over files and folders ---- */
+
+typedef struct {
+    const cp_arch_target *targets;  /* judged against each, in order */
+    int ntargets;             /* 0: no GPU to judge against, which the report says */
+    bool json;                /* JSON (docs/arch.schema.json) instead of text */
+    /* Called once per problem (a file or folder that cannot be read or
+     * scanned, a folder too deep), with a message that names it, e.g.
+     * "cannot read folder 'DIR': Permission denied"; NULL drops them. */
+    void (*problem)(const char *msg, void *arg);
+    void *arg;
+} cp_arch_opts;
+
+/* Scan every path (a folder is walked: every regular ELF or fatbin file
+ * under it, in name order, symbolic links not followed, at most 64 folders
+ * deep) and write the report to out.  A file named in paths is always
+ * reported; one met in a folder only when it carries GPU code (the rest
+ * are counted).  Returns the exit code: 0 when everything runs natively on
+ * every target (or there is no target), 1 when some code only through PTX
+ * JIT, 2 when some cannot run, 3 when a file or folder could not be read
+ * (the worst wins; report.h's CP_EXIT_*).  Allocates only the listing of
+ * the folders being walked. */
+int cp_arch_report(const cp_arch_opts *o, const char *const *paths, int npaths, FILE *out);
 
 #endif

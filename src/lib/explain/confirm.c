@@ -11,7 +11,6 @@
  * rows the libraries the text names are scanned with cp_arch_scan and
  * judged against the GPUs in the facts; one that cannot run confirms.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +18,18 @@
 #include "cuprobe/arch.h"
 #include "cuprobe/explain.h"
 #include "explain_int.h"
+#include "fs/walk.h"
 
-#define MAX_WALK 20000         /* directory entries visited per package */
+#define MAX_WALK 20000         /* directory entries looked at per package (once per pass) */
 #define MAX_DEPTH 3            /* torch/lib/x.so is depth 1 */
 
 typedef struct {
-    cp_gpu_cc gpu[CP_MAX_GPUS];
+    cp_arch_target gpu[CP_MAX_GPUS];
     int ngpu;
-    int64_t driver_cuda;
     cp_here_file files[CP_HERE_MAX_FILES];
     int nfiles;
     int cannot;                /* a scanned library cannot run on a GPU here */
-    int walked;                /* entries visited in the current package */
+    int with_code, bad;        /* in the current package: libraries with GPU code, and that cannot run */
 } arch_scan;
 
 const char *cp_here_verdict_name(cp_here_verdict v)
@@ -167,7 +166,7 @@ static int judge(arch_scan *a, const char *path, char *why, size_t cap)
     if (!a->ngpu) { snprintf(why, cap, "carries %s; no GPU here to judge it against", list); return NO_GPU; }
     for (int g = 0; g < a->ngpu; g++) {
         char w[160];
-        cp_run_verdict v = cp_arch_verdict(&s, a->gpu[g].major, a->gpu[g].minor, a->driver_cuda, w, sizeof w);
+        cp_run_verdict v = cp_arch_verdict(&s, a->gpu[g].major, a->gpu[g].minor, a->gpu[g].driver_cuda, w, sizeof w);
         if (g == 0 || (int)v > worst) {
             worst = (int)v;
             snprintf(why, cap, "GPU %d (CC %d.%d): %s", a->gpu[g].ordinal, a->gpu[g].major, a->gpu[g].minor, w);
@@ -182,49 +181,33 @@ static int is_library_name(const char *name)
     return so && (so[3] == '\0' || so[3] == '.');
 }
 
-/* Folders of a package that hold no libraries worth a look. */
-static int skip_folder(const char *name)
+/* Folders of a package that hold no libraries worth a look (cp_walk's enter). */
+static bool enter_folder(const char *path, const char *name, void *arg)
 {
     static const char *const skip[] = { "include", "share", "__pycache__", "test", "tests", "testing", "docs", NULL };
+    (void)path;
+    (void)arg;
     for (int i = 0; skip[i]; i++)
-        if (strcmp(name, skip[i]) == 0) return 1;
-    return name[0] == '.';
+        if (strcmp(name, skip[i]) == 0) return false;
+    return true;
 }
 
-/* Every library under a package folder, this folder's files before its
- * subfolders; records those that cannot run, counts the rest. */
-static void walk(arch_scan *a, const char *dir, int depth, int *with_code, int *bad)
+/* One library of a package (cp_walk's callback): records it when it cannot
+ * run, counts it when it carries GPU code. */
+static int on_library(const cp_walk_entry *e, void *arg)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        DIR *d = opendir(dir);
-        if (!d) return;
-        for (struct dirent *e; (e = readdir(d)) && a->walked < MAX_WALK;) {
-            a->walked++;
-            if (e->d_name[0] == '.') continue;
-            char path[1024];
-            if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
-            struct stat st;
-            if (lstat(path, &st) != 0) continue;
-            if (S_ISDIR(st.st_mode)) {           /* linked folders are not followed: no loops */
-                if (pass == 1 && depth < MAX_DEPTH && !skip_folder(e->d_name))
-                    walk(a, path, depth + 1, with_code, bad);
-                continue;
-            }
-            if (pass == 1 || !is_library_name(e->d_name)) continue;
-            if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) continue;
-            if (!S_ISREG(st.st_mode)) continue;
-            char why[192];
-            int v = judge(a, path, why, sizeof why);
-            if (v == -1 || v == CP_RUN_NO_GPU_CODE) continue;
-            (*with_code)++;
-            if (v == CP_RUN_CANNOT) {
-                (*bad)++;
-                a->cannot = 1;
-                add_file(a, path, cp_run_verdict_name(CP_RUN_CANNOT), why);
-            }
-        }
-        closedir(d);
+    arch_scan *a = arg;
+    if (e->event != CP_WALK_FILE || !is_library_name(e->name)) return 0;
+    char why[192];
+    int v = judge(a, e->path, why, sizeof why);
+    if (v == -1 || v == CP_RUN_NO_GPU_CODE) return 0;
+    a->with_code++;
+    if (v == CP_RUN_CANNOT) {
+        a->bad++;
+        a->cannot = 1;
+        add_file(a, e->path, cp_run_verdict_name(CP_RUN_CANNOT), why);
     }
+    return 0;
 }
 
 static void scan_target(arch_scan *a, const char *path)
@@ -239,10 +222,15 @@ static void scan_target(arch_scan *a, const char *path)
         return;
     }
     if (!S_ISDIR(st.st_mode)) return;
-    int with_code = 0, bad = 0;
-    a->walked = 0;
-    walk(a, path, 0, &with_code, &bad);
-    if (bad) return;
+    /* this folder's files before its subfolders; hidden names, linked
+     * folders and special files left out; a link to a library is looked
+     * through (wheels link libfoo.so.1 to libfoo.so.1.2) */
+    static const cp_walk_opts walk = { .max_depth = MAX_DEPTH, .max_entries = MAX_WALK, .files_first = true,
+                                       .skip_hidden = true, .follow_file_links = true, .enter = enter_folder };
+    a->with_code = a->bad = 0;
+    cp_walk(path, &walk, on_library, a);
+    int with_code = a->with_code;
+    if (a->bad) return;
     char why[192];
     if (!with_code) snprintf(why, sizeof why, "no library with GPU code in this package");
     else if (!a->ngpu) snprintf(why, sizeof why, "%d libraries with GPU code; no GPU to judge them against", with_code);
@@ -252,9 +240,7 @@ static void scan_target(arch_scan *a, const char *path)
 
 static void machine_gpus(arch_scan *a, const cp_facts *f)
 {
-    a->ngpu = cp_facts_gpu_ccs(f, a->gpu, CP_MAX_GPUS);
-    a->driver_cuda = CP_KNOWN(f->cuda.driver_version) ? f->cuda.driver_version
-                   : CP_KNOWN(f->nvml.cuda_driver_version) ? f->nvml.cuda_driver_version : 0;
+    a->ngpu = cp_arch_machine_targets(f, a->gpu, CP_MAX_GPUS);
 }
 
 /* ---- verdicts ---- */

@@ -1,0 +1,156 @@
+/*
+ * The text and JSON of cp_arch_report (arch.h).  JSON goes through the one
+ * writer (util/json.h), so a file name that is not UTF-8 still gives valid
+ * JSON; its layout (no spaces, one file a line) is docs/arch.schema.json's
+ * and is kept byte for byte.
+ */
+#include <stdio.h>
+#include "cuprobe/report.h"
+#include "fatbin/arch_int.h"
+#include "util/json.h"
+#include "util/version.h"
+
+static int verdict_code(cp_run_verdict v)
+{
+    return v == CP_RUN_PTX_JIT ? CP_EXIT_WARN : v == CP_RUN_CANNOT ? CP_EXIT_FAIL : 0;
+}
+
+/* "sm_75 sm_80 x3" or "compute_120 (PTX 8.8)" lists for one kind. */
+static void code_list(const cp_arch_summary *s, cp_code_kind kind, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < s->ncodes && n + 1 < cap; i++) {
+        const cp_code *c = &s->codes[i];
+        if (c->kind != kind) continue;
+        char nm[32], isa[32] = "", cnt[32] = "";
+        if (kind == CP_CODE_PTX) snprintf(isa, sizeof isa, " (PTX %d.%d)", c->ptx_major, c->ptx_minor);
+        if (c->count > 1) snprintf(cnt, sizeof cnt, " x%lld", (long long)c->count);
+        int w = snprintf(buf + n, cap - n, "%s%s%s%s", n ? " " : "", cp_code_name(c, nm, sizeof nm), isa, cnt);
+        if (w < 0) break;
+        n += (size_t)w < cap - n ? (size_t)w : cap - n - 1;
+    }
+    if (!n) snprintf(buf, cap, "none");
+}
+
+static void text_file(cp_arch_run *r, const char *path, const cp_arch_summary *s)
+{
+    FILE *out = r->out;
+    char list[2048];
+    int64_t zs = 0, zp = 0;
+    for (int i = 0; i < s->ncodes; i++)
+        *(s->codes[i].kind == CP_CODE_SASS ? &zs : &zp) += s->codes[i].compressed;
+    fprintf(out, "%s (%s, %lld fatbin container%s, %lld entr%s)\n", path, s->is_elf ? "ELF" : "fatbin",
+            (long long)s->containers, s->containers == 1 ? "" : "s", (long long)s->entries,
+            s->entries == 1 ? "y" : "ies");
+    if (s->entries == 0) {
+        fprintf(out, "  no GPU code\n");
+        return;
+    }
+    code_list(s, CP_CODE_SASS, list, sizeof list);
+    fprintf(out, "  SASS: %s\n", list);
+    code_list(s, CP_CODE_PTX, list, sizeof list);
+    fprintf(out, "  PTX:  %s\n", list);
+    fprintf(out, "  compressed entries: %lld of %lld (SASS %lld, PTX %lld)\n", (long long)(zs + zp),
+            (long long)s->entries, (long long)zs, (long long)zp);
+    if (s->unknown_entries)
+        fprintf(out, "  entries of unknown kind: %lld\n", (long long)s->unknown_entries);
+    for (int i = 0; i < r->o->ntargets; i++) {
+        const cp_arch_target *t = &r->o->targets[i];
+        char why[512];
+        cp_run_verdict v = cp_arch_verdict(s, t->major, t->minor, t->driver_cuda, why, sizeof why);
+        cp_arch_worse(r, verdict_code(v));
+        fprintf(out, "  on CC %d.%d (%s): %s\n    %s\n", t->major, t->minor, t->label,
+                cp_run_verdict_name(v), why);
+    }
+}
+
+static void json_codes(FILE *out, const cp_arch_summary *s)
+{
+    fputs("\"codes\":[", out);
+    for (int i = 0; i < s->ncodes; i++) {
+        const cp_code *c = &s->codes[i];
+        char nm[32], v[2] = { c->variant, 0 };
+        fprintf(out, "%s{\"name\":", i ? "," : "");
+        cp_json_str(out, cp_code_name(c, nm, sizeof nm));
+        fprintf(out, ",\"kind\":\"%s\",\"sm\":%d,\"variant\":", c->kind == CP_CODE_SASS ? "sass" : "ptx", c->sm);
+        cp_json_str_or_null(out, v);
+        if (c->kind == CP_CODE_PTX) fprintf(out, ",\"ptx_isa\":\"%d.%d\"", c->ptx_major, c->ptx_minor);
+        else fputs(",\"ptx_isa\":null", out);
+        fprintf(out, ",\"count\":%lld,\"compressed\":%lld,\"bytes\":%lld}", (long long)c->count,
+                (long long)c->compressed, (long long)c->bytes);
+    }
+    fputc(']', out);
+}
+
+static void json_file(cp_arch_run *r, const char *path, const cp_arch_summary *s, const char *err)
+{
+    FILE *out = r->out;
+    fprintf(out, "%s\n{\"path\":", r->files_shown++ ? "," : "");
+    cp_json_str(out, path);
+    if (err) {
+        fputs(",\"error\":", out);
+        cp_json_str(out, err);
+        fputc('}', out);
+        return;
+    }
+    fprintf(out, ",\"format\":\"%s\",\"containers\":%lld,\"entries\":%lld,\"unknown_entries\":%lld,",
+            s->is_elf ? "elf" : "fatbin", (long long)s->containers, (long long)s->entries,
+            (long long)s->unknown_entries);
+    json_codes(out, s);
+    fputs(",\"verdicts\":[", out);
+    for (int i = 0; i < r->o->ntargets; i++) {
+        const cp_arch_target *t = &r->o->targets[i];
+        char why[512];
+        cp_run_verdict v = cp_arch_verdict(s, t->major, t->minor, t->driver_cuda, why, sizeof why);
+        cp_arch_worse(r, verdict_code(v));
+        fprintf(out, "%s{\"target\":%d,\"verdict\":", i ? "," : "", i);
+        cp_json_str(out, cp_run_verdict_name(v));
+        fputs(",\"why\":", out);
+        cp_json_str(out, why);
+        fputc('}', out);
+    }
+    fputs("],\"error\":null}", out);
+}
+
+/* See arch_int.h. */
+void cp_arch_render_file(cp_arch_run *r, const char *path, const cp_arch_summary *s, const char *err)
+{
+    if (r->o->json) json_file(r, path, s, err);
+    else if (!err) text_file(r, path, s);
+}
+
+/* See arch_int.h. */
+void cp_arch_render_begin(cp_arch_run *r)
+{
+    FILE *out = r->out;
+    if (!r->o->json) return;
+    fputs("{\"targets\":[", out);
+    for (int i = 0; i < r->o->ntargets; i++) {
+        const cp_arch_target *t = &r->o->targets[i];
+        char v[32];
+        fprintf(out, "%s{\"label\":", i ? "," : "");
+        cp_json_str(out, t->label);
+        fprintf(out, ",\"cc\":\"%d.%d\",\"driver_cuda\":", t->major, t->minor);
+        cp_json_str(out, t->driver_cuda > 0 ? cp_cuda_version_str(t->driver_cuda, v, sizeof v) : NULL);
+        fputc('}', out);
+    }
+    fputs("],\"files\":[", out);
+}
+
+/* See arch_int.h. */
+void cp_arch_render_end(cp_arch_run *r)
+{
+    FILE *out = r->out;
+    const char *note = r->o->ntargets > 0 ? NULL : "no GPU here: give --sm to judge";
+    if (r->o->json) {
+        fprintf(out, "\n],\"files_without_gpu_code\":%d,\"note\":", r->no_code);
+        cp_json_str(out, note);
+        fprintf(out, ",\"exit_code\":%d}\n", r->worst);
+        return;
+    }
+    if (r->no_code)
+        fprintf(out, "%d other ELF file%s carr%s no GPU code\n", r->no_code, r->no_code == 1 ? "" : "s",
+                r->no_code == 1 ? "ies" : "y");
+    if (note) fprintf(out, "%s\n", note);
+}

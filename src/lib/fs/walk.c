@@ -1,0 +1,138 @@
+/* The one folder walker (walk.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "fs/walk.h"
+#include "util/alloc.h"
+#include "util/str.h"
+
+typedef struct {
+    const cp_walk_opts *o;
+    cp_walk_fn fn;
+    void *arg;
+    long seen;                /* entries looked at, against max_entries */
+} walk_state;
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* The sorted names of dir, "." and ".." (and hidden ones when asked) left
+ * out.  Returns 0, or an errno. */
+static int list_names(const char *dir, bool skip_hidden, char ***out, size_t *count)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (struct dirent *de; (errno = 0, de = readdir(d)) != NULL;) {
+        const char *nm = de->d_name;
+        if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0 || (skip_hidden && nm[0] == '.'))
+            continue;
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 32;
+            char **nn = cp_realloc(names, ncap * sizeof *nn);
+            if (!nn) { rc = ENOMEM; break; }
+            names = nn;
+            cap = ncap;
+        }
+        if (!(names[n] = cp_strdup(nm))) { rc = ENOMEM; break; }
+        n++;
+    }
+    if (!rc && errno)
+        rc = errno;
+    closedir(d);
+    if (rc) {
+        free_names(names, n);
+        return rc;
+    }
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_names);
+    *out = names;
+    *count = n;
+    return 0;
+}
+
+static int emit(walk_state *w, cp_walk_event ev, const char *path, const char *name, int depth, int err)
+{
+    cp_walk_entry e = { ev, path, name, depth, err };
+    return w->fn(&e, w->arg);
+}
+
+static int walk_dir(walk_state *w, const char *dir, int depth);
+
+/* One entry of dir; pass 0 takes files (and, without files_first,
+ * folders too), pass 1 folders only.  *stop is set when the entry limit
+ * is reached. */
+static int visit(walk_state *w, const char *dir, const char *name, int depth, int pass, bool *stop)
+{
+    const cp_walk_opts *o = w->o;
+    char path[PATH_MAX];
+    struct stat st;
+    if (o->max_entries > 0 && w->seen >= o->max_entries) {
+        *stop = true;
+        return 0;
+    }
+    w->seen++;
+    if (cp_path_join(path, sizeof path, dir, name) != 0)
+        return pass == 0 ? emit(w, CP_WALK_TOO_LONG, dir, name, depth, 0) : 0;
+    if (lstat(path, &st) != 0)
+        return 0;  /* gone since the listing */
+    if (S_ISDIR(st.st_mode)) {
+        if (o->files_first && pass == 0)
+            return 0;
+        if (o->enter && !o->enter(path, name, w->arg))
+            return 0;
+        if (depth + 1 > o->max_depth)
+            return emit(w, CP_WALK_TOO_DEEP, path, name, depth, 0);
+        return walk_dir(w, path, depth + 1);
+    }
+    if (o->files_first && pass == 1)
+        return 0;
+    /* A link is looked through only to a regular file: never to a folder
+     * (no loops) nor to a FIFO or device (never opened). */
+    if (S_ISLNK(st.st_mode) && (!o->follow_file_links || stat(path, &st) != 0))
+        return 0;
+    if (!S_ISREG(st.st_mode))
+        return 0;
+    return emit(w, CP_WALK_FILE, path, name, depth, 0);
+}
+
+/* The entries of dir (at depth), in order; see walk.h. */
+static int walk_dir(walk_state *w, const char *dir, int depth)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int e = list_names(dir, w->o->skip_hidden, &names, &n);
+    if (e)
+        return emit(w, CP_WALK_UNREADABLE, dir, cp_path_base(dir), depth, e);
+    int rc = 0;
+    bool stop = false;
+    /* With files_first the listing is used twice, so each entry is counted
+     * against max_entries once per pass it is looked at in. */
+    for (int pass = 0; pass < (w->o->files_first ? 2 : 1) && !rc && !stop; pass++)
+        for (size_t i = 0; i < n && !rc && !stop; i++)
+            rc = visit(w, dir, names[i], depth, pass, &stop);
+    free_names(names, n);
+    return rc;
+}
+
+/* See walk.h. */
+int cp_walk(const char *dir, const cp_walk_opts *o, cp_walk_fn fn, void *arg)
+{
+    walk_state w = { o, fn, arg, 0 };
+    return walk_dir(&w, dir, 0);
+}
