@@ -124,6 +124,15 @@ static void env_conda(cp_host_facts *h)
     set_env(h, "PATH", "/usr/local/bin:/usr/bin");
 }
 
+/* The observe step's two calls: the Python environments once, then the
+ * frameworks in them. */
+static int observe_fw(cp_fs *fs, const cp_host_facts *h, const char *python, cp_frameworks_facts *out)
+{
+    static cp_pyenv py;
+    cp_pyenv_find(fs, h, python, &py);
+    return cp_frameworks_observe(fs, &py, out);
+}
+
 static const cp_framework *fw_in(const cp_frameworks_facts *fr, const char *name, const char *site)
 {
     char want[CP_PATH_MAX];
@@ -141,7 +150,7 @@ static void test_observe_venv(void)
     static cp_frameworks_facts fr;
     env_venv(&h);
     cp_fs *fs = cp_fs_open(root, false);
-    CHECK_I64(cp_frameworks_observe(fs, &h, NULL, &fr), 0);
+    CHECK_I64(observe_fw(fs, &h, NULL, &fr), 0);
     cp_fs_close(fs);
     CHECK_I64(fr.npython, 3);
     CHECK_STR(fr.python[0], VENV);
@@ -186,7 +195,7 @@ static void test_observe_conda_path(void)
     static cp_frameworks_facts fr;
     env_conda(&h);
     cp_fs *fs = cp_fs_open(root, false);
-    CHECK_I64(cp_frameworks_observe(fs, &h, "/opt/venv/bin/python3", &fr), 0);
+    CHECK_I64(observe_fw(fs, &h, "/opt/venv/bin/python3", &fr), 0);
     cp_fs_close(fs);
     CHECK_I64(fr.npython, 5);   /* five folders, all kept (CP_MAX_PYENVS is 8) */
     CHECK_STR(fr.python[0], VENV);
@@ -224,14 +233,14 @@ static void test_observe_python_arg(void)
     memset(&h, 0, sizeof h);
     set_env(&h, "PATH", "relative/bin::/opt/conda/bin");
     cp_fs *fs = cp_fs_open(root, false);
-    CHECK_I64(cp_frameworks_observe(fs, &h, "python3.11", &fr), 0);
+    CHECK_I64(observe_fw(fs, &h, "python3.11", &fr), 0);
     CHECK_STR(fr.python[0], CONDA);
-    CHECK_I64(cp_frameworks_observe(fs, &h, "bin/python3", &fr), 0);
+    CHECK_I64(observe_fw(fs, &h, "bin/python3", &fr), 0);
     CHECK_STR(fr.python[0], CONDA);   /* from python3 on PATH */
-    CHECK_I64(cp_frameworks_observe(fs, NULL, "/nowhere/python", &fr), 0);
+    CHECK_I64(observe_fw(fs, NULL, "/nowhere/python", &fr), 0);
     CHECK_I64(fr.npython, 2);
     CHECK_STR(fr.python[0], LOCAL);
-    CHECK_I64(cp_frameworks_observe(NULL, &h, NULL, &fr), -EINVAL);
+    CHECK_I64(observe_fw(NULL, &h, NULL, &fr), -EINVAL);
     cp_fs_close(fs);
 }
 
@@ -244,12 +253,12 @@ static void test_observe_replay(void)
     char snap[300], err[256];
     env_conda(&h);
     cp_fs *fs = cp_fs_open(root, true);
-    CHECK_I64(cp_frameworks_observe(fs, &h, "/opt/venv/bin/python3", &live), 0);
+    CHECK_I64(observe_fw(fs, &h, "/opt/venv/bin/python3", &live), 0);
     snprintf(snap, sizeof snap, "%s/snapshot", root);
     CHECK_I64(cp_fs_write_snapshot(fs, snap, err, sizeof err), 0);
     cp_fs_close(fs);
     fs = cp_fs_open(snap, false);
-    CHECK_I64(cp_frameworks_observe(fs, &h, "/opt/venv/bin/python3", &replay), 0);
+    CHECK_I64(observe_fw(fs, &h, "/opt/venv/bin/python3", &replay), 0);
     cp_fs_close(fs);
     CHECK_I64(replay.nfw, live.nfw);
     CHECK_I64(replay.npython, live.npython);
@@ -274,7 +283,7 @@ static void test_observe_failing_reads(void)
     for (long n = 1; n < 12; n++) {
         cp_fs *fs = cp_fs_open(root, false);
         cp_fs_fail_read_at(fs, n);
-        CHECK_I64(cp_frameworks_observe(fs, &h, "/opt/venv/bin/python3", &fr), 0);
+        CHECK_I64(observe_fw(fs, &h, "/opt/venv/bin/python3", &fr), 0);
         CHECK(fr.nfw <= CP_MAX_FRAMEWORKS && fr.npython <= CP_MAX_PYENVS);
         for (int i = 0; i < fr.nfw; i++)
             CHECK(fr.fw[i].name[0] && fr.fw[i].ncodes <= CP_MAX_FW_CODES);

@@ -171,9 +171,11 @@ static int observe(const char *at, bool record, const cp_host_facts *h, cp_runti
     cp_fs *fs = cp_fs_open(at, record);
     if (!fs)
         return -ENOMEM;
+    static cp_pyenv py;
     int rc = cp_runtime_observe(fs, h, rt);
+    cp_pyenv_find(fs, h, NULL, &py);
     if (rc == 0)
-        rc = cp_libraries_observe(fs, h, rt, L);
+        rc = cp_libraries_observe(fs, h, rt, &py, L);
     if (keep)
         *keep = fs;
     else
@@ -224,7 +226,7 @@ static void test_observe_tree(void)
         CHECK(strstr(L.lib[i].path, "_ops") == NULL && strstr(L.lib[i].path, "builtins") == NULL);
         CHECK(strstr(L.lib[i].path, "/usr/local/cuda/") == NULL);   /* links resolved */
     }
-    CHECK_I64(cp_libraries_observe(NULL, &h, &rt, &L), -EINVAL);
+    CHECK_I64(cp_libraries_observe(NULL, &h, &rt, NULL, &L), -EINVAL);
 }
 
 /* Nothing set, nothing found: every slot still unknown. */
@@ -311,8 +313,10 @@ static void test_observe_failing_reads(void)
         if (!fs)
             return;
         cp_fs_fail_read_at(fs, n);
+        static cp_pyenv py;
         CHECK_I64(cp_runtime_observe(fs, &h, &rt), 0);
-        CHECK_I64(cp_libraries_observe(fs, &h, &rt, &L), 0);
+        cp_pyenv_find(fs, &h, NULL, &py);
+        CHECK_I64(cp_libraries_observe(fs, &h, &rt, &py, &L), 0);
         CHECK(L.nlib >= 2 && L.nlib <= 17);
         for (int i = 0; i < L.nlib; i++)
             CHECK(L.lib[i].path[0] == '/' && L.lib[i].soname[0] == 'l');

@@ -92,8 +92,11 @@ static const field fw_fields[] = {
     FS(cp_framework, problem), { NULL, FT_INT, 0, 0 }
 };
 
+/* The libraries probe's answers, keyed by the copy's real path: a replay
+ * matches them to the re-read list by path, not by position. */
 static const field libprobe_fields[] = {
-    FN(cp_library, loads), FS(cp_library, load_error), FS(cp_library, version_call), { NULL, FT_INT, 0, 0 }
+    FS(cp_library, path), FN(cp_library, loads), FS(cp_library, load_error), FS(cp_library, version_call),
+    { NULL, FT_INT, 0, 0 }
 };
 
 static const field fwlib_fields[] = {
@@ -270,7 +273,8 @@ void cp_facts_put_frameworks(cp_buf *b, const cp_frameworks_facts *fw)
     cp_kv_put_str(b, "fw.end", "ok");
 }
 
-/* Append the "libs." block. */
+/* Append the "libs." block: per copy its path, then what the libraries
+ * probe said of it. */
 void cp_facts_put_libs(cp_buf *b, const cp_libraries_facts *libs)
 {
     char prefix[32];

@@ -7,6 +7,7 @@
  * views (a live one and a replayed snapshot) can coexist.
  */
 #include "util/alloc.h"
+#include "util/str.h"
 #include "fs/fs.h"
 #include "cuprobe/facts.h"
 
@@ -27,15 +28,6 @@
  * not fit the read buffer fails with EINVAL, so the buffer must hold one). */
 #define KMSG_RECORD_MAX 8192
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = cp_malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 /* A ".." component would let a path leave the root; "." and "//" are
  * harmless.  Shared with the snapshot writer (fs_int.h). */
 bool cp_fs_has_dotdot(const char *path)
@@ -54,29 +46,46 @@ bool cp_fs_has_dotdot(const char *path)
     return false;
 }
 
-/* Join root and machine path into out.  Returns 0 or -errno. */
-static int join(const cp_fs *fs, const char *path, char *out, size_t cap)
+/* A machine path fit for the view: absolute-looking, no ".." component.
+ * Returns 0 or -errno. */
+static int check_path(const char *path)
 {
     if (!path || !*path)
         return -EINVAL;
     if (cp_fs_has_dotdot(path))
         return -EINVAL;
-    int n = snprintf(out, cap, "%s%s%s", fs->prefix, path[0] == '/' ? "" : "/", path);
+    return 0;
+}
+
+/* The path below the root for a machine path: prefix + path.  Returns 0 or
+ * -ENAMETOOLONG. */
+static int prefixed(const cp_fs *fs, const char *mpath, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "%s%s%s", fs->prefix, mpath[0] == '/' ? "" : "/", mpath);
     if (n < 0 || (size_t)n >= cap)
         return -ENAMETOOLONG;
     return 0;
 }
 
-/* Resolve a machine path inside a snapshot root as the captured machine
- * would have: links found in the snapshot are followed with the snapshot as
- * "/", so an absolute link (cuda -> /usr/local/cuda-13.0) never escapes to
- * the machine doing the replay.  follow_last: follow a link in the final
- * component too (readlink does not).  Returns 0 or -errno. */
-static int resolve(const cp_fs *fs, const char *path, char *out, size_t cap, bool follow_last)
+static void rec_put(cp_fs *fs, const char *path, enum rec_kind kind, const char *data, size_t len);
+
+/* The one path resolver: every symbolic link in the machine path `path` is
+ * followed as the machine would, inside the view (an absolute link starts
+ * again at the view's root, so a snapshot's /usr/local/cuda -> /usr/local/
+ * cuda-13.0 never reaches the machine doing the replay, and ".." never
+ * climbs above the root).  Like git's strbuf_realpath with "many missing":
+ * a component that does not exist, or cannot be read as a link, is kept as
+ * written and the walk goes on.  "." and ".." are folded after the links
+ * before them are followed, as the kernel does.  follow_last: follow a link
+ * in the final component too (readlink does not).  Each link met is recorded
+ * as a link when recording, so a snapshot keeps it.  The resolved machine
+ * path goes to out.  Returns 0 or -errno (-ELOOP past 40 links,
+ * -ENAMETOOLONG). */
+static int walk(cp_fs *fs, const char *path, char *out, size_t cap, bool follow_last)
 {
     char todo[PATH_MAX], done[PATH_MAX] = "", full[PATH_MAX], target[PATH_MAX], next[PATH_MAX];
     int hops = 0;
-    if (snprintf(todo, sizeof todo, "%s", path) >= (int)sizeof todo)
+    if (!cp_str_copy(todo, sizeof todo, path))
         return -ENAMETOOLONG;
     const char *p = todo;
     for (;;) {
@@ -92,7 +101,7 @@ static int resolve(const cp_fs *fs, const char *path, char *out, size_t cap, boo
         while (*rest == '/')
             rest++;
         if (n == 1 && p[0] == '.') { p = e; continue; }
-        if (n == 2 && p[0] == '.' && p[1] == '.') {      /* never above the snapshot's root */
+        if (n == 2 && p[0] == '.' && p[1] == '.') {      /* never above the root */
             char *slash = strrchr(done, '/');
             if (slash) *slash = '\0';
             p = e;
@@ -105,16 +114,14 @@ static int resolve(const cp_fs *fs, const char *path, char *out, size_t cap, boo
         memcpy(done + dl + 1, p, n);
         done[dl + 1 + n] = '\0';
         if (*rest || follow_last) {
-            struct stat st;
-            if (snprintf(full, sizeof full, "%s%s", fs->prefix, done) >= (int)sizeof full)
+            if (prefixed(fs, done, full, sizeof full) != 0)
                 return -ENAMETOOLONG;
-            if (lstat(full, &st) == 0 && S_ISLNK(st.st_mode)) {
-                ssize_t t = readlink(full, target, sizeof target - 1);
-                if (t < 0)
-                    return -errno;
+            ssize_t t = readlink(full, target, sizeof target - 1);
+            if (t >= 0) {
                 target[t] = '\0';
                 if (++hops > 40)
-                    return -ELOOP;
+                    return -ELOOP;                      /* as the kernel counts */
+                rec_put(fs, done, REC_LINK, target, (size_t)t);
                 done[dl] = '\0';                        /* the link itself is replaced */
                 if (target[0] == '/')
                     done[0] = '\0';
@@ -127,19 +134,59 @@ static int resolve(const cp_fs *fs, const char *path, char *out, size_t cap, boo
         }
         p = e;
     }
-    if (snprintf(out, cap, "%s%s", fs->prefix, done[0] ? done : "/") >= (int)cap)
+    if (!cp_str_copy(out, cap, done[0] ? done : "/"))
         return -ENAMETOOLONG;
     return 0;
 }
 
-/* The real path for a machine path: plain prefixing on the live machine,
- * link resolution inside the root for a snapshot.  Returns 0 or -errno. */
-static int locate(const cp_fs *fs, const char *path, char *out, size_t cap, bool follow_last)
+/* Where a machine path is: *mpath gets it with its links resolved (the name
+ * it is recorded under), full the path below the root to open.  On the live
+ * machine, when nothing is recorded, the kernel follows the links itself and
+ * the path is only checked.  Returns 0 or -errno (-EINVAL for a path with a
+ * ".." component). */
+static int locate(cp_fs *fs, const char *path, char *mpath, char *full, size_t cap, bool follow_last)
 {
-    int rc = join(fs, path, out, cap);
-    if (rc || fs->live)
+    int rc = check_path(path);
+    if (rc)
         return rc;
-    return resolve(fs, path, out, cap, follow_last);
+    if (fs->live && !fs->record) {
+        if (!cp_str_copy(mpath, cap, path))
+            return -ENAMETOOLONG;
+    } else if ((rc = walk(fs, path, mpath, cap, follow_last)) != 0) {
+        return rc;
+    }
+    return prefixed(fs, mpath, full, cap);
+}
+
+/* See fs.h. */
+int cp_fs_realpath(cp_fs *fs, const char *path, char *out, size_t cap)
+{
+    if (!fs || !path || path[0] != '/' || !out || cap == 0)
+        return -EINVAL;
+    out[0] = '\0';
+    int rc = walk(fs, path, out, cap, true);
+    if (rc)
+        out[0] = '\0';
+    return rc;
+}
+
+/* See fs.h. */
+int cp_fs_host_path(cp_fs *fs, const char *path, char *out, size_t cap)
+{
+    char mpath[PATH_MAX];
+    if (!fs || !out || cap == 0)
+        return -EINVAL;
+    out[0] = '\0';
+    int rc = cp_fs_realpath(fs, path, mpath, sizeof mpath);
+    if (rc)
+        return rc;
+    /* the root as given, so the names in messages read as the user typed it */
+    int n = snprintf(out, cap, "%s%s", fs->live ? "" : fs->root, mpath);
+    if (n < 0 || (size_t)n >= cap) {
+        out[0] = '\0';
+        return -ENAMETOOLONG;
+    }
+    return 0;
 }
 
 /* A new view of root (NULL or "" mean "/"); the caller frees it with
@@ -151,8 +198,8 @@ cp_fs *cp_fs_open(const char *root, bool record)
         return NULL;
     if (!root || !*root)
         root = "/";
-    fs->root = dup_str(root);
-    fs->prefix = dup_str(root);
+    fs->root = cp_strdup(root);
+    fs->prefix = cp_strdup(root);
     if (!fs->root || !fs->prefix) {
         cp_fs_close(fs);
         return NULL;
@@ -220,7 +267,7 @@ static cp_rec *rec_add(cp_fs *fs, const char *path)
         fs->recs = n;
         fs->caprec = ncap;
     }
-    char *p = dup_str(path);
+    char *p = cp_strdup(path);
     if (!p)
         return NULL;
     cp_rec *r = &fs->recs[fs->nrec++];
@@ -340,7 +387,7 @@ static int read_plain(int fd, char *buf, size_t cap, size_t *len)
  * component, -EISDIR for a folder). */
 int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
 {
-    char full[PATH_MAX];
+    char full[PATH_MAX], mpath[PATH_MAX];
     size_t got = 0;
     if (len)
         *len = 0;
@@ -349,7 +396,7 @@ int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
     buf[0] = '\0';
     if (fs->fail_countdown > 0 && --fs->fail_countdown == 0)
         return -EIO;
-    int rc = locate(fs, path, full, sizeof full, true);
+    int rc = locate(fs, path, mpath, full, sizeof full, true);
     if (rc)
         return rc;
     int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -373,7 +420,7 @@ int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
     buf[got] = '\0';
     if (len)
         *len = got;
-    rec_put(fs, path, REC_FILE, buf, got);
+    rec_put(fs, mpath, REC_FILE, buf, got);
     return 0;
 }
 
@@ -409,18 +456,18 @@ int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t
  * Returns 0 or -errno. */
 int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap)
 {
-    char full[PATH_MAX];
+    char full[PATH_MAX], mpath[PATH_MAX];
     if (!fs || !buf || cap == 0)
         return -EINVAL;
     buf[0] = '\0';
-    int rc = locate(fs, path, full, sizeof full, false);
+    int rc = locate(fs, path, mpath, full, sizeof full, false);
     if (rc)
         return rc;
     ssize_t n = readlink(full, buf, cap - 1);
     if (n < 0)
         return -errno;
     buf[n] = '\0';
-    rec_put(fs, path, REC_LINK, buf, (size_t)n);
+    rec_put(fs, mpath, REC_LINK, buf, (size_t)n);
     return 0;
 }
 
@@ -429,9 +476,9 @@ int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap)
 cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
                       int64_t *rdev_major, int64_t *rdev_minor)
 {
-    char full[PATH_MAX];
+    char full[PATH_MAX], mpath[PATH_MAX];
     struct stat st;
-    if (!fs || locate(fs, path, full, sizeof full, true) != 0 || stat(full, &st) != 0)
+    if (!fs || locate(fs, path, mpath, full, sizeof full, true) != 0 || stat(full, &st) != 0)
         return CP_FS_MISSING;
     cp_fs_type t = type_of(st.st_mode);
     if (mode)
@@ -440,7 +487,23 @@ cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
         *rdev_major = t == CP_FS_CHR ? (int64_t)major(st.st_rdev) : CP_UNKNOWN;
     if (rdev_minor)
         *rdev_minor = t == CP_FS_CHR ? (int64_t)minor(st.st_rdev) : CP_UNKNOWN;
-    rec_put(fs, path, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
+    rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
+    return t;
+}
+
+/* Type and real name of a path; see fs.h. */
+cp_fs_type cp_fs_stat_real(cp_fs *fs, const char *path, char *real, size_t cap)
+{
+    char tmp[PATH_MAX];
+    if (!real || cap == 0) {
+        real = tmp;
+        cap = sizeof tmp;
+    }
+    if (cp_fs_realpath(fs, path, real, cap) != 0)
+        return CP_FS_MISSING;
+    cp_fs_type t = cp_fs_stat(fs, real, NULL, NULL, NULL);
+    if (t == CP_FS_MISSING)
+        real[0] = '\0';
     return t;
 }
 
@@ -451,7 +514,7 @@ int cp_fs_access_rw(cp_fs *fs, const char *path)
     char full[PATH_MAX];
     /* a snapshot's files belong to whoever unpacked it: their permissions
      * say nothing about the captured machine */
-    if (!fs || !fs->live || join(fs, path, full, sizeof full) != 0)
+    if (!fs || !fs->live || check_path(path) != 0 || prefixed(fs, path, full, sizeof full) != 0)
         return -1;
     if (access(full, R_OK | W_OK) == 0)
         return 1;
@@ -492,7 +555,7 @@ static int collect_names(DIR *d, const char *skip, char ***out, size_t *count)
             names = nn;
             cap = ncap;
         }
-        if (!(names[n] = dup_str(de->d_name))) {
+        if (!(names[n] = cp_strdup(de->d_name))) {
             free_names(names, n);
             return -ENOMEM;
         }
@@ -507,18 +570,26 @@ static int collect_names(DIR *d, const char *skip, char ***out, size_t *count)
 
 /* Type one listed entry by what it points at, and record it: a link as a
  * link (so a replay follows it as the machine did, and sees a dangling one
- * dangle), anything else as a folder or a placeholder file. */
+ * dangle), anything else as a folder or a placeholder file.  Outside the
+ * live machine a link is followed by the resolver, so an absolute one is
+ * typed by what it names inside the view, not on the machine replaying. */
 static cp_fs_type list_entry_type(cp_fs *fs, int dfd, const char *dir, const char *name)
 {
     struct stat st;
-    char mpath[PATH_MAX];
-    cp_fs_type t = fstatat(dfd, name, &st, 0) == 0 ? type_of(st.st_mode) : CP_FS_MISSING;
-    int n = snprintf(mpath, sizeof mpath, "%s%s%s", dir,
-                     dir[strlen(dir) - 1] == '/' ? "" : "/", name);
-    if (!fs->record || n <= 0 || (size_t)n >= sizeof mpath)
+    char mpath[PATH_MAX], target[PATH_MAX];
+    bool named = cp_path_join(mpath, sizeof mpath, dir, name) == 0;
+    ssize_t r = (fs->record || !fs->live) ? readlinkat(dfd, name, target, sizeof target - 1) : -1;
+    cp_fs_type t;
+    if (r >= 0 && !fs->live) {
+        char real[PATH_MAX], full[PATH_MAX];
+        t = named && walk(fs, mpath, real, sizeof real, true) == 0 &&
+                    prefixed(fs, real, full, sizeof full) == 0 && stat(full, &st) == 0
+                ? type_of(st.st_mode) : CP_FS_MISSING;
+    } else {
+        t = fstatat(dfd, name, &st, 0) == 0 ? type_of(st.st_mode) : CP_FS_MISSING;
+    }
+    if (!fs->record || !named)
         return t;
-    char target[PATH_MAX];
-    ssize_t r = readlinkat(dfd, name, target, sizeof target - 1);
     if (r >= 0)
         rec_put(fs, mpath, REC_LINK, target, (size_t)r);
     else if (t != CP_FS_MISSING)
@@ -531,10 +602,10 @@ static cp_fs_type list_entry_type(cp_fs *fs, int dfd, const char *dir, const cha
  * the folder, recorded.  Returns entries visited or -errno. */
 int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entry_cb cb, void *arg)
 {
-    char full[PATH_MAX];
+    char full[PATH_MAX], mdir[PATH_MAX];
     if (!fs || !dir)
         return -EINVAL;
-    int rc = locate(fs, dir, full, sizeof full, true);
+    int rc = locate(fs, dir, mdir, full, sizeof full, true);
     if (rc)
         return rc;
     DIR *d = opendir(full);
@@ -547,12 +618,12 @@ int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entr
         closedir(d);
         return rc;
     }
-    rec_put(fs, dir, REC_DIR, NULL, 0);
+    rec_put(fs, mdir, REC_DIR, NULL, 0);
     int visited = 0;
     for (size_t i = 0; i < n; i++) {
         if (prefix && strncmp(names[i], prefix, strlen(prefix)) != 0)
             continue;
-        cp_fs_type t = list_entry_type(fs, dirfd(d), dir, names[i]);
+        cp_fs_type t = list_entry_type(fs, dirfd(d), mdir, names[i]);
         visited++;
         if (cb && cb(names[i], t, arg) != 0)
             break;

@@ -5,7 +5,13 @@
  * can write the same files out again.
  *
  * Paths given to these functions are absolute machine paths ("/proc/modules");
- * the root is prepended internally.  None of them print or exit.
+ * the root is prepended internally.  The layer owns link resolution: read,
+ * stat and list follow every symbolic link in the path themselves (inside a
+ * snapshot an absolute link starts again at the snapshot's root), and what
+ * they record is kept under the resolved path, with each link met recorded as
+ * a link, so a snapshot holds the links as links.  Callers never resolve
+ * links; the one who needs a path's real name asks cp_fs_realpath.  None of
+ * these functions print or exit.
  */
 #ifndef CP_FS_H
 #define CP_FS_H
@@ -41,7 +47,24 @@ int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len);
  * of at most max bytes, owned by the caller.  Returns 0 or -errno. */
 int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len);
 
-/* readlink(2) through the root; buf is NUL-terminated.  Returns 0 or -errno. */
+/* The real name of an absolute machine path: every symbolic link in it
+ * followed through the view (the one resolver; inside a snapshot an absolute
+ * link resolves with the snapshot as "/", and ".." never climbs above it).
+ * Components that do not exist are kept as written, so the tail need not
+ * exist (git's strbuf_realpath with "many missing"); "." and ".." are folded
+ * after the links before them are followed, as the kernel does.  Writes the
+ * resolved machine path ("/usr/local/cuda-13.0/lib64") to out.  Links met are
+ * recorded when recording.  Returns 0, or -errno (-EINVAL for a relative
+ * path, -ELOOP past 40 links, -ENAMETOOLONG); out is "" on failure. */
+int cp_fs_realpath(cp_fs *fs, const char *path, char *out, size_t cap);
+
+/* Where an absolute machine path lives on this machine, links resolved as by
+ * cp_fs_realpath: the root prefix plus the real name.  For files too large to
+ * read through the view (a framework's 500 MB GPU library), which callers
+ * then open themselves.  Returns 0 or -errno; out is "" on failure. */
+int cp_fs_host_path(cp_fs *fs, const char *path, char *out, size_t cap);
+
+/* readlink(2) through the root (links above the last component followed); buf is NUL-terminated.  Returns 0 or -errno. */
 int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap);
 
 /* What a path is, following links. */
@@ -52,6 +75,12 @@ typedef enum { CP_FS_MISSING = 0, CP_FS_FILE, CP_FS_DIR, CP_FS_CHR, CP_FS_OTHER 
  * CP_FS_MISSING when it does not exist or cannot be seen. */
 cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
                       int64_t *rdev_major, int64_t *rdev_minor);
+
+/* cp_fs_stat's type of a path (links followed) with its real name, as by
+ * cp_fs_realpath, into real (cap bytes; NULL for none): for callers that
+ * tell copies apart by what they really are.  CP_FS_MISSING, with real "",
+ * when the path cannot be resolved or does not exist. */
+cp_fs_type cp_fs_stat_real(cp_fs *fs, const char *path, char *real, size_t cap);
 
 /* access(path, R_OK|W_OK) through the root: 1 yes, 0 no, -1 unknown. */
 int cp_fs_access_rw(cp_fs *fs, const char *path);

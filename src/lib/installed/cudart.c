@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/str.h"
 #include "host/host.h"
 #include "installed/installed.h"
 #include "kb/kb.h"
@@ -17,8 +18,7 @@
 /* "libcudart.so.12.4.127" -> 12, 4, 127; returns components parsed. */
 static int cudart_name_version(const char *path, int64_t v[3])
 {
-    const char *name = strrchr(path, '/');
-    name = name ? name + 1 : path;
+    const char *name = cp_path_base(path);
     v[0] = v[1] = v[2] = CP_UNKNOWN;
     if (strncmp(name, "libcudart.so.", 13) != 0)
         return 0;
@@ -65,7 +65,7 @@ static void add_cudart(obs *o, const char *path, const char *found_by)
 {
     char real[CP_PATH_MAX];
     cp_runtime_facts *rt = o->rt;
-    if (cp_rt_stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
+    if (cp_fs_stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
         return;
     for (int i = 0; i < rt->nrt; i++)
         if (strcmp(o->real[i], real) == 0)
@@ -74,9 +74,9 @@ static void add_cudart(obs *o, const char *path, const char *found_by)
         return;
     cp_cudart *c = &rt->rt[rt->nrt];
     memset(c, 0, sizeof *c);
-    cp_rt_set_str(c->path, sizeof c->path, path);
-    cp_rt_set_str(c->found_by, sizeof c->found_by, found_by);
-    cp_rt_set_str(o->real[rt->nrt], sizeof o->real[0], real);
+    cp_str_copy(c->path, sizeof c->path, path);
+    cp_str_copy(c->found_by, sizeof c->found_by, found_by);
+    cp_str_copy(o->real[rt->nrt], sizeof o->real[0], real);
     rt->nrt++;
     cudart_version(o, c, real);
 }
@@ -94,16 +94,16 @@ static int cudart_dir_cb(const char *name, cp_fs_type type, void *arg)
     (void)type;
     /* libcudart.so.N[.M.P]; the bare libcudart.so is the link-time name only */
     if (strncmp(name, "libcudart.so.", 13) == 0 && name[13] >= '0' && name[13] <= '9' &&
-        cp_rt_join(path, sizeof path, a->dir, name) == 0)
+        cp_path_join(path, sizeof path, a->dir, name) == 0)
         add_cudart(a->o, path, a->found_by);
     return 0;
 }
 
-/* Add each libcudart.so.N* in `dir` (links resolved) as found by `found_by`. */
+/* Add each libcudart.so.N* in `dir` as found by `found_by`. */
 void cp_rt_scan_dir(obs *o, const char *dir, const char *found_by)
 {
     dir_arg a = {o, dir, found_by};
-    cp_rt_list_real(o->fs, dir, cudart_dir_cb, &a);
+    cp_fs_list(o->fs, dir, cudart_dir_cb, &a);
 }
 
 static int cache_cb(const char *soname, const char *path, void *arg)
@@ -127,7 +127,7 @@ void cp_rt_read_ldcache(obs *o)
 {
     char *buf = NULL;
     size_t n = 0;
-    if (cp_rt_read_real_alloc(o->fs, "/etc/ld.so.cache", 16u << 20, &buf, &n) != 0) {
+    if (cp_fs_read_alloc(o->fs, "/etc/ld.so.cache", 16u << 20, &buf, &n) != 0) {
         o->rt->ldcache_readable = CP_NO;
         return;
     }
@@ -166,13 +166,13 @@ void cp_rt_mark_would_load(obs *o, const char *soname)
     char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
     const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
     bool found = false;
-    while (!found && cp_rt_next_entry(&p, dir, sizeof dir)) {
-        found = dir[0] == '/' && cp_rt_join(path, sizeof path, dir, soname) == 0 &&
-                cp_rt_stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE;
+    while (!found && cp_list_next(&p, ':', dir, sizeof dir)) {
+        found = dir[0] == '/' && cp_path_join(path, sizeof path, dir, soname) == 0 &&
+                cp_fs_stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE;
     }
     for (int i = 0; !found && i < o->ncache; i++) {
         found = strcmp(o->cache[i].soname, soname) == 0 &&
-                cp_rt_stat_real(o->fs, o->cache[i].path, real, sizeof real) == CP_FS_FILE;
+                cp_fs_stat_real(o->fs, o->cache[i].path, real, sizeof real) == CP_FS_FILE;
     }
     for (int i = 0; found && i < o->rt->nrt; i++)
         if (strcmp(o->real[i], real) == 0)
@@ -187,17 +187,17 @@ void cp_rt_find_stubs(obs *o)
     static const char *const names[] = {"libcuda.so.1", "libcuda.so"};
     char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
     const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
-    while (cp_rt_next_entry(&p, dir, sizeof dir)) {
+    while (cp_list_next(&p, ':', dir, sizeof dir)) {
         size_t n = strlen(dir);
         while (n > 1 && dir[n - 1] == '/')
             dir[--n] = '\0';
-        bool stub = cp_rt_ends_with(dir, "/stubs");
+        bool stub = cp_str_ends_with(dir, "/stubs");
         for (size_t i = 0; !stub && dir[0] == '/' && i < 2; i++)
-            stub = cp_rt_join(path, sizeof path, dir, names[i]) == 0 &&
-                   cp_rt_stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE &&
+            stub = cp_path_join(path, sizeof path, dir, names[i]) == 0 &&
+                   cp_fs_stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE &&
                    strstr(real, "/stubs/");
         if (stub) {
-            cp_rt_set_str(o->rt->stubs_on_ld_path, sizeof o->rt->stubs_on_ld_path, dir);
+            cp_str_copy(o->rt->stubs_on_ld_path, sizeof o->rt->stubs_on_ld_path, dir);
             return;
         }
     }
@@ -209,14 +209,14 @@ void cp_rt_find_compat_on_path(obs *o)
 {
     char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
     const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
-    while (cp_rt_next_entry(&p, dir, sizeof dir)) {
-        if (dir[0] != '/' || cp_rt_join(path, sizeof path, dir, "libcuda.so.1") != 0 ||
-            cp_rt_stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
+    while (cp_list_next(&p, ':', dir, sizeof dir)) {
+        if (dir[0] != '/' || cp_path_join(path, sizeof path, dir, "libcuda.so.1") != 0 ||
+            cp_fs_stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
             continue;
-        if (strstr(real, "/compat/")) cp_rt_set_str(o->rt->compat_on_loader_path, sizeof o->rt->compat_on_loader_path, real);
+        if (strstr(real, "/compat/")) cp_str_copy(o->rt->compat_on_loader_path, sizeof o->rt->compat_on_loader_path, real);
         return;   /* the first libcuda.so.1 on LD_LIBRARY_PATH wins, compat or not */
     }
-    if (o->cache_libcuda[0] && cp_rt_stat_real(o->fs, o->cache_libcuda, real, sizeof real) == CP_FS_FILE &&
+    if (o->cache_libcuda[0] && cp_fs_stat_real(o->fs, o->cache_libcuda, real, sizeof real) == CP_FS_FILE &&
         strstr(real, "/compat/"))
-        cp_rt_set_str(o->rt->compat_on_loader_path, sizeof o->rt->compat_on_loader_path, real);
+        cp_str_copy(o->rt->compat_on_loader_path, sizeof o->rt->compat_on_loader_path, real);
 }

@@ -9,26 +9,23 @@
 
 #include "cuprobe/facts.h"
 #include "fs/fs.h"
+#include "installed/installed.h"
 
 /* cp_framework.cuda_version of a build known to carry no CUDA at all (torch
  * with `cuda = None`, jax without a CUDA plugin, TensorFlow with
  * is_cuda_build False); "" stays "not known". */
 #define CP_FW_CUDA_CPU "cpu"
 
-/* Fill *out (cleared first) with the frameworks found in these site-packages
- * folders, in this order, links resolved and duplicates dropped: those of the
- * interpreter `python` (the --python PATH, or NULL; a bare name is looked up
- * on PATH), of $VIRTUAL_ENV, of $CONDA_PREFIX, of the first python3 on $PATH,
- * then /usr/local/lib/python3.N/dist-packages and
- * /usr/lib/python3/dist-packages.  Environment values come from h->env, so a
- * replay sees the captured machine.  Every small file is read through fs; a
- * GPU library is scanned at cp_fs_root(fs) + its path when it exists there
- * and is not an empty snapshot placeholder.  out->python[] keeps the first
- * CP_MAX_PYENVS folders examined, out->npython their count; frameworks
- * past CP_MAX_FRAMEWORKS are dropped.  Broken installs are facts (problem
- * text), not errors.  Returns 0; -EINVAL when fs or out is NULL. */
-int cp_frameworks_observe(cp_fs *fs, const cp_host_facts *h, const char *python,
-                          cp_frameworks_facts *out);
+/* Fill *out (cleared first) with the frameworks found in the site-packages
+ * folders of py (cp_pyenv_find, installed.h), in that order.  Every small
+ * file is read through fs; a GPU library is scanned at its real path below
+ * the root (cp_fs_host_path) when it exists there and is not an empty
+ * snapshot placeholder.  out->python[] keeps the first CP_MAX_PYENVS
+ * folders examined, out->npython their count; frameworks past
+ * CP_MAX_FRAMEWORKS are dropped.  Broken installs are facts (problem text),
+ * not errors.  py NULL examines nothing.  Returns 0; -EINVAL when fs or out
+ * is NULL. */
+int cp_frameworks_observe(cp_fs *fs, const cp_pyenv *py, cp_frameworks_facts *out);
 
 /* For each framework whose gpu_lib can be read: the CUDA libraries it needs
  * (DT_NEEDED) and the copy the dynamic loader gives it (RPATH,

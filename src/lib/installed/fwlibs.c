@@ -12,6 +12,7 @@
 #include "fatbin/elfdyn.h"
 #include "installed/frameworks.h"
 #include "host/host.h"
+#include "util/str.h"
 
 static const char *const cuda_libs[] = { "libcudart.so", "libcublas.so", "libcublasLt.so", "libcudnn.so",
     "libnccl.so", "libcufft.so", "libcurand.so", "libcusolver.so", "libcusparse.so", "libnvrtc.so",
@@ -58,27 +59,24 @@ static void fold_dots(char *path)
 static int search(cp_fs *fs, const char *list, const char *origin, const char *soname, char *out, size_t cap)
 {
     const char *p = list;
-    while (p && *p) {
-        const char *end = strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
+    char entry[CP_PATH_MAX];
+    while (cp_list_next(&p, ':', entry, sizeof entry)) {
         char dir[CP_PATH_MAX], path[CP_PATH_MAX];
         size_t o = 0;
-        for (size_t i = 0; i < n && o + 1 < sizeof dir;) {
-            if (strncmp(p + i, "$ORIGIN", 7) == 0 || strncmp(p + i, "${ORIGIN}", 9) == 0) {
-                size_t skip = p[i + 1] == '{' ? 9 : 7;
-                int w = snprintf(dir + o, sizeof dir - o, "%s", origin);
-                if (w < 0 || (size_t)w >= sizeof dir - o) { o = 0; break; }
-                o += (size_t)w;
+        for (size_t i = 0; entry[i] && o + 1 < sizeof dir;) {
+            if (strncmp(entry + i, "$ORIGIN", 7) == 0 || strncmp(entry + i, "${ORIGIN}", 9) == 0) {
+                size_t skip = entry[i + 1] == '{' ? 9 : 7;
+                if (!cp_str_copy(dir + o, sizeof dir - o, origin)) { o = 0; break; }
+                o += strlen(dir + o);
                 i += skip;
-            } else dir[o++] = p[i++];
+            } else dir[o++] = entry[i++];
         }
         dir[o] = '\0';
-        p = end ? end + 1 : NULL;
-        if (dir[0] != '/' || (size_t)snprintf(path, sizeof path, "%s/%s", dir, soname) >= sizeof path)
+        if (dir[0] != '/' || cp_path_join(path, sizeof path, dir, soname) != 0)
             continue;
         fold_dots(path);
         if (cp_fs_stat(fs, path, NULL, NULL, NULL) == CP_FS_FILE) {
-            snprintf(out, cap, "%s", path);
+            cp_str_copy(out, cap, path);
             return 1;
         }
     }
@@ -96,16 +94,6 @@ static const char *from_cache(const cp_libraries_facts *libs, const char *soname
     return "";
 }
 
-/* Bounded copy; a plain function, since gcc cannot tell that the source
- * (in the libraries facts) and the destination never overlap. */
-static void copy_str(char *dst, size_t cap, const char *src)
-{
-    size_t n = strlen(src);
-    if (n >= cap) n = cap - 1;
-    memmove(dst, src, n);
-    dst[n] = '\0';
-}
-
 static void resolve_one(cp_fs *fs, const cp_host_facts *h, const cp_libraries_facts *libs,
                         const cp_elf_dyn *d, const char *origin, cp_fw_lib *l)
 {
@@ -114,16 +102,16 @@ static void resolve_one(cp_fs *fs, const cp_host_facts *h, const cp_libraries_fa
     const char *own = d->runpath[0] ? d->runpath : d->rpath;
     search(fs, own, origin, l->soname, l->runpath_copy, sizeof l->runpath_copy);
     if (!d->runpath[0] && d->rpath[0] && l->runpath_copy[0]) {
-        copy_str(l->path, sizeof l->path, l->runpath_copy);
-        copy_str(l->via, sizeof l->via, "RPATH");
+        cp_str_copy(l->path, sizeof l->path, l->runpath_copy);
+        cp_str_copy(l->via, sizeof l->via, "RPATH");
     } else if (llp && search(fs, llp, origin, l->soname, l->path, sizeof l->path)) {
-        copy_str(l->via, sizeof l->via, "LD_LIBRARY_PATH");
+        cp_str_copy(l->via, sizeof l->via, "LD_LIBRARY_PATH");
     } else if (l->runpath_copy[0]) {
-        copy_str(l->path, sizeof l->path, l->runpath_copy);
-        copy_str(l->via, sizeof l->via, "RUNPATH");
+        cp_str_copy(l->path, sizeof l->path, l->runpath_copy);
+        cp_str_copy(l->via, sizeof l->via, "RUNPATH");
     } else if (from_cache(libs, l->soname)[0]) {
-        copy_str(l->path, sizeof l->path, from_cache(libs, l->soname));
-        copy_str(l->via, sizeof l->via, "ld.so.cache");
+        cp_str_copy(l->path, sizeof l->path, from_cache(libs, l->soname));
+        cp_str_copy(l->via, sizeof l->via, "ld.so.cache");
     }
 }
 
@@ -140,18 +128,16 @@ void cp_frameworks_resolve_libs(cp_fs *fs, const cp_host_facts *h, const cp_libr
         if (!x->gpu_lib[0])
             continue;
         /* the library itself is read in place, not through cp_fs: it can be 500 MB */
-        snprintf(real, sizeof real, "%s%s", cp_fs_is_live(fs) ? "" : cp_fs_root(fs), x->gpu_lib);
-        if (cp_elf_dynamic(real, &d, err, sizeof err) != 0)
+        if (cp_fs_host_path(fs, x->gpu_lib, real, sizeof real) != 0 || cp_elf_dynamic(real, &d, err, sizeof err) != 0)
             continue;
-        snprintf(origin, sizeof origin, "%s", x->gpu_lib);
-        char *slash = strrchr(origin, '/');
-        if (slash) *slash = '\0';
+        cp_str_copy(origin, sizeof origin, x->gpu_lib);
+        cp_path_parent(origin);
         for (int n = 0; n < d.nneeded && x->nlibs < CP_MAX_FW_LIBS; n++) {
             if (!is_cuda_lib(d.needed[n]))
                 continue;
             cp_fw_lib *l = &x->libs[x->nlibs++];
             memset(l, 0, sizeof *l);
-            snprintf(l->soname, sizeof l->soname, "%s", d.needed[n]);
+            cp_str_copy(l->soname, sizeof l->soname, d.needed[n]);
             resolve_one(fs, h, libs, &d, origin, l);
         }
     }

@@ -3,8 +3,8 @@
  * (see libraries.h).  The folders are walked in the loader's order of
  * preference (LD_LIBRARY_PATH, ld.so.cache) and then the places a program
  * or a framework brings its own (toolkits, Python wheels).  Everything goes
- * through the cp_fs with links resolved first (cp_rt_* helpers), because a
- * snapshot records each path as it was asked for.
+ * through the cp_fs, which follows links itself; a copy is known by its real
+ * path (cp_fs_stat_real), so a file reached twice is listed once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,9 +12,10 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/str.h"
 #include "host/host.h"
+#include "installed/installed.h"
 #include "installed/libraries.h"
-#include "installed/runtime_int.h"
 #include "kb/kb.h"
 
 /* How to tell the CUDA major of a library. */
@@ -48,7 +49,12 @@ static const lib_kind kinds[] = {
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
 #define MAX_CACHE 256
-#define MAX_SITES 16
+
+/* One ld.so.cache entry of our libraries. */
+typedef struct {
+    char soname[64];
+    char path[CP_PATH_MAX];
+} cache_hit;
 
 /* What the finder knew about one listed copy beyond cp_library. */
 typedef struct {
@@ -62,12 +68,11 @@ typedef struct {
     cp_fs *fs;
     const cp_host_facts *h;
     const cp_runtime_facts *rt;
+    const cp_pyenv *py;
     cp_libraries_facts *out;
     lib_extra extra[CP_MAX_LIBS];
     int ncache;
     cache_hit cache[MAX_CACHE];       /* our libraries' ld.so.cache entries, in order */
-    int nsites;
-    char sites[MAX_SITES][CP_PATH_MAX];
     size_t nseen, capseen;            /* every real path met, past CP_MAX_LIBS too */
     char (*seen)[CP_PATH_MAX];
     int oom;
@@ -120,12 +125,6 @@ static int soname_of(const lib_kind *k, const char *name, char *out, size_t cap)
     return 0;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* The toolkit whose tree holds `real`, or NULL (both paths are resolved). */
 static const cp_toolkit *toolkit_of(const cp_runtime_facts *rt, const char *real)
 {
@@ -153,7 +152,7 @@ static int note_seen(lobs *o, const char *real)
         o->seen = n;
         o->capseen = ncap;
     }
-    cp_rt_set_str(o->seen[o->nseen++], CP_PATH_MAX, real);
+    cp_str_copy(o->seen[o->nseen++], CP_PATH_MAX, real);
     return 1;
 }
 
@@ -164,9 +163,9 @@ static void improve(lobs *o, int i, const char *soname, const char *site, int64_
 {
     cp_library *l = &o->out->lib[i];
     if (strlen(soname) < strlen(l->soname))
-        cp_rt_set_str(l->soname, sizeof l->soname, soname);
+        cp_str_copy(l->soname, sizeof l->soname, soname);
     if (site && !o->extra[i].site[0]) {
-        cp_rt_set_str(o->extra[i].site, sizeof o->extra[i].site, site);
+        cp_str_copy(o->extra[i].site, sizeof o->extra[i].site, site);
         o->extra[i].wheel_major = wheel_major;
     }
 }
@@ -178,7 +177,7 @@ static void add_copy(lobs *o, const char *path, const char *name, const char *fo
     char real[CP_PATH_MAX], soname[48];
     const lib_kind *k = kind_of(name);
     if (!k || soname_of(k, name, soname, sizeof soname) != 0 ||
-        cp_rt_stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
+        cp_fs_stat_real(o->fs, path, real, sizeof real) != CP_FS_FILE)
         return;
     cp_libraries_facts *out = o->out;
     for (int i = 0; i < out->nlib; i++)
@@ -196,18 +195,18 @@ static void add_copy(lobs *o, const char *path, const char *name, const char *fo
         return;
     int i = out->nlib++;
     cp_library *l = &out->lib[i];
-    cp_rt_set_str(l->name, sizeof l->name, k->name);
-    cp_rt_set_str(l->soname, sizeof l->soname, soname);
-    cp_rt_set_str(l->path, sizeof l->path, real);
-    cp_rt_set_str(l->found_by, sizeof l->found_by, found_by);
+    cp_str_copy(l->name, sizeof l->name, k->name);
+    cp_str_copy(l->soname, sizeof l->soname, soname);
+    cp_str_copy(l->path, sizeof l->path, real);
+    cp_str_copy(l->found_by, sizeof l->found_by, found_by);
     o->extra[i].kind = k;
     o->extra[i].wheel_major = wheel_major;
-    cp_rt_set_str(o->extra[i].site, sizeof o->extra[i].site, site ? site : "");
+    cp_str_copy(o->extra[i].site, sizeof o->extra[i].site, site ? site : "");
 }
 
 typedef struct {
     lobs *o;
-    const char *dir;          /* resolved */
+    const char *dir;
     const char *found_by;
     const char *site;
     int64_t wheel_major;
@@ -218,19 +217,9 @@ static int scan_cb(const char *name, cp_fs_type type, void *arg)
     scan_arg *a = arg;
     char path[2 * CP_PATH_MAX];
     (void)type;   /* links are followed by add_copy */
-    if (kind_of(name) && cp_rt_join(path, sizeof path, a->dir, name) == 0)
+    if (kind_of(name) && cp_path_join(path, sizeof path, a->dir, name) == 0)
         add_copy(a->o, path, name, a->found_by, a->site, a->wheel_major);
     return 0;
-}
-
-/* cp_fs_list_prefix of `dir` with its links resolved; -ENOENT when it is
- * not a folder. */
-static int list_real(cp_fs *fs, const char *dir, const char *prefix, char *real,
-                     cp_fs_entry_cb cb, void *arg)
-{
-    if (cp_rt_stat_real(fs, dir, real, CP_PATH_MAX) != CP_FS_DIR)
-        return -ENOENT;
-    return cp_fs_list_prefix(fs, real, prefix, cb, arg);
 }
 
 /* Add every library copy in `dir`; only "lib*" names are listed, which
@@ -238,9 +227,8 @@ static int list_real(cp_fs *fs, const char *dir, const char *prefix, char *real,
 static void scan_dir(lobs *o, const char *dir, const char *found_by, const char *site,
                      int64_t wheel_major)
 {
-    char real[CP_PATH_MAX];
-    scan_arg a = {o, real, found_by, site, wheel_major};
-    list_real(o->fs, dir, "lib", real, scan_cb, &a);
+    scan_arg a = {o, dir, found_by, site, wheel_major};
+    cp_fs_list_prefix(o->fs, dir, "lib", scan_cb, &a);
 }
 
 /* ----------------------------------------------------- loader's path -- */
@@ -263,7 +251,7 @@ static void read_ldcache(lobs *o)
 {
     char *buf = NULL;
     size_t n = 0;
-    if (cp_rt_read_real_alloc(o->fs, "/etc/ld.so.cache", 16u << 20, &buf, &n) != 0)
+    if (cp_fs_read_alloc(o->fs, "/etc/ld.so.cache", 16u << 20, &buf, &n) != 0)
         return;
     cp_parse_ldcache((const unsigned char *)buf, n, cache_cb, o);
     free(buf);
@@ -279,12 +267,12 @@ static void mark_would_load(lobs *o, const char *soname)
     char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
     const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
     bool found = false;
-    while (!found && cp_rt_next_entry(&p, dir, sizeof dir))
-        found = dir[0] == '/' && cp_rt_join(path, sizeof path, dir, soname) == 0 &&
-                cp_rt_stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE;
+    while (!found && cp_list_next(&p, ':', dir, sizeof dir))
+        found = dir[0] == '/' && cp_path_join(path, sizeof path, dir, soname) == 0 &&
+                cp_fs_stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE;
     for (int i = 0; !found && i < o->ncache; i++)
         found = strcmp(o->cache[i].soname, soname) == 0 &&
-                cp_rt_stat_real(o->fs, o->cache[i].path, real, sizeof real) == CP_FS_FILE;
+                cp_fs_stat_real(o->fs, o->cache[i].path, real, sizeof real) == CP_FS_FILE;
     for (int i = 0; found && i < o->out->nlib; i++)
         if (strcmp(o->out->lib[i].path, real) == 0)
             o->out->lib[i].would_load = true;
@@ -294,14 +282,14 @@ static void mark_would_load(lobs *o, const char *soname)
 
 typedef struct {
     lobs *o;
-    const char *targets;      /* resolved TK/targets */
+    const char *targets;      /* TK/targets */
 } targets_arg;
 
 static int targets_cb(const char *name, cp_fs_type type, void *arg)
 {
     targets_arg *a = arg;
     char dir[2 * CP_PATH_MAX];
-    if (type == CP_FS_DIR && cp_rt_join(dir, sizeof dir, a->targets, name) == 0 &&
+    if (type == CP_FS_DIR && cp_path_join(dir, sizeof dir, a->targets, name) == 0 &&
         strlen(dir) + 4 < sizeof dir) {
         strcat(dir, "/lib");
         scan_dir(a->o, dir, "toolkit", NULL, CP_UNKNOWN);
@@ -314,91 +302,21 @@ static int targets_cb(const char *name, cp_fs_type type, void *arg)
 static void scan_toolkit(lobs *o, const char *tk)
 {
     static const char *const sub[] = {"lib64", "lib", "extras/CUPTI/lib64"};
-    char dir[CP_PATH_MAX + 32], real[CP_PATH_MAX];
+    char dir[CP_PATH_MAX + 32];
     for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++)
-        if (cp_rt_join(dir, sizeof dir, tk, sub[i]) == 0)
+        if (cp_path_join(dir, sizeof dir, tk, sub[i]) == 0)
             scan_dir(o, dir, "toolkit", NULL, CP_UNKNOWN);
-    targets_arg a = {o, real};
-    if (cp_rt_join(dir, sizeof dir, tk, "targets") == 0)
-        list_real(o->fs, dir, NULL, real, targets_cb, &a);
+    targets_arg a = {o, dir};
+    if (cp_path_join(dir, sizeof dir, tk, "targets") == 0)
+        cp_fs_list(o->fs, dir, targets_cb, &a);
 }
 
 /* ------------------------------------------------------------- wheels -- */
 
-/* Add a site-packages folder once (by real path). */
-static void add_site(lobs *o, const char *dir)
-{
-    char real[CP_PATH_MAX];
-    if (cp_rt_stat_real(o->fs, dir, real, sizeof real) != CP_FS_DIR)
-        return;
-    for (int i = 0; i < o->nsites; i++)
-        if (strcmp(o->sites[i], real) == 0)
-            return;
-    if (o->nsites < MAX_SITES)
-        cp_rt_set_str(o->sites[o->nsites++], CP_PATH_MAX, real);
-}
-
 typedef struct {
     lobs *o;
-    const char *lib;          /* resolved PREFIX/lib */
-    const char *leaf;         /* "site-packages" or "dist-packages" */
-} pyver_arg;
-
-static int pyver_cb(const char *name, cp_fs_type type, void *arg)
-{
-    pyver_arg *a = arg;
-    char dir[2 * CP_PATH_MAX + 32];
-    int n = snprintf(dir, sizeof dir, "%s/%s/%s", a->lib, name, a->leaf);
-    if (type == CP_FS_DIR && n > 0 && (size_t)n < sizeof dir)
-        add_site(a->o, dir);
-    return 0;
-}
-
-/* PREFIX/lib/python3.<*>/<leaf> for every Python 3 found there. */
-static void sites_of_prefix(lobs *o, const char *prefix, const char *leaf)
-{
-    char dir[CP_PATH_MAX + 8], real[CP_PATH_MAX];
-    pyver_arg a = {o, real, leaf};
-    if (prefix && prefix[0] == '/' && cp_rt_join(dir, sizeof dir, prefix, "lib") == 0)
-        list_real(o->fs, dir, "python3.", real, pyver_cb, &a);
-}
-
-/* Cut the last component off an absolute path ("/a/b" -> "/a"). */
-static void cut_last(char *path)
-{
-    char *s = strrchr(path, '/');
-    if (s == path)
-        s[1] = '\0';
-    else if (s)
-        *s = '\0';
-}
-
-/* The first python3 on PATH: the prefix above the bin/ it was found in (a
- * venv's, whose python3 links out of it) and the one above the real file. */
-static void sites_of_python(lobs *o)
-{
-    char dir[CP_PATH_MAX], py[CP_PATH_MAX + 16], real[CP_PATH_MAX];
-    const char *p = cp_host_getenv(o->h, "PATH");
-    while (cp_rt_next_entry(&p, dir, sizeof dir)) {
-        if (dir[0] != '/' || cp_rt_join(py, sizeof py, dir, "python3") != 0 ||
-            cp_rt_stat_real(o->fs, py, real, sizeof real) != CP_FS_FILE)
-            continue;   /* relative entries depend on a cwd we do not know */
-        size_t n = strlen(dir);
-        while (n > 1 && dir[n - 1] == '/')
-            dir[--n] = '\0';
-        cut_last(dir);
-        sites_of_prefix(o, dir, "site-packages");
-        cut_last(real);
-        cut_last(real);
-        sites_of_prefix(o, real, "site-packages");
-        return;
-    }
-}
-
-typedef struct {
-    lobs *o;
-    const char *site;         /* resolved site-packages */
-    const char *nv;           /* resolved site-packages/nvidia */
+    const char *site;         /* site-packages (real path) */
+    const char *nv;           /* site-packages/nvidia */
 } nv_arg;
 
 /* nvidia/cu13/lib (CUDA 13 wheels), nvidia/cublas/lib (CUDA 12 wheels),
@@ -423,18 +341,14 @@ static int nv_cb(const char *name, cp_fs_type type, void *arg)
     return 0;
 }
 
+/* site-packages/nvidia/<*>/lib of every Python environment. */
 static void scan_wheels(lobs *o)
 {
-    char dir[CP_PATH_MAX + 8], real[CP_PATH_MAX];
-    sites_of_prefix(o, cp_host_getenv(o->h, "VIRTUAL_ENV"), "site-packages");
-    sites_of_prefix(o, cp_host_getenv(o->h, "CONDA_PREFIX"), "site-packages");
-    sites_of_python(o);
-    sites_of_prefix(o, "/usr/local", "dist-packages");
-    add_site(o, "/usr/lib/python3/dist-packages");
-    for (int i = 0; i < o->nsites; i++) {
-        nv_arg a = {o, o->sites[i], real};
-        if (cp_rt_join(dir, sizeof dir, o->sites[i], "nvidia") == 0)
-            list_real(o->fs, dir, NULL, real, nv_cb, &a);
+    char dir[CP_PATH_MAX + 8];
+    for (int i = 0; o->py && i < o->py->n && i < CP_MAX_SITES; i++) {
+        nv_arg a = {o, o->py->site[i], dir};
+        if (cp_path_join(dir, sizeof dir, o->py->site[i], "nvidia") == 0)
+            cp_fs_list(o->fs, dir, nv_cb, &a);
     }
 }
 
@@ -445,23 +359,11 @@ static void scan_wheels(lobs *o)
  * CP_UNKNOWN.  Returns 0, or -1 when the name is not this package's. */
 static int parse_dist(const char *name, const char *dist, char *ver, size_t cap, int64_t *cu)
 {
-    static const char suffix[] = ".dist-info";
-    size_t n = strlen(name), d = strlen(dist);
-    const char *p = name + d;
-    if (n <= d + sizeof suffix || strncmp(name, dist, d) != 0 ||
-        strcmp(name + n - (sizeof suffix - 1), suffix) != 0)
+    cp_dist_info d;
+    if (cp_parse_dist_info(name, strlen(name), &d) != 0 || !cp_span_equals(d.base, dist) || d.release.n == 0)
         return -1;
-    *cu = CP_UNKNOWN;
-    if (strncmp(p, "_cu", 3) == 0 && (*cu = lead_number(p + 3)) != CP_UNKNOWN)
-        for (p += 3; *p >= '0' && *p <= '9'; p++) {}
-    if (*p != '-' || !(p[1] >= '0' && p[1] <= '9'))
-        return -1;
-    size_t w = 0;
-    for (p++; ((*p >= '0' && *p <= '9') || *p == '.') && w + 1 < cap; p++)
-        ver[w++] = *p;
-    while (w && ver[w - 1] == '.')
-        w--;   /* "13.0.0.post1" keeps "13.0.0" */
-    ver[w] = '\0';
+    *cu = d.cuda_major;
+    cp_str_copy_n(ver, cap, d.release.p, d.release.n);   /* "13.0.0.post1" keeps "13.0.0" */
     return 0;
 }
 
@@ -489,7 +391,7 @@ static int dist_cb(const char *name, cp_fs_type type, void *arg)
         score = 2;
     if (score > a->best) {
         a->best = score;
-        cp_rt_set_str(a->version, sizeof a->version, ver);
+        cp_str_copy(a->version, sizeof a->version, ver);
         a->cu = cu;
     }
     return 0;
@@ -509,20 +411,19 @@ static void settle(lobs *o, int i)
     cp_library *l = &o->out->lib[i];
     const lib_extra *x = &o->extra[i];
     const lib_kind *k = x->kind;
-    const char *file = base_name(l->path);
+    const char *file = cp_path_base(l->path);
     int64_t own = k->major_rule == MAJOR_FROM_SONAME ? soname_major(l, k) : CP_UNKNOWN;
     dist_arg d = {k, CP_KNOWN(x->wheel_major) ? x->wheel_major : own, 0, "", CP_UNKNOWN};
-    char real[CP_PATH_MAX];
     if (x->site[0])
-        list_real(o->fs, x->site, "nvidia", real, dist_cb, &d);
+        cp_fs_list_prefix(o->fs, x->site, "nvidia", dist_cb, &d);
     /* a versioned file (libcublas.so.13.1.0.3) says more than its soname */
     if (strncmp(file, k->prefix, strlen(k->prefix)) == 0 && kind_of(file) &&
         strchr(file + strlen(k->prefix), '.')) {
-        cp_rt_set_str(l->version, sizeof l->version, file + strlen(k->prefix));
-        cp_rt_set_str(l->version_source, sizeof l->version_source, "file name");
+        cp_str_copy(l->version, sizeof l->version, file + strlen(k->prefix));
+        cp_str_copy(l->version_source, sizeof l->version_source, "file name");
     } else if (d.best) {
-        cp_rt_set_str(l->version, sizeof l->version, d.version);
-        cp_rt_set_str(l->version_source, sizeof l->version_source, "dist-info");
+        cp_str_copy(l->version, sizeof l->version, d.version);
+        cp_str_copy(l->version_source, sizeof l->version_source, "dist-info");
     }
     const cp_toolkit *tk = toolkit_of(o->rt, l->path);
     int64_t tmaj = CP_UNKNOWN, tmin, tpatch;
@@ -544,7 +445,7 @@ static void find_all(lobs *o)
 {
     char dir[CP_PATH_MAX];
     const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
-    while (cp_rt_next_entry(&p, dir, sizeof dir))
+    while (cp_list_next(&p, ':', dir, sizeof dir))
         if (dir[0] == '/')
             scan_dir(o, dir, "LD_LIBRARY_PATH", NULL, CP_UNKNOWN);
     read_ldcache(o);
@@ -555,7 +456,7 @@ static void find_all(lobs *o)
 
 /* See libraries.h. */
 int cp_libraries_observe(cp_fs *fs, const cp_host_facts *h, const cp_runtime_facts *rt,
-                         cp_libraries_facts *out)
+                         const cp_pyenv *py, cp_libraries_facts *out)
 {
     if (!fs || !h || !rt || !out)
         return -EINVAL;
@@ -570,6 +471,7 @@ int cp_libraries_observe(cp_fs *fs, const cp_host_facts *h, const cp_runtime_fac
     o->fs = fs;
     o->h = h;
     o->rt = rt;
+    o->py = py;
     o->out = out;
     find_all(o);
     for (int i = 0; i < out->nlib; i++) {
@@ -584,4 +486,34 @@ int cp_libraries_observe(cp_fs *fs, const cp_host_facts *h, const cp_runtime_fac
     free(o->seen);
     free(o);
     return rc;
+}
+
+/* The answer of `said` for copy i of libs: by path when said names paths,
+ * else by position; NULL when there is none. */
+static const cp_library *answer_for(const cp_libraries_facts *libs, int i, const cp_libraries_facts *said,
+                                    bool by_path)
+{
+    if (!by_path)
+        return &said->lib[i];
+    for (int j = 0; j < CP_MAX_LIBS; j++)
+        if (strcmp(said->lib[j].path, libs->lib[i].path) == 0)
+            return &said->lib[j];
+    return NULL;
+}
+
+/* See libraries.h. */
+void cp_libraries_attach_answers(cp_libraries_facts *libs, const cp_libraries_facts *said)
+{
+    bool by_path = false;
+    for (int j = 0; j < CP_MAX_LIBS && !by_path; j++)
+        by_path = said->lib[j].path[0] != '\0';
+    for (int i = 0; i < libs->nlib && i < CP_MAX_LIBS; i++) {
+        cp_library *l = &libs->lib[i];
+        const cp_library *a = answer_for(libs, i, said, by_path);
+        if (!a)
+            continue;
+        l->loads = a->loads;
+        memcpy(l->load_error, a->load_error, sizeof l->load_error);
+        memcpy(l->version_call, a->version_call, sizeof l->version_call);
+    }
 }

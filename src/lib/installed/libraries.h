@@ -9,14 +9,15 @@
 
 #include "cuprobe/facts.h"
 #include "fs/fs.h"
+#include "installed/installed.h"
 
 /* Fill out with every copy found in the LD_LIBRARY_PATH folders, the
  * /etc/ld.so.cache entries, each toolkit of rt (lib64/, lib/,
  * targets/<*>/lib, extras/CUPTI/lib64) and the Python wheels
- * (site-packages/nvidia/<*>/lib under $VIRTUAL_ENV, $CONDA_PREFIX, the first
- * python3 on $PATH, /usr/local/lib/python3.<*>/dist-packages and
- * /usr/lib/python3/dist-packages), in that order; a file reached twice (links
- * resolved) is listed once, under its first finder.  Per copy: soname, real
+ * (site-packages/nvidia/<*>/lib in each folder of py, the Python
+ * environments of cp_pyenv_find: --python, $VIRTUAL_ENV, $CONDA_PREFIX, ...;
+ * NULL for none), in that order; a file reached twice (links resolved) is
+ * listed once, under its first finder.  Per copy: soname, real
  * path, version (versioned file name, else the wheel's dist-info folder),
  * the CUDA major it was built for (CP_UNKNOWN when it cannot be told) and
  * whether the dynamic loader hands it out for its soname (first
@@ -26,6 +27,15 @@
  * all in nlib_total.  Returns 0, -EINVAL for NULL arguments, -ENOMEM; what
  * cannot be read is simply not listed. */
 int cp_libraries_observe(cp_fs *fs, const cp_host_facts *h, const cp_runtime_facts *rt,
-                         cp_libraries_facts *out);
+                         const cp_pyenv *py, cp_libraries_facts *out);
+
+/* Put the libraries probe's answers (loads, load_error, version_call) that
+ * a snapshot holds (`said`, as loaded from its libs. block) on the copies of
+ * libs, the list re-read from the snapshot's files.  Matched by path
+ * (libs.N.path), so a parser change that reorders discovery keeps each
+ * answer on its library; a copy the snapshot has no answer for stays
+ * unknown.  A snapshot without any libs.N.path (written before paths were
+ * kept) is matched by position, as it was read then. */
+void cp_libraries_attach_answers(cp_libraries_facts *libs, const cp_libraries_facts *said);
 
 #endif

@@ -1,9 +1,9 @@
 /*
  * Private to the runtime layer: the working state of one cp_runtime_observe
- * call and the helpers shared by toolkit.c (toolkits, path helpers,
- * cp_runtime_observe), cudart.c (libcudart copies, ld.so.cache, loader
- * path) and libraries.c (the other CUDA libraries, which reuses the path
- * helpers).  Nothing outside src/lib/host/ includes this.
+ * call and the libcudart half of it (cudart.c: copies, ld.so.cache, loader
+ * path), which toolkit.c (toolkits, cp_runtime_observe) calls.  The arrow
+ * runs one way: cudart.c calls nothing of toolkit.c.  Nothing outside
+ * src/lib/installed/ includes this.
  */
 #ifndef CP_RUNTIME_INT_H
 #define CP_RUNTIME_INT_H
@@ -29,23 +29,19 @@ typedef struct {
     char cache_libcuda[CP_PATH_MAX];         /* the ld.so.cache entry for libcuda.so.1 */
 } obs;
 
-/* ---- path helpers (toolkit.c) ---- */
-
-cp_fs_type cp_rt_stat_real(cp_fs *fs, const char *path, char *real, size_t cap);
-int cp_rt_list_real(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg);
-int cp_rt_read_real_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len);
-int cp_rt_join(char *out, size_t cap, const char *dir, const char *name);
-int cp_rt_next_entry(const char **p, char *out, size_t cap);
-int cp_rt_ends_with(const char *s, const char *suffix);
-void cp_rt_set_str(char *dst, size_t cap, const char *src);
-
 /* ---- libcudart copies and the loader path (cudart.c) ---- */
 
+/* Add each libcudart.so.N* in `dir` as found by `found_by`. */
 void cp_rt_scan_dir(obs *o, const char *dir, const char *found_by);
+/* Note ld.so.cache's libcudart and libcuda.so.1 entries in o, add those copies. */
 void cp_rt_read_ldcache(obs *o);
+/* The soname a program built against cudart major.minor asks for; 0 or -1. */
 int cp_rt_cudart_soname(int64_t major, int64_t minor, char *buf, size_t cap);
+/* Mark the copy the dynamic loader would open for `soname`. */
 void cp_rt_mark_would_load(obs *o, const char *soname);
+/* A stubs folder on LD_LIBRARY_PATH into rt->stubs_on_ld_path. */
 void cp_rt_find_stubs(obs *o);
+/* The loader's libcuda.so.1 when it lives in a compat/ folder. */
 void cp_rt_find_compat_on_path(obs *o);
 
 #endif

@@ -2,10 +2,10 @@
  * Runtime layer sources: CUDA toolkits on disk (version files, dist-info,
  * stubs, compat) and cp_runtime_observe, which also gathers the libcudart
  * copies a program could load (cudart.c), found the way a program and the
- * dynamic loader would find them; plus the path helpers both files share
- * (runtime_int.h).  Everything is read through the cp_fs (never exec, never
+ * dynamic loader would find them.  Everything is read through the cp_fs (never exec, never
  * dlopen), so replaying a snapshot sees the same answer; environment values
- * come from the captured h->env.
+ * come from the captured h->env.  toolkit.c calls into cudart.c (through
+ * runtime_int.h), never the other way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/str.h"
 #include "host/host.h"
 #include "installed/installed.h"
 #include "kb/kb.h"
@@ -25,7 +26,7 @@
 static int copy_version_run(const char *p, const char *end, char *out, size_t cap)
 {
     size_t w = 0;
-    if (p >= end || !(*p >= '0' && *p <= '9'))
+    if (cap == 0 || p >= end || !(*p >= '0' && *p <= '9'))
         return -1;
     while (p < end && ((*p >= '0' && *p <= '9') || *p == '.') && w + 1 < cap)
         out[w++] = *p++;
@@ -35,9 +36,8 @@ static int copy_version_run(const char *p, const char *end, char *out, size_t ca
     return w ? 0 : -1;
 }
 
-/* version.txt, the file before version.json (CUDA 11.0 and older):
- * "CUDA Version 11.0.228". */
-static int parse_version_txt(const char *text, size_t len, char *out, size_t cap)
+/* version.txt, the file before version.json; see installed.h. */
+int cp_parse_version_txt(const char *text, size_t len, char *out, size_t cap)
 {
     static const char tag[] = "CUDA Version ";
     const char *p = memmem(text, len, tag, sizeof tag - 1);
@@ -47,11 +47,13 @@ static int parse_version_txt(const char *text, size_t len, char *out, size_t cap
     return copy_version_run(p, text + len, out, cap);
 }
 
-/* include/cuda.h: "#define CUDA_VERSION 13000" -> "13.0". */
-static int parse_cuda_h(const char *text, size_t len, char *out, size_t cap)
+/* include/cuda.h's CUDA_VERSION; see installed.h. */
+int cp_parse_cuda_h(const char *text, size_t len, char *out, size_t cap)
 {
     static const char tag[] = "#define CUDA_VERSION";
     const char *end = text + len, *p = text;
+    if (cap == 0)
+        return -1;
     while ((p = memmem(p, (size_t)(end - p), tag, sizeof tag - 1)) != NULL) {
         p += sizeof tag - 1;
         if (p >= end || (*p != ' ' && *p != '\t'))
@@ -72,178 +74,7 @@ static int parse_cuda_h(const char *text, size_t len, char *out, size_t cap)
     return -1;
 }
 
-/* "nvidia_cuda_runtime-13.0.96.dist-info" or
- * "nvidia_cuda_runtime_cu12-12.4.127.dist-info" with prefix
- * "nvidia_cuda_runtime" -> "13.0.96". */
-static int parse_dist_info(const char *name, const char *prefix, char *out, size_t cap)
-{
-    static const char suffix[] = ".dist-info";
-    size_t n = strlen(name), plen = strlen(prefix);
-    if (n < plen + sizeof suffix || strncmp(name, prefix, plen) != 0 ||
-        strcmp(name + n - (sizeof suffix - 1), suffix) != 0)
-        return -1;
-    const char *dash = strchr(name + plen, '-');
-    if (!dash || (dash != name + plen && strncmp(name + plen, "_cu", 3) != 0))
-        return -1;
-    return copy_version_run(dash + 1, name + n - (sizeof suffix - 1), out, cap);
-}
-
-/* -------------------------------------------------------------- paths -- */
-
-/* Resolve every symbolic link in the absolute machine path `in` through the
- * cp_fs, like realpath(3) but without needing the last parts to exist, so
- * the result can be stat'ed and compared.  "." and ".." are folded after
- * links are followed, as the kernel does.  Returns 0, or -1 for a relative
- * path, a link loop or a path too long. */
-static int resolve(cp_fs *fs, const char *in, char *out, size_t cap)
-{
-    char done[CP_PATH_MAX], todo[2 * CP_PATH_MAX], rest[2 * CP_PATH_MAX], link[CP_PATH_MAX];
-    size_t dlen = 0;
-    int links = 0;
-    if (!in || in[0] != '/' || strlen(in) >= sizeof todo)
-        return -1;
-    strcpy(todo, in);
-    done[0] = '\0';
-    const char *p = todo;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        const char *e = p;
-        while (*e && *e != '/')
-            e++;
-        size_t clen = (size_t)(e - p);
-        if (clen == 0 || (clen == 1 && p[0] == '.')) {
-            p = e;
-            continue;
-        }
-        if (clen == 2 && p[0] == '.' && p[1] == '.') {
-            while (dlen > 0 && done[dlen - 1] != '/')
-                dlen--;
-            if (dlen > 0)
-                dlen--;
-            done[dlen] = '\0';
-            p = e;
-            continue;
-        }
-        if (dlen + 1 + clen >= sizeof done)
-            return -1;
-        size_t parent = dlen;
-        done[dlen++] = '/';
-        memcpy(done + dlen, p, clen);
-        dlen += clen;
-        done[dlen] = '\0';
-        p = e;
-        if (cp_fs_readlink(fs, done, link, sizeof link) != 0)
-            continue;   /* not a link, or missing: keep the name as written */
-        if (++links > 40)
-            return -1;  /* ELOOP, as the kernel counts */
-        if (strlen(p) >= sizeof rest)
-            return -1;
-        strcpy(rest, p);
-        int n = snprintf(todo, sizeof todo, "%s/%s", link, rest);
-        if (n < 0 || (size_t)n >= sizeof todo)
-            return -1;
-        p = todo;
-        dlen = link[0] == '/' ? 0 : parent;
-        done[dlen] = '\0';
-    }
-    int n = snprintf(out, cap, "%s", dlen ? done : "/");
-    return (n < 0 || (size_t)n >= cap) ? -1 : 0;
-}
-
-/* The cp_fs calls of toolkit.c and cudart.c take resolved paths only: a
- * snapshot records each path as it was asked for, and a file recorded below
- * a link's name would turn that link into a plain folder on replay. */
-
-/* Type of `path` with its links resolved; its resolved form into real when not NULL. */
-cp_fs_type cp_rt_stat_real(cp_fs *fs, const char *path, char *real, size_t cap)
-{
-    char tmp[CP_PATH_MAX];
-    if (!real) {
-        real = tmp;
-        cap = sizeof tmp;
-    }
-    if (resolve(fs, path, real, cap) != 0)
-        return CP_FS_MISSING;
-    return cp_fs_stat(fs, real, NULL, NULL, NULL);
-}
-
-/* cp_fs_list of `dir` with its links resolved; -ENAMETOOLONG when they cannot be. */
-int cp_rt_list_real(cp_fs *fs, const char *dir, cp_fs_entry_cb cb, void *arg)
-{
-    char real[CP_PATH_MAX];
-    if (resolve(fs, dir, real, sizeof real) != 0)
-        return -ENAMETOOLONG;
-    return cp_fs_list(fs, real, cb, arg);
-}
-
-static int read_real(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
-{
-    char real[CP_PATH_MAX];
-    if (resolve(fs, path, real, sizeof real) != 0)
-        return -ENAMETOOLONG;
-    return cp_fs_read(fs, real, buf, cap, len);
-}
-
-/* cp_fs_read_alloc of `path` with its links resolved; -ENAMETOOLONG when they cannot be. */
-int cp_rt_read_real_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len)
-{
-    char real[CP_PATH_MAX];
-    if (resolve(fs, path, real, sizeof real) != 0)
-        return -ENAMETOOLONG;
-    return cp_fs_read_alloc(fs, real, max, out, len);
-}
-
-/* dir + "/" + name into out; 0, or -1 when it does not fit. */
-int cp_rt_join(char *out, size_t cap, const char *dir, const char *name)
-{
-    size_t d = strlen(dir);
-    int n = snprintf(out, cap, "%s%s%s", dir, (d && dir[d - 1] == '/') ? "" : "/", name);
-    return (n < 0 || (size_t)n >= cap) ? -1 : 0;
-}
-
-/* Cut the last component off an absolute path ("/a/b" -> "/a", "/a" -> "/"). */
-static void cut_last(char *path)
-{
-    char *s = strrchr(path, '/');
-    if (s == path)
-        s[1] = '\0';
-    else if (s)
-        *s = '\0';
-}
-
-/* Next entry of a ':'-separated list at *p into out (truncated entries come
- * back empty).  Returns 0 at the end of the list, else 1. */
-int cp_rt_next_entry(const char **p, char *out, size_t cap)
-{
-    if (!*p || !**p)
-        return 0;
-    const char *e = strchr(*p, ':');
-    size_t n = e ? (size_t)(e - *p) : strlen(*p);
-    if (n < cap) {
-        memcpy(out, *p, n);
-        out[n] = '\0';
-    } else {
-        out[0] = '\0';
-    }
-    *p = e ? e + 1 : *p + n;
-    return 1;
-}
-
-/* True when s ends with suffix. */
-int cp_rt_ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 /* ------------------------------------------------------------ observe -- */
-
-/* src into dst (cap bytes), cut short to fit; dst always ends in a NUL. */
-void cp_rt_set_str(char *dst, size_t cap, const char *src)
-{
-    snprintf(dst, cap, "%s", src);
-}
 
 static void toolkit_dist_info(cp_fs *fs, cp_toolkit *t);
 
@@ -259,7 +90,7 @@ static int cudart_file_cb(const char *name, cp_fs_type type, void *arg)
         if (*p == '.') dots++;
         else if (*p < '0' || *p > '9') return 0;
     }
-    if (dots == 2 && !t->version[0]) cp_rt_set_str(t->version, sizeof t->version, v);
+    if (dots == 2 && !t->version[0]) cp_str_copy(t->version, sizeof t->version, v);
     return 0;
 }
 
@@ -271,19 +102,19 @@ static void toolkit_version(cp_fs *fs, cp_toolkit *t)
     char path[CP_PATH_MAX + 32], small[512];
     char *buf = NULL;
     size_t n = 0;
-    if (cp_rt_join(path, sizeof path, t->path, "version.json") == 0 &&
-        cp_rt_read_real_alloc(fs, path, 256 * 1024, &buf, &n) == 0) {
+    if (cp_path_join(path, sizeof path, t->path, "version.json") == 0 &&
+        cp_fs_read_alloc(fs, path, 256 * 1024, &buf, &n) == 0) {
         int ok = cp_parse_version_json(buf, n, t->version, sizeof t->version) == 0;
         free(buf);
         if (ok) {
-            cp_rt_set_str(t->version_source, sizeof t->version_source, "version.json");
+            cp_str_copy(t->version_source, sizeof t->version_source, "version.json");
             return;
         }
     }
-    if (cp_rt_join(path, sizeof path, t->path, "version.txt") == 0 &&
-        read_real(fs, path, small, sizeof small, &n) == 0 &&
-        parse_version_txt(small, n, t->version, sizeof t->version) == 0) {
-        cp_rt_set_str(t->version_source, sizeof t->version_source, "version.txt");
+    if (cp_path_join(path, sizeof path, t->path, "version.txt") == 0 &&
+        cp_fs_read(fs, path, small, sizeof small, &n) == 0 &&
+        cp_parse_version_txt(small, n, t->version, sizeof t->version) == 0) {
+        cp_str_copy(t->version_source, sizeof t->version_source, "version.txt");
         return;
     }
     /* pip-style trees name their release in dist-info folder names */
@@ -293,19 +124,19 @@ static void toolkit_version(cp_fs *fs, cp_toolkit *t)
     /* the runtime's versioned file, libcudart.so.13.0.96, names it too */
     static const char *const libdirs[] = {"lib64", "lib"};
     for (size_t i = 0; i < 2 && !t->version[0]; i++)
-        if (cp_rt_join(path, sizeof path, t->path, libdirs[i]) == 0)
-            cp_rt_list_real(fs, path, cudart_file_cb, t);
+        if (cp_path_join(path, sizeof path, t->path, libdirs[i]) == 0)
+            cp_fs_list(fs, path, cudart_file_cb, t);
     if (t->version[0]) {
-        cp_rt_set_str(t->version_source, sizeof t->version_source, "libcudart file");
+        cp_str_copy(t->version_source, sizeof t->version_source, "libcudart file");
         return;
     }
     /* CUDA_VERSION sits near the top of cuda.h (CUDA 13.0: line 263, byte 14 K of 1 MB) */
-    if (cp_rt_join(path, sizeof path, t->path, "include/cuda.h") == 0 &&
-        cp_rt_read_real_alloc(fs, path, 32 * 1024, &buf, &n) == 0) {
-        int ok = parse_cuda_h(buf, n, t->version, sizeof t->version) == 0;
+    if (cp_path_join(path, sizeof path, t->path, "include/cuda.h") == 0 &&
+        cp_fs_read_alloc(fs, path, 32 * 1024, &buf, &n) == 0) {
+        int ok = cp_parse_cuda_h(buf, n, t->version, sizeof t->version) == 0;
         free(buf);
         if (ok) {
-            cp_rt_set_str(t->version_source, sizeof t->version_source, "cuda.h");
+            cp_str_copy(t->version_source, sizeof t->version_source, "cuda.h");
             return;
         }
     }
@@ -318,11 +149,18 @@ typedef struct {
     size_t cap;
 } dist_arg;
 
+/* "nvidia_cuda_runtime-13.0.96.dist-info" or
+ * "nvidia_cuda_runtime_cu12-12.4.127.dist-info" with prefix
+ * "nvidia_cuda_runtime" -> "13.0.96". */
 static int dist_cb(const char *name, cp_fs_type type, void *arg)
 {
     dist_arg *a = arg;
+    cp_dist_info d;
     (void)type;
-    return parse_dist_info(name, a->prefix, a->out, a->cap) == 0;
+    if (cp_parse_dist_info(name, strlen(name), &d) != 0 || !cp_span_equals(d.base, a->prefix) || d.release.n == 0)
+        return 0;
+    cp_str_copy_n(a->out, a->cap, d.release.p, d.release.n);
+    return 1;
 }
 
 /* Last resort: wheel metadata folders in TK/dist-info (runtime, then nvcc). */
@@ -330,21 +168,21 @@ static void toolkit_dist_info(cp_fs *fs, cp_toolkit *t)
 {
     static const char *const prefixes[] = {"nvidia_cuda_runtime", "nvidia_cuda_nvcc"};
     char dir[CP_PATH_MAX + 16];
-    if (t->version[0] || cp_rt_join(dir, sizeof dir, t->path, "dist-info") != 0)
+    if (t->version[0] || cp_path_join(dir, sizeof dir, t->path, "dist-info") != 0)
         return;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !t->version[0]; i++) {
         dist_arg a = {prefixes[i], t->version, sizeof t->version};
-        cp_rt_list_real(fs, dir, dist_cb, &a);
+        cp_fs_list(fs, dir, dist_cb, &a);
     }
     if (t->version[0])
-        cp_rt_set_str(t->version_source, sizeof t->version_source, "dist-info");
+        cp_str_copy(t->version_source, sizeof t->version_source, "dist-info");
 }
 
 static int is_file(cp_fs *fs, const char *dir, const char *name)
 {
     char path[2 * CP_PATH_MAX];
-    return cp_rt_join(path, sizeof path, dir, name) == 0 &&
-           cp_rt_stat_real(fs, path, NULL, 0) == CP_FS_FILE;
+    return cp_path_join(path, sizeof path, dir, name) == 0 &&
+           cp_fs_stat(fs, path, NULL, NULL, NULL) == CP_FS_FILE;
 }
 
 typedef struct {
@@ -369,12 +207,12 @@ static int stub_cb(const char *name, cp_fs_type type, void *arg)
 static bool toolkit_has_stub(cp_fs *fs, const char *tk)
 {
     char dir[2 * CP_PATH_MAX];
-    if ((cp_rt_join(dir, sizeof dir, tk, "lib64/stubs") == 0 && is_file(fs, dir, "libcuda.so")) ||
-        (cp_rt_join(dir, sizeof dir, tk, "lib/stubs") == 0 && is_file(fs, dir, "libcuda.so")))
+    if ((cp_path_join(dir, sizeof dir, tk, "lib64/stubs") == 0 && is_file(fs, dir, "libcuda.so")) ||
+        (cp_path_join(dir, sizeof dir, tk, "lib/stubs") == 0 && is_file(fs, dir, "libcuda.so")))
         return true;
     stub_arg a = {fs, tk, false};
-    if (cp_rt_join(dir, sizeof dir, tk, "targets") == 0)
-        cp_rt_list_real(fs, dir, stub_cb, &a);
+    if (cp_path_join(dir, sizeof dir, tk, "targets") == 0)
+        cp_fs_list(fs, dir, stub_cb, &a);
     return a.found;
 }
 
@@ -396,12 +234,12 @@ static int compat_cb(const char *name, cp_fs_type type, void *arg)
     if (type == CP_FS_FILE && strncmp(name, "libcuda.so.", 11) == 0 && strchr(name + 11, '.') &&
         name[11] >= '0' && name[11] <= '9' && !t->compat_libcuda[0]) {
         char dir[CP_PATH_MAX + 8];
-        if (cp_rt_join(dir, sizeof dir, t->path, "compat") != 0 ||
-            cp_rt_join(t->compat_libcuda, sizeof t->compat_libcuda, dir, name) != 0) {
+        if (cp_path_join(dir, sizeof dir, t->path, "compat") != 0 ||
+            cp_path_join(t->compat_libcuda, sizeof t->compat_libcuda, dir, name) != 0) {
             t->compat_libcuda[0] = '\0';
             return 0;
         }
-        cp_rt_set_str(t->compat_version, sizeof t->compat_version, name + 11);
+        cp_str_copy(t->compat_version, sizeof t->compat_version, name + 11);
     }
     return 0;
 }
@@ -410,8 +248,8 @@ static int compat_cb(const char *name, cp_fs_type type, void *arg)
 static void toolkit_compat(cp_fs *fs, cp_toolkit *t)
 {
     char dir[CP_PATH_MAX + 8];
-    if (cp_rt_join(dir, sizeof dir, t->path, "compat") == 0)
-        cp_rt_list_real(fs, dir, compat_cb, t);
+    if (cp_path_join(dir, sizeof dir, t->path, "compat") == 0)
+        cp_fs_list(fs, dir, compat_cb, t);
 }
 
 /* Add the toolkit at `where` (any path; links resolved), found as `how`.
@@ -420,7 +258,7 @@ static void add_toolkit(obs *o, const char *where, const char *how)
 {
     char real[CP_PATH_MAX];
     cp_runtime_facts *rt = o->rt;
-    if (cp_rt_stat_real(o->fs, where, real, sizeof real) != CP_FS_DIR)
+    if (cp_fs_stat_real(o->fs, where, real, sizeof real) != CP_FS_DIR)
         return;
     for (int i = 0; i < rt->ntk; i++) {
         cp_toolkit *t = &rt->tk[i];
@@ -435,11 +273,11 @@ static void add_toolkit(obs *o, const char *where, const char *how)
         return;
     cp_toolkit *t = &rt->tk[rt->ntk++];
     memset(t, 0, sizeof *t);
-    cp_rt_set_str(t->path, sizeof t->path, real);
-    cp_rt_set_str(t->found_as, sizeof t->found_as, how);
+    cp_str_copy(t->path, sizeof t->path, real);
+    cp_str_copy(t->found_as, sizeof t->found_as, how);
     toolkit_version(o->fs, t);
     char bin[CP_PATH_MAX + 8];
-    t->has_nvcc = cp_rt_join(bin, sizeof bin, real, "bin") == 0 && is_file(o->fs, bin, "nvcc");
+    t->has_nvcc = cp_path_join(bin, sizeof bin, real, "bin") == 0 && is_file(o->fs, bin, "nvcc");
     t->has_stub_libcuda = toolkit_has_stub(o->fs, real);
     toolkit_compat(o->fs, t);
 }
@@ -448,7 +286,7 @@ static int cuda_dir_cb(const char *name, cp_fs_type type, void *arg)
 {
     char path[CP_PATH_MAX];
     (void)type;   /* links are followed by add_toolkit */
-    if (strncmp(name, "cuda-", 5) == 0 && cp_rt_join(path, sizeof path, "/usr/local", name) == 0)
+    if (strncmp(name, "cuda-", 5) == 0 && cp_path_join(path, sizeof path, "/usr/local", name) == 0)
         add_toolkit(arg, path, "/usr/local/cuda-*");
     return 0;
 }
@@ -458,16 +296,16 @@ static void find_nvcc(obs *o)
 {
     char dir[CP_PATH_MAX], nvcc[CP_PATH_MAX], real[CP_PATH_MAX];
     const char *p = cp_host_getenv(o->h, "PATH");
-    while (cp_rt_next_entry(&p, dir, sizeof dir)) {
-        if (dir[0] != '/' || cp_rt_join(nvcc, sizeof nvcc, dir, "nvcc") != 0 ||
-            cp_rt_stat_real(o->fs, nvcc, real, sizeof real) != CP_FS_FILE)
+    while (cp_list_next(&p, ':', dir, sizeof dir)) {
+        if (dir[0] != '/' || cp_path_join(nvcc, sizeof nvcc, dir, "nvcc") != 0 ||
+            cp_fs_stat_real(o->fs, nvcc, real, sizeof real) != CP_FS_FILE)
             continue;   /* relative entries depend on a cwd we do not know */
-        cp_rt_set_str(o->rt->nvcc_on_path, sizeof o->rt->nvcc_on_path, nvcc);
-        cut_last(real);
+        cp_str_copy(o->rt->nvcc_on_path, sizeof o->rt->nvcc_on_path, nvcc);
+        cp_path_parent(real);
         /* only a .../bin/nvcc names its toolkit; /usr/bin gives /usr, the
          * layout of distribution packages */
-        if (cp_rt_ends_with(real, "/bin")) {
-            cut_last(real);
+        if (cp_str_ends_with(real, "/bin")) {
+            cp_path_parent(real);
             add_toolkit(o, real, "nvcc on PATH");
         }
         return;
@@ -483,7 +321,7 @@ static void find_toolkits(obs *o)
     if ((v = cp_host_getenv(o->h, "CUDA_PATH")) != NULL && v[0] == '/')
         add_toolkit(o, v, "CUDA_PATH");
     find_nvcc(o);
-    cp_rt_list_real(o->fs, "/usr/local", cuda_dir_cb, o);
+    cp_fs_list(o->fs, "/usr/local", cuda_dir_cb, o);
 }
 
 /* Fill rt with the toolkits (from /usr/local/cuda, $CUDA_HOME, $CUDA_PATH,
@@ -510,15 +348,15 @@ int cp_runtime_observe(cp_fs *fs, const cp_host_facts *h, cp_runtime_facts *rt)
 
     char dir[CP_PATH_MAX], lib[CP_PATH_MAX + 8];
     const char *p = cp_host_getenv(h, "LD_LIBRARY_PATH");
-    while (cp_rt_next_entry(&p, dir, sizeof dir))
+    while (cp_list_next(&p, ':', dir, sizeof dir))
         if (dir[0] == '/')
             cp_rt_scan_dir(o, dir, "LD_LIBRARY_PATH");
     cp_rt_read_ldcache(o);
     cp_rt_find_compat_on_path(o);
     for (int i = 0; i < rt->ntk; i++) {
-        if (cp_rt_join(lib, sizeof lib, rt->tk[i].path, "lib64") == 0)
+        if (cp_path_join(lib, sizeof lib, rt->tk[i].path, "lib64") == 0)
             cp_rt_scan_dir(o, lib, "toolkit");
-        if (cp_rt_join(lib, sizeof lib, rt->tk[i].path, "lib") == 0)
+        if (cp_path_join(lib, sizeof lib, rt->tk[i].path, "lib") == 0)
             cp_rt_scan_dir(o, lib, "toolkit");
     }
 

@@ -292,20 +292,17 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
                         cp_host_getenv(&f->host, "NVIDIA_VISIBLE_DEVICES"),
                         cp_host_getenv(&f->host, "CUDA_DEVICE_ORDER"), &f->host.vis);
     cp_runtime_observe(s->fs, &f->host, &f->runtime);
+    /* one discovery of the Python environments, read by both layers */
+    cp_pyenv *py = cp_malloc(sizeof *py);
+    if (py) cp_pyenv_find(s->fs, &f->host, o->python, py);
     if (answered & CP_KV_LIBS) {
-        /* the snapshot's probe answers, by library index, over the re-read list */
         cp_libraries_facts *said = cp_malloc(sizeof *said);
         if (said) *said = f->libraries;
-        cp_libraries_observe(s->fs, &f->host, &f->runtime, &f->libraries);
-        for (int i = 0; said && i < f->libraries.nlib; i++) {
-            cp_library *l = &f->libraries.lib[i];
-            l->loads = said->lib[i].loads;
-            memcpy(l->load_error, said->lib[i].load_error, sizeof l->load_error);
-            memcpy(l->version_call, said->lib[i].version_call, sizeof l->version_call);
-        }
+        cp_libraries_observe(s->fs, &f->host, &f->runtime, py, &f->libraries);
+        if (said) cp_libraries_attach_answers(&f->libraries, said);
         free(said);
     } else {
-        cp_libraries_observe(s->fs, &f->host, &f->runtime, &f->libraries);
+        cp_libraries_observe(s->fs, &f->host, &f->runtime, py, &f->libraries);
         /* loading the libraries only means something on the machine itself,
          * and only where a GPU could use them: without one every layer above
          * the hardware is blocked anyway, and loading costs ~100 ms */
@@ -318,9 +315,10 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     /* a snapshot carries the frameworks' GPU code in its answers: the
      * libraries it was read from are too big to keep */
     if (!(answered & CP_KV_FW)) {
-        cp_frameworks_observe(s->fs, &f->host, o->python, &f->frameworks);
+        cp_frameworks_observe(s->fs, py, &f->frameworks);
         cp_frameworks_resolve_libs(s->fs, &f->host, &f->libraries, &f->frameworks);
     }
+    free(py);
     if (probes.n) probe_finish(&probes, f, o->timeout_ms > 0 ? o->timeout_ms : 5000, s->unreaped);
     *out = s;
     return 0;

@@ -103,3 +103,10 @@ bool cp_line_next(const char *text, size_t len, size_t *pos, cp_span *line)
     *pos += n + (nl ? 1 : 0);
     return true;
 }
+
+/* True when a span equals a string. */
+bool cp_span_equals(cp_span s, const char *str)
+{
+    size_t n = str ? strlen(str) : 0;
+    return s.n == n && (n == 0 || memcmp(s.p, str, n) == 0);
+}

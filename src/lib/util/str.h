@@ -45,4 +45,8 @@ bool cp_list_next(const char **p, char sep, char *out, size_t cap);
  * without one counts), *pos moved past it.  False at the end. */
 bool cp_line_next(const char *text, size_t len, size_t *pos, cp_span *line);
 
+/* True when the span holds exactly the bytes of str (a NUL-terminated
+ * string; NULL counts as ""). */
+bool cp_span_equals(cp_span s, const char *str);
+
 #endif
