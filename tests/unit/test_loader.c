@@ -1,9 +1,10 @@
 /*
  * The loader and the two library probes against the fake libcuda / NVML.
  *
- * Fakes come from $CUPROBE_TEST_FAKES (default build/fakes), scenarios from
- * $CUPROBE_TEST_SCENARIOS (default tests/fakes/scenarios).  Without the fake
- * libraries the test reports a skip.  The probes run in this process, so no
+ * Fakes come from $CUPROBE_TEST_FAKES (default: the fakes/ folder of this
+ * program's own build folder, BUILD/tests/../fakes, so `make BUILD=x` tests
+ * x's fakes), scenarios from $CUPROBE_TEST_SCENARIOS (default
+ * tests/fakes/scenarios).  Without the fake libraries the test reports a skip.  The probes run in this process, so no
  * scenario here may hang or crash.
  */
 #include <dlfcn.h>
@@ -34,6 +35,22 @@ static const char *env_or(const char *name, const char *dflt)
 static bool exists(const char *path)
 {
     return access(path, R_OK) == 0;
+}
+
+/* BUILD/fakes for this program at BUILD/tests/test_loader; "build/fakes"
+ * when /proc/self/exe cannot be read. */
+static const char *own_fakes(void)
+{
+    static char dir[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    if (n <= 0)
+        return "build/fakes";
+    dir[n] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (!slash || (size_t)(slash - dir) + sizeof "/../fakes" > sizeof dir)
+        return "build/fakes";
+    memcpy(slash, "/../fakes", sizeof "/../fakes");
+    return dir;
 }
 
 static void use_scenario(const char *name)
@@ -436,6 +453,13 @@ static void test_nvml_all_unsupported(void)
                              &d->sample.temperature_c, &d->sample.power_mw, &d->inv.power_limit_mw };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         CHECK_I64(*all[i], CP_UNKNOWN);
+    /* and every number the rows of fields.h declare, the ones added later too */
+#define UNKNOWN_INV(n, unit, help) CHECK_I64(d->inv.n, CP_UNKNOWN);
+#define UNKNOWN_SAMPLE(n, unit, help) CHECK_I64(d->sample.n, CP_UNKNOWN);
+#define EMPTY_INV(n, size, help) CHECK_STR(d->inv.n, "");
+#define EMPTY_SAMPLE(n, size, help) CHECK_STR(d->sample.n, "");
+    CP_NVML_INVENTORY_FIELDS(UNKNOWN_INV, EMPTY_INV)
+    CP_NVML_SAMPLE_FIELDS(UNKNOWN_SAMPLE, EMPTY_SAMPLE)
 
     cp_cuda_facts c;
     cp_cuda_probe_fill(&c);
@@ -452,7 +476,7 @@ static void test_nvml_all_unsupported(void)
 
 int main(void)
 {
-    snprintf(fakes, sizeof fakes, "%s", env_or("CUPROBE_TEST_FAKES", "build/fakes"));
+    snprintf(fakes, sizeof fakes, "%s", env_or("CUPROBE_TEST_FAKES", own_fakes()));
     snprintf(scenarios, sizeof scenarios, "%s",
              env_or("CUPROBE_TEST_SCENARIOS", "tests/fakes/scenarios"));
     snprintf(fake_cuda, sizeof fake_cuda, "%.*s/libcuda.so.1", PATH_MAX - 20, fakes);
