@@ -1,6 +1,8 @@
-# cuprobe: `make` builds ./cuprobe and build/libcuprobe.a with a C compiler,
-# make and libc alone; `make test` runs every test that needs no GPU, twice
-# (plain with -Werror, then under ASan+UBSan); `make test-gpu` runs tests/gpu/.
+# cuprobe: `make` builds ./cuprobe, build/libcuprobe.a and
+# build/libcuprobe-util-pic.a with a C compiler, make and libc alone;
+# `make test` runs `make lint` and then every test that needs no GPU, twice
+# (plain with -Werror, then under ASan+UBSan); `make test-gpu` runs tests/gpu/;
+# `make bench` builds the benchmark programs in build/bench/.
 
 CC      ?= cc
 BUILD   ?= build
@@ -10,6 +12,8 @@ WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wfor
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 SANFLAGS = $(if $(SAN),$(SANITIZE))
 CPPFLAGS = -Iinclude -Isrc/lib -D_GNU_SOURCE
+# The tool sees only the public API: a cli include of a library header fails here.
+CPPFLAGS_TOOL = -Iinclude -D_GNU_SOURCE
 CFLAGS_ALL = -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDLIBS_ALL = -ldl -lpthread $(LDLIBS)
 
@@ -19,18 +23,36 @@ LIB_SRC  := $(sort $(wildcard src/lib/*/*.c))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# The ground floor again as position-independent code, for the injection library to come.
+UTIL_SRC := $(sort $(wildcard src/lib/util/*.c))
+UTIL_PIC := $(UTIL_SRC:%.c=$(BUILD)/pic/%.o)
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FAKES    := $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnvidia-ml.so.1
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 TOOL     := $(if $(filter build,$(BUILD)),cuprobe,$(BUILD)/cuprobe)
 
-.PHONY: all test check-build check-unit check-cli test-gpu fuzz fuzz-build bench clean man
-all: $(TOOL)
+.PHONY: all test check-build check-unit check-cli test-gpu fuzz fuzz-build bench clean man checks-md lint pic
+all: $(TOOL) pic
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -DCUPROBE_VERSION='"$(VERSION)"' -MMD -MP -c -o $@ $<
+
+$(BUILD)/src/cli/%.o: src/cli/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_TOOL) $(CFLAGS_ALL) -DCUPROBE_VERSION='"$(VERSION)"' -MMD -MP -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -fPIC -MMD -MP -c -o $@ $<
+
+pic: $(BUILD)/libcuprobe-util-pic.a
+$(BUILD)/libcuprobe-util-pic.a: $(UTIL_PIC)
+	@rm -f $@
+	ar rcs $@ $^
 
 $(BUILD)/libcuprobe.a: $(LIB_OBJ)
 	@rm -f $@
@@ -56,7 +78,7 @@ $(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_commo
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libnvidia-ml.so.1
 
-check-build: $(TOOL) $(UNIT_BIN) $(FAKES)
+check-build: $(TOOL) $(UNIT_BIN) $(FAKES) pic bench
 
 check-unit: check-build
 	@sh tests/run-unit.sh $(BUILD)
@@ -64,8 +86,12 @@ check-unit: check-build
 check-cli: check-build
 	@sh tests/cli/run.sh $(TOOL) $(BUILD)
 
-# The CI entry point: everything twice, then one summary line.
-test:
+# The formatting rules and the banned-function list (tools/lint.sh).
+lint:
+	@sh tools/lint.sh
+
+# The CI entry point: lint, everything twice, then one summary line.
+test: lint
 	@rm -f build/results.txt build-asan/results.txt
 	$(MAKE) --no-print-directory BUILD=build WERROR=1 check-unit check-cli
 	$(MAKE) --no-print-directory BUILD=build-asan WERROR=1 SAN=1 check-unit check-cli
@@ -90,13 +116,20 @@ fuzz: fuzz-build
 	  ASAN_OPTIONS=quarantine_size_mb=32 $$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
 	    build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; done
 
-bench: $(TOOL)
-	$(MAKE) -C bench
+# The benchmark programs (bench/*.c: floor_l1, probe_rss), one binary each,
+# never sanitized (they measure); the bench/*.sh scripts build them this way.
+bench: $(BENCH_BIN)
+$(BUILD)/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -o $@ $< -ldl
 
+# Generated documents, kept in sync by CLI cases (man-page, checks-md).
 man: $(TOOL)
 	./$(TOOL) --man > docs/cuprobe.1
+checks-md: $(TOOL)
+	./$(TOOL) --checks-md > docs/checks.md
 
 clean:
 	rm -rf build build-asan cuprobe
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UTIL_PIC:.o=.d)

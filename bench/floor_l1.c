@@ -2,7 +2,7 @@
  * The floor for `cuprobe doctor --level 1` on a GPU machine: the least any
  * level-1 health check must do -- dlopen libcuda and libnvidia-ml and call
  * cuInit(0) and nvmlInit_v2() -- and nothing else.  Prints its own timings and
- * peak RSS.  Build: cc -O2 -o bench/floor_l1 bench/floor_l1.c -ldl
+ * peak RSS.  Build: make bench (build/bench/floor_l1)
  */
 #include <dlfcn.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 # The upper layers on the GPU machine: cuprobe arch on PyTorch against
 # cuobjdump and torch.cuda.get_arch_list(), the whole PyTorch install timed,
 # the framework and libraries layers, a 1 GB file, and a snapshot.
-# Usage (repo root on the GPU machine): sh bench/h200-issue3.sh   (writes $OUT)
+# Usage (repo root on the GPU machine): sh bench/gpu_arch_frameworks.sh   (writes $OUT)
 OUT=${OUT:-./out-gpu}
 mkdir -p "$OUT"
 run() { python3 -c 'import resource,subprocess,sys,time

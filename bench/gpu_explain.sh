@@ -3,7 +3,7 @@
 # programs built here, explained and checked against this machine
 # (tests/gpu/explain_live.sh), the corpus replayed through the tool, the
 # 1 MB log timing, and the whole GPU test suite.
-# Usage (repo root on the GPU machine): sh bench/h200-issue4.sh   (writes $OUT)
+# Usage (repo root on the GPU machine): sh bench/gpu_explain.sh   (writes $OUT)
 OUT=${OUT:-./out-gpu}
 mkdir -p "$OUT"
 {

@@ -2,7 +2,7 @@
 # The whole GPU-machine run for the foundation: build, GPU tests, level-1
 # timing against the floor, peak RSS, a snapshot fixture, and a run as an
 # ordinary user.  Writes everything under $OUT (default ./out-gpu).
-# Usage (repo root on the GPU machine): sh bench/h200-run.sh
+# Usage (repo root on the GPU machine): sh bench/gpu_level1.sh
 OUT=${OUT:-./out-gpu}
 mkdir -p "$OUT"
 {
@@ -13,8 +13,8 @@ mkdir -p "$OUT"
     echo "== level 1 vs floor, again"; bench/l1_vs_floor.sh 10 2>&1 | tee -a "$OUT/bench.txt"
     echo "== experiment: lazy JIT-library loading (CUDA_FORCE_PRELOAD_LIBRARIES=0) for both"
     CUDA_FORCE_PRELOAD_LIBRARIES=0 bench/l1_vs_floor.sh 10 2>&1 | tee -a "$OUT/bench.txt"
-    echo "== where the probes' memory goes"; cc -O2 -o bench/probe_rss bench/probe_rss.c -ldl &&
-        for m in cuda nvml nvml-noattach; do bench/probe_rss $m; done | tee -a "$OUT/bench.txt"
+    echo "== where the probes' memory goes"; make -s --no-print-directory bench &&
+        for m in cuda nvml nvml-noattach; do build/bench/probe_rss $m; done | tee -a "$OUT/bench.txt"
     echo "== peers: nvidia-smi"; bench/median_ms.sh 10 nvidia-smi -q | tee -a "$OUT/bench.txt"
     bench/median_ms.sh 10 nvidia-smi --query-gpu=name,driver_version,memory.used --format=csv | tee -a "$OUT/bench.txt"
     echo "== unit and CLI tests on this machine"; make check-unit check-cli 2>&1 | grep -E "^(FAIL|[0-9]+ passed)" | tee "$OUT/tests-here.txt"

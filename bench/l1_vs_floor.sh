@@ -7,13 +7,14 @@
 n=${1:-10}
 [ $# -gt 0 ] && shift
 set -- ./cuprobe "$@"
-cc -O2 -o bench/floor_l1 bench/floor_l1.c -ldl || exit 1
+make -s --no-print-directory bench || exit 1
+floor=build/bench/floor_l1
 tmp=/tmp/l1_vs_floor.$$
-bench/floor_l1 >/dev/null 2>&1
+"$floor" >/dev/null 2>&1
 for t in "$@"; do "$t" >/dev/null 2>&1; done
 i=0
 while [ $i -lt "$n" ]; do
-    t0=$(date +%s%N); bench/floor_l1 >/dev/null 2>&1; t1=$(date +%s%N)
+    t0=$(date +%s%N); "$floor" >/dev/null 2>&1; t1=$(date +%s%N)
     line="$(( (t1 - t0) / 1000 ))"
     for t in "$@"; do
         t0=$(date +%s%N); "$t" --json >/dev/null 2>&1; t1=$(date +%s%N)
@@ -33,5 +34,5 @@ for t in "$@"; do
     col=$((col + 1))
 done
 rm -f "$tmp"
-bench/floor_l1
+"$floor"
 for t in "$@"; do echo "$t:"; CUPROBE_BENCH_RUSAGE=1 "$t" --json 2>&1 >/dev/null | grep rusage; done

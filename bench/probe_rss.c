@@ -1,8 +1,8 @@
 /*
  * Where the probes' memory goes: peak RSS (VmHWM) after each step of what
  * the libcuda and NVML probes do, with nvmlInit_v2 or nvmlInitWithFlags.
- * Build: cc -O2 -o bench/probe_rss bench/probe_rss.c -ldl
- * Run:   bench/probe_rss cuda | nvml | nvml-noattach
+ * Build: make bench (build/bench/probe_rss)
+ * Run:   build/bench/probe_rss cuda | nvml | nvml-noattach
  */
 #include <dlfcn.h>
 #include <stdio.h>

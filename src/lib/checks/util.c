@@ -7,10 +7,10 @@
 
 static void vappend(char *dst, size_t cap, const char *sep, const char *fmt, va_list ap)
 {
-    size_t len = strlen(dst);
-    if (len && sep && len + strlen(sep) < cap) {
-        strcat(dst, sep);
-        len += strlen(sep);
+    size_t len = strlen(dst), n = sep ? strlen(sep) : 0;
+    if (len && n && len + n < cap) {
+        memcpy(dst + len, sep, n + 1);
+        len += n;
     }
     if (len < cap) vsnprintf(dst + len, cap - len, fmt, ap);
 }
