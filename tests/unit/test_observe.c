@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cuprobe/cuprobe.h"
+#include "cuprobe/facts.h"
 
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -157,10 +158,76 @@ static void test_snapshot_keeps_uptime(void)
     nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The replayed facts of a snapshot folder; NULL when it does not replay. */
+static cp_session *replay(const char *from)
+{
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    o.from_dir = from;
+    o.live_mask = 0;
+    cp_session *s;
+    char err[256];
+    return cp_observe(&o, &s, err, sizeof err) == 0 ? s : NULL;
+}
+
+/* The libraries probe's answers in a snapshot are keyed by path: a libs.
+ * block whose order differs from the order the files are found in (as after
+ * a parser fix that changes discovery order) still puts each answer on its
+ * own library.  Old snapshots, without libs.N.path, match by position. */
+static void test_libs_answers_by_path(void)
+{
+    static char text[1 << 20], moved[1 << 20];
+    char dir[] = "/tmp/cuprobe-observe-XXXXXX", cwd[512], p[700], line[1024];
+    CHECK(mkdtemp(dir) != NULL && getcwd(cwd, sizeof cwd) != NULL);
+    cp_session *ref = replay("tests/fixtures/h200-snap");
+    CHECK(ref != NULL);
+    if (!ref) return;
+    const cp_libraries_facts *want = &cp_session_facts(ref)->libraries;
+    CHECK(want->nlib >= 4);
+    /* the fixture's answers differ from one library to the next */
+    CHECK(strcmp(want->lib[0].version_call, want->lib[2].version_call) != 0);
+
+    /* the same snapshot, its libs. block written back to front with paths */
+    FILE *in = fopen("tests/fixtures/h200-snap/answers.txt", "r");
+    size_t used = 0;
+    while (in && fgets(line, sizeof line, in))
+        if (strncmp(line, "libs.", 5) != 0 && used + strlen(line) < sizeof moved)
+            used += (size_t)snprintf(moved + used, sizeof moved - used, "%s", line);
+    if (in) fclose(in);
+    for (int i = 0; i < want->nlib; i++) {
+        const cp_library *l = &want->lib[want->nlib - 1 - i];
+        used += (size_t)snprintf(moved + used, sizeof moved - used,
+                                 "libs.%d.path %s\nlibs.%d.loads %d\nlibs.%d.load_error %s\n"
+                                 "libs.%d.version_call %s\n", i, l->path, i, (int)l->loads, i,
+                                 l->load_error, i, l->version_call);
+    }
+    snprintf(moved + used, sizeof moved - used, "libs.end ok\n");
+    write_file(dir, "answers.txt", moved);
+    snprintf(p, sizeof p, "%s/root", dir);
+    snprintf(text, sizeof text, "%s/tests/fixtures/h200-snap/root", cwd);
+    CHECK(symlink(text, p) == 0);
+
+    cp_session *got = replay(dir);
+    CHECK(got != NULL);
+    if (got) {
+        const cp_libraries_facts *L = &cp_session_facts(got)->libraries;
+        CHECK_I64(L->nlib, want->nlib);
+        for (int i = 0; i < L->nlib && i < want->nlib; i++) {
+            CHECK_STR(L->lib[i].path, want->lib[i].path);
+            CHECK_I64(L->lib[i].loads, want->lib[i].loads);
+            CHECK_STR(L->lib[i].version_call, want->lib[i].version_call);
+            CHECK_STR(L->lib[i].load_error, want->lib[i].load_error);
+        }
+        cp_session_free(got);
+    }
+    cp_session_free(ref);
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void)
 {
     RUN(test_every_read_can_fail);
     RUN(test_snapshot_replays_same);
     RUN(test_snapshot_keeps_uptime);
+    RUN(test_libs_answers_by_path);
     return TEST_END();
 }
