@@ -109,8 +109,8 @@ int cli_asks_help(int argc, char **argv)
     return 0;
 }
 
-/* Parse seconds into milliseconds; see options.h. */
-int opt_seconds_ms(const char *s)
+/* "5" / "0.5" seconds as milliseconds; -1 when not a number in (0, 3600]. */
+static int seconds_ms(const char *s)
 {
     char *end;
     double v = strtod(s, &end);
@@ -118,8 +118,8 @@ int opt_seconds_ms(const char *s)
     return (int)(v * 1000 + 0.5) > 0 ? (int)(v * 1000 + 0.5) : 1;
 }
 
-/* Parse --live's list; see options.h. */
-int opt_live_mask(const char *s, unsigned *mask)
+/* --live's "cuda,nvml,env" as CP_LIVE_* bits; -1 on an unknown word. */
+static int live_mask(const char *s, unsigned *mask)
 {
     static const struct { const char *word; unsigned bit; } words[] = {
         { "cuda", CP_LIVE_CUDA }, { "nvml", CP_LIVE_NVML }, { "env", CP_LIVE_ENV },
@@ -146,13 +146,13 @@ int cli_observe_option(int id, const char *v, cp_observe_opts *o)
     case OPT_PYTHON: o->python = v; return 1;
     case OPT_ROOT: o->root = v; return 1;
     case OPT_TIMEOUT:
-        if ((o->timeout_ms = opt_seconds_ms(v)) < 0) {
+        if ((o->timeout_ms = seconds_ms(v)) < 0) {
             cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
             return -1;
         }
         return 1;
     case OPT_LIVE:
-        if (opt_live_mask(v, &o->live_mask) != 0) {
+        if (live_mask(v, &o->live_mask) != 0) {
             cli_usage_error("--live takes cuda,nvml,env, not '%s'", v);
             return -1;
         }
@@ -184,18 +184,4 @@ int cli_color_option(int id, const char *v, int *when)
 int cli_use_color(int when)
 {
     return when == CLI_COLOR_ALWAYS || (when == CLI_COLOR_AUTO && isatty(1) && !getenv("NO_COLOR"));
-}
-
-/* Match one flag by hand; see options.h. */
-int opt_match(int argc, char **argv, int *i, const char *flag, const char **val)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(flag);
-    if (strncmp(a, flag, n) != 0) return 0;
-    if (!val) return a[n] == '\0' ? 1 : 0;
-    if (a[n] == '=') { *val = a + n + 1; return 1; }
-    if (a[n] != '\0') return 0;
-    if (*i + 1 >= argc) { cli_usage_error("option '%s' needs a value", flag); return -1; }
-    *val = argv[++*i];
-    return 1;
 }

@@ -76,14 +76,4 @@ enum { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 int cli_color_option(int id, const char *value, int *when);
 int cli_use_color(int when);
 
-/* "5" / "0.5" seconds as milliseconds; -1 when not a number in (0, 3600]. */
-int opt_seconds_ms(const char *s);
-/* --live's "cuda,nvml,env" as CP_LIVE_* bits; -1 on an unknown word. */
-int opt_live_mask(const char *s, unsigned *mask);
-
-/* Hand-parsing of one flag, kept until every command uses cli_next.
- * Returns 1 matched (value in *val when wanted), 0 not this flag, -1 usage
- * error already reported. */
-int opt_match(int argc, char **argv, int *i, const char *flag, const char **val);
-
 #endif
