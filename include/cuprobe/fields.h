@@ -83,7 +83,10 @@
     I(pcie_width_cur, "lanes", "PCIe link width now") \
     I(temperature_c, "celsius", "GPU temperature") \
     I(power_mw, "milliwatts", "power draw of the GPU and its board " \
-                             "(a 1 s average on Ampere and newer)")
+                             "(a 1 s average on Ampere and newer)") \
+    I(util_gpu_pct, "percent", "share of the last sample period in which a kernel ran") \
+    I(util_mem_pct, "percent", "share of the last sample period in which device memory " \
+                               "was read or written")
 
 /* One compute process on a GPU (nvmlDeviceGetComputeRunningProcesses). */
 #define CP_GPU_PROCESS_FIELDS(I, S) \

@@ -60,6 +60,7 @@
  *   nvml.devN.pcie_gen_cur, .pcie_gen_max, .pcie_width_cur, .pcie_width_max
  *   nvml.devN.temp=36      degrees C
  *   nvml.devN.power_mw, .power_limit_mw
+ *   nvml.devN.util_gpu=0, .util_mem   nvmlDeviceGetUtilizationRates, percent
  */
 #ifndef CP_FAKE_COMMON_H
 #define CP_FAKE_COMMON_H

@@ -23,6 +23,10 @@ typedef struct {
 } nvmlMemory_t;
 
 typedef struct {
+    unsigned int gpu, memory;
+} nvmlUtilization_t;
+
+typedef struct {
     unsigned int pid;
     unsigned long long usedGpuMemory;
     unsigned int gpuInstanceId, computeInstanceId;
@@ -425,4 +429,17 @@ nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *power_mw)
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int *limit_mw)
 {
     return dev_uint(d, "power_limit_mw", limit_mw);
+}
+
+nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
+{
+    unsigned int gpu;
+    nvmlReturn_t rc = dev_uint(d, "util_gpu", &gpu);
+    if (rc == FK_SUCCESS && !u)
+        return FK_INVALID_ARGUMENT;
+    if (rc == FK_SUCCESS) {
+        u->gpu = gpu;
+        u->memory = (unsigned)opt_num(d, "util_mem", 0);
+    }
+    return rc;
 }

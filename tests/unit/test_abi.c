@@ -164,6 +164,8 @@ AT(nvmlMemory_v2_t, reserved, 16);
 AT(nvmlMemory_v2_t, free, 24);
 AT(nvmlMemory_v2_t, used, 32);
 LAYOUT(nvmlUtilization_t, 8);
+AT(nvmlUtilization_t, gpu, 0);
+AT(nvmlUtilization_t, memory, 4);
 LAYOUT(nvmlProcessInfo_t, 24);
 AT(nvmlProcessInfo_t, pid, 0);
 AT(nvmlProcessInfo_t, usedGpuMemory, 8);

@@ -182,10 +182,11 @@ static void test_committed_snapshots(void)
         CHECK_I64(bad, 0);
         cp_facts_init(&f);
         CHECK(cp_facts_load(text, n, &f, err, sizeof err) >= 0);
-        if (i == 0) {
+        if (i == 0) {       /* taken before utilisation was read */
             CHECK_I64(f.nvml.ndev, 1);
             CHECK_I64(f.nvml.dev[0].sample.power_mw, 81930);
             CHECK_I64(f.nvml.dev[0].inv.power_limit_mw, 700000);
+            CHECK_I64(f.nvml.dev[0].sample.util_gpu_pct, CP_UNKNOWN);
         }
     }
 }

@@ -18,6 +18,7 @@
 #include "dl/cuda_api.h"
 #include "dl/loader.h"
 #include "dl/nvml_api.h"
+#include "facts/facts_kv.h"
 #include "probe/probe.h"
 #include "test.h"
 
@@ -361,7 +362,46 @@ static void test_nvml_healthy(void)
     CHECK_I64(d->sample.temperature_c, 36);
     CHECK_I64(d->sample.power_mw, 109450);
     CHECK_I64(d->inv.power_limit_mw, 700000);
+    CHECK_I64(d->sample.util_gpu_pct, 0);               /* idle, as captured */
+    CHECK_I64(d->sample.util_mem_pct, 0);
     CHECK_I64(f.dev[1].sample.temperature_c, CP_UNKNOWN);
+}
+
+/* A sample travels from the fake NVML through the probe and the answers
+ * text (what a probe child sends, what a snapshot stores) into the facts. */
+static void test_nvml_sample_answers(void)
+{
+    static cp_nvml_facts f;
+    static cp_facts back;
+    char err[128];
+    use_scenario("busy-1gpu.txt");
+    cp_nvml_probe_fill(&f);
+    f.run.state = CP_PROBE_DONE;
+    CHECK_I64(f.dev[0].sample.util_gpu_pct, 87);
+    CHECK_I64(f.dev[0].sample.util_mem_pct, 41);
+
+    cp_buf b = { 0 };
+    cp_facts_put_nvml(&b, &f);
+    CHECK(!b.failed);
+    CHECK(strstr(b.data, "\nnvml.dev.0.util_gpu_pct 87\n") != NULL);
+    CHECK(strstr(b.data, "\nnvml.dev.0.util_mem_pct 41\n") != NULL);
+    cp_facts_init(&back);
+    CHECK_I64(cp_facts_load(b.data, b.len, &back, err, sizeof err), CP_KV_NVML);
+    const cp_nvml_device *d = &back.nvml.dev[0];
+    CHECK_I64(d->sample.util_gpu_pct, 87);
+    CHECK_I64(d->sample.util_mem_pct, 41);
+    CHECK_I64(d->sample.mem_used_bytes, 68719476736LL);
+    CHECK_I64(d->sample.temperature_c, 61);
+    CHECK_I64(d->sample.power_mw, 512300);
+    CHECK_I64(d->inv.mem_total_bytes, H200_MEM);       /* the inventory is the healthy one */
+    CHECK_STR(d->inv.name, "NVIDIA H200");
+    /* the whole sample, copied on its own, is what came back */
+    cp_nvml_sample copy = f.dev[0].sample;
+#define SAME_I(n, unit, help) CHECK_I64(d->sample.n, copy.n);
+#define SAME_S(n, size, help) CHECK_STR(d->sample.n, copy.n);
+    CP_NVML_SAMPLE_FIELDS(SAME_I, SAME_S)
+    CHECK_I64(d->sample.nprocs, copy.nprocs);
+    cp_buf_free(&b);
 }
 
 static void test_nvml_mismatch(void)
@@ -499,6 +539,7 @@ int main(void)
     RUN(test_cuda_visible_devices);
     RUN(test_cuda_8gpu);
     RUN(test_nvml_healthy);
+    RUN(test_nvml_sample_answers);
     RUN(test_nvml_mismatch);
     RUN(test_nvml_processes);
     RUN(test_nvml_health_scenarios);

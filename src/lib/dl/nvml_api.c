@@ -46,6 +46,7 @@ static const cp_dl_sym nvml_syms[] = {
     OPT(nvmlDeviceGetTemperature, NULL),
     OPT(nvmlDeviceGetPowerUsage, NULL),
     OPT(nvmlDeviceGetEnforcedPowerLimit, NULL),
+    OPT(nvmlDeviceGetUtilizationRates, NULL),
     { .name = NULL },
 };
 

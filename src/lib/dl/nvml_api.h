@@ -171,6 +171,7 @@ typedef nvmlReturn_t (*cp_nvmlDeviceGetTotalEccErrors_fn)(nvmlDevice_t dev,
                                                           nvmlMemoryErrorType_t type,
                                                           nvmlEccCounterType_t counter,
                                                           unsigned long long *count);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetUtilizationRates_fn)(nvmlDevice_t dev, nvmlUtilization_t *u);
 typedef nvmlReturn_t (*cp_nvmlDeviceGetTemperature_fn)(nvmlDevice_t dev,
                                                        nvmlTemperatureSensors_t sensor,
                                                        unsigned int *temp_c);
@@ -210,6 +211,7 @@ typedef struct {
     cp_nvmlDeviceGetTemperature_fn nvmlDeviceGetTemperature; /* deprecated in 13.0, still exported */
     cp_nvml_dev_uint_fn nvmlDeviceGetPowerUsage;
     cp_nvml_dev_uint_fn nvmlDeviceGetEnforcedPowerLimit;
+    cp_nvmlDeviceGetUtilizationRates_fn nvmlDeviceGetUtilizationRates; /* not on MIG-enabled GPUs */
 } cp_nvml_api;
 
 /* libnvidia-ml.so.1, overridden by $CUPROBE_LIBNVML; fills a cp_nvml_api. */

@@ -194,6 +194,12 @@ static void fill_load(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *s)
         s->temperature_c = t;
 
     s->power_mw = dev_uint(api->nvmlDeviceGetPowerUsage, h);
+
+    nvmlUtilization_t u = { 0, 0 };
+    if (api->nvmlDeviceGetUtilizationRates && api->nvmlDeviceGetUtilizationRates(h, &u) == OK) {
+        s->util_gpu_pct = u.gpu;
+        s->util_mem_pct = u.memory;
+    }
 }
 
 /* One tick's worth of a device; the sampler to come calls this alone. */
