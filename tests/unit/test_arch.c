@@ -16,6 +16,7 @@
 #include "json_check.h"
 #include "cuprobe/arch.h"
 #include "fs/walk.h"
+#include "util/alloc.h"
 
 static char dir[64];          /* this run's scratch folder */
 static const char *tool;      /* the cuprobe built beside this test */
@@ -442,6 +443,39 @@ static void test_tool_non_utf8_name(void)
     CHECK(strchr(buf, '\xff') == NULL);
 }
 
+/* Every allocation of a folder report failing in turn (the listings):
+ * each failure is a reported problem and exit 3, never a crash or a leak. */
+static void test_alloc_failures(void)
+{
+    cp_arch_target t[1];
+    char folder[PATH_MAX];
+    CHECK_I64(cp_arch_target_sm("90", &t[0]), 0);
+    snprintf(folder, sizeof folder, "%s/w", dir);
+    const char *paths[] = { folder };
+    int failed_runs = 0;
+    for (long n = 1; n < 200; n++) {
+        problems pr = { "", 0 };
+        int code = -1;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);    /* its own memory: not counted */
+        if (!out) { CHECK(out); return; }
+        cp_arch_opts o = { .targets = t, .ntargets = 1, .json = true, .problem = on_problem, .arg = &pr };
+        cp_alloc_fail_at(n);
+        code = cp_arch_report(&o, paths, 1, out);
+        long refused = cp_alloc_refused();
+        cp_alloc_fail_at(0);
+        fclose(out);
+        CHECK(buf && json_ok(buf));
+        free(buf);
+        if (!refused) break;
+        failed_runs++;
+        CHECK_I64(code, 3);
+        CHECK(strstr(pr.text, "Cannot allocate memory") != NULL);
+    }
+    CHECK(failed_runs > 0);
+}
+
 static void cleanup(void)
 {
     char cmd[PATH_MAX + 16];
@@ -474,6 +508,7 @@ int main(int argc, char **argv)
     RUN(test_text_report);
     RUN(test_fifo_named);
     RUN(test_tool_non_utf8_name);
+    RUN(test_alloc_failures);
     cleanup();
     return TEST_END();
 }
