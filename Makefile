@@ -80,8 +80,10 @@ $(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_commo
 
 check-build: $(TOOL) $(UNIT_BIN) $(FAKES) pic bench
 
+# The unit programs, then the library's call arrows read from this build's objects.
 check-unit: check-build
 	@sh tests/run-unit.sh $(BUILD)
+	@sh tests/arrows.sh $(BUILD)
 
 check-cli: check-build
 	@sh tests/cli/run.sh $(TOOL) $(BUILD)
