@@ -7,6 +7,7 @@
  *   cgroup v2:  "0::/kubepods.slice/kubepods-pod1234.slice/cri-containerd-ab.scope"
  */
 #include "host/host.h"
+#include "util/str.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,10 +34,7 @@ static const struct {
     { "/containerd/", "containerd" },
 };
 
-typedef struct {
-    const char *p;
-    size_t n;
-} span;
+typedef cp_span span;
 
 /* Split "ID:CONTROLLERS:PATH"; false for a line of another shape. */
 static bool split_cgroup_line(const char *line, size_t n, span *id, span *ctl, span *path)
@@ -57,17 +55,6 @@ static bool split_cgroup_line(const char *line, size_t n, span *id, span *ctl, s
     return true;
 }
 
-static void span_copy(span s, char *out, size_t cap)
-{
-    size_t n = s.n;
-    const char *nul = memchr(s.p, '\0', n);
-    if (nul)
-        n = (size_t)(nul - s.p);
-    if (n > cap - 1)
-        n = cap - 1;
-    memcpy(out, s.p, n);
-    out[n] = '\0';
-}
 
 static int hint_of(span path)
 {
@@ -93,11 +80,11 @@ void cp_parse_cgroup(const char *text, size_t len, cp_container *c)
     bool any = false, all_v2 = true;
     int best = -1;
     span best_path = { NULL, 0 }, first = { NULL, 0 }, mem = { NULL, 0 }, v2path = { NULL, 0 };
-    for (size_t i = 0; i < len;) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t end = nl ? (size_t)(nl - text) : len;
+    size_t pos = 0;
+    span line;
+    while (cp_line_next(text, len, &pos, &line)) {
         span id, ctl, path;
-        if (split_cgroup_line(text + i, end - i, &id, &ctl, &path)) {
+        if (split_cgroup_line(line.p, line.n, &id, &ctl, &path)) {
             bool v2 = id.n == 1 && id.p[0] == '0' && ctl.n == 0;
             all_v2 = all_v2 && v2;
             if (!any)
@@ -113,7 +100,6 @@ void cp_parse_cgroup(const char *text, size_t len, cp_container *c)
                 best_path = path;
             }
         }
-        i = end + 1;
     }
     /* hybrid v1/v2 hosts also list a "0::" line; v1's memory path is the one
      * that limits the process there */
@@ -121,10 +107,10 @@ void cp_parse_cgroup(const char *text, size_t len, cp_container *c)
     if (!any)
         return;
     c->cgroup_version = all_v2 ? 2 : 1;
-    span_copy(chosen, c->cgroup_path, sizeof c->cgroup_path);
+    cp_str_copy_n(c->cgroup_path, sizeof c->cgroup_path, chosen.p, chosen.n);
     if (best >= 0) {
         char p[128];
-        span_copy(best_path, p, sizeof p);
+        cp_str_copy_n(p, sizeof p, best_path.p, best_path.n);
         c->in_container = CP_YES;
         snprintf(c->kind, sizeof c->kind, "%s", hints[best].kind);
         snprintf(c->evidence, sizeof c->evidence, "cgroup '%s'", p);

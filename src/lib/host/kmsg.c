@@ -20,6 +20,7 @@
  * makes it too short, which errs towards "recent".
  */
 #include "host/host.h"
+#include "util/str.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,28 +34,22 @@
 /* Large enough for the default 128 KiB-1 MiB kernel ring many times over. */
 #define KMSG_MAX (4u << 20)
 
-typedef struct {
-    const char *p;
-    size_t n;
-} span;
+typedef cp_span span;
 
 static bool blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
 }
 
-static void span_copy(span s, char *out, size_t cap)
+/* s into out (up to a NUL, cut to fit) without its trailing blanks; the
+ * leading ones are the caller's to skip. */
+static void copy_rtrim(span s, char *out, size_t cap)
 {
-    size_t n = s.n;
-    const char *nul = memchr(s.p, '\0', n);
-    if (nul)
-        n = (size_t)(nul - s.p);
+    const char *nul = memchr(s.p, '\0', s.n);
+    size_t n = nul ? (size_t)(nul - s.p) : s.n;
     while (n > 0 && blank(s.p[n - 1]))
         n--;
-    if (n > cap - 1)
-        n = cap - 1;
-    memcpy(out, s.p, n);
-    out[n] = '\0';
+    cp_str_copy_n(out, cap, s.p, n);
 }
 
 static void skip_blanks(span *s)
@@ -150,7 +145,7 @@ static void parse_xid(span s, cp_xid_event *e)
         return;
     span pci = { s.p, (size_t)(close - s.p) };
     eat(&pci, "PCI:");
-    span_copy(pci, e->pci, sizeof e->pci);
+    copy_rtrim(pci, e->pci, sizeof e->pci);
     s.n -= (size_t)(close + 1 - s.p);
     s.p = close + 1;
     if (!eat(&s, ":"))
@@ -165,9 +160,9 @@ static void parse_xid(span s, cp_xid_event *e)
             e->pid = CP_UNKNOWN;          /* "pid=12x": not a number after all */
     }
     if (eat_field(&s, "name=", &val))
-        span_copy(val, e->process, sizeof e->process);
+        copy_rtrim(val, e->process, sizeof e->process);
     skip_blanks(&s);
-    span_copy(s, e->text, sizeof e->text);
+    copy_rtrim(s, e->text, sizeof e->text);
 }
 
 static void reset_counts(cp_kernel_log *k)
@@ -220,12 +215,10 @@ void cp_parse_kernel_log(const char *text, size_t len, cp_kernel_log *k)
     reset_counts(k);
     if (!text)
         return;
-    for (size_t i = 0; i < len;) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t end = nl ? (size_t)(nl - text) : len;
-        scan_line(text + i, end - i, k);
-        i = end + 1;
-    }
+    size_t pos = 0;
+    span line;
+    while (cp_line_next(text, len, &pos, &line))
+        scan_line(line.p, line.n, k);
     unroll(k);
     k->nxid = k->xid_total < CP_MAX_XIDS ? (int)k->xid_total : CP_MAX_XIDS;
 }

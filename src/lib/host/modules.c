@@ -5,6 +5,7 @@
  * module unloading prints "-" for refcount and users.
  */
 #include "host/host.h"
+#include "util/str.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,10 +23,7 @@ static const char *const module_names[CP_MOD_COUNT] = {
 /* /proc/modules is a few tens of KiB even on busy machines */
 #define MODULES_MAX (1u << 20)
 
-typedef struct {
-    const char *p;
-    size_t n;
-} span;
+typedef cp_span span;
 
 /* Split one line into up to max blank-separated fields; returns the count. */
 static int split_fields(const char *line, size_t len, span *f, int max)
@@ -60,13 +58,6 @@ static int64_t span_decimal(span s)
     return v;
 }
 
-static void span_copy(span s, char *out, size_t cap)
-{
-    size_t n = s.n < cap - 1 ? s.n : cap - 1;
-    memcpy(out, s.p, n);
-    out[n] = '\0';
-}
-
 static void clear_modules(cp_module mods[CP_MOD_COUNT])
 {
     for (int m = 0; m < CP_MOD_COUNT; m++) {
@@ -95,7 +86,7 @@ static void parse_line(const char *line, size_t len, cp_module mods[CP_MOD_COUNT
         if (nf > 2)
             mod->refcount = span_decimal(f[2]);
         if (nf > 4)
-            span_copy(f[4], mod->state, sizeof mod->state);
+            cp_str_copy_n(mod->state, sizeof mod->state, f[4].p, f[4].n);
         return;
     }
 }
@@ -109,13 +100,10 @@ void cp_parse_modules(const char *text, size_t len, cp_module mods[CP_MOD_COUNT]
     clear_modules(mods);
     if (!text)
         return;
-    size_t i = 0;
-    while (i < len) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t end = nl ? (size_t)(nl - text) : len;
-        parse_line(text + i, end - i, mods);
-        i = end + 1;
-    }
+    size_t pos = 0;
+    cp_span line;
+    while (cp_line_next(text, len, &pos, &line))
+        parse_line(line.p, line.n, mods);
 }
 
 /* Fill h->modules from /proc/modules and set h->modules_readable.  Returns 0,

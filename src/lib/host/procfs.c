@@ -6,6 +6,7 @@
  *   NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023
  */
 #include "host/host.h"
+#include "util/str.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,24 +17,6 @@
 static bool blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* Copy len bytes into a C string, stopping at a NUL and trimming blanks. */
-static void copy_trim(const char *s, size_t len, char *out, size_t cap)
-{
-    while (len > 0 && blank(*s)) {
-        s++;
-        len--;
-    }
-    const char *nul = memchr(s, '\0', len);
-    if (nul)
-        len = (size_t)(nul - s);
-    while (len > 0 && blank(s[len - 1]))
-        len--;
-    if (len > cap - 1)
-        len = cap - 1;
-    memcpy(out, s, len);
-    out[len] = '\0';
 }
 
 /* "580.159.04", "535.54", "470.256.02.1": digits, then one or more ".digits". */
@@ -68,7 +51,7 @@ static void find_version(const char *line, size_t len, size_t from, char *out, s
         while (i < len && !blank(line[i]) && line[i] != '\0')
             i++;
         if (i > start && looks_like_version(line + start, i - start)) {
-            copy_trim(line + start, i - start, out, cap);
+            cp_str_copy_trim(out, cap, line + start, i - start);
             return;
         }
         if (i < len && line[i] == '\0')
@@ -88,18 +71,17 @@ void cp_parse_nvidia_version(const char *text, size_t len, cp_procfs_nvidia *p)
     p->open_module = CP_TRI_UNKNOWN;
     if (!text)
         return;
-    size_t i = 0;
-    while (i < len) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t end = nl ? (size_t)(nl - text) : len;
-        const char *line = text + i;
-        size_t n = end - i;
+    size_t pos = 0;
+    cp_span span;
+    while (cp_line_next(text, len, &pos, &span)) {
+        const char *line = span.p;
+        size_t n = span.n;
         size_t lead = 0;
         while (lead < n && blank(line[lead]))
             lead++;
         size_t tag = sizeof NVRM_TAG - 1;
         if (n - lead >= tag && memcmp(line + lead, NVRM_TAG, tag) == 0) {
-            copy_trim(line, n, p->banner, sizeof p->banner);
+            cp_str_copy_trim(p->banner, sizeof p->banner, line, n);
             const char *km = memmem(line, n, "Kernel Module", 13);
             size_t from = km ? (size_t)(km - line) + 13 : lead + tag;
             find_version(line, n, from, p->version, sizeof p->version);
@@ -109,7 +91,6 @@ void cp_parse_nvidia_version(const char *text, size_t len, cp_procfs_nvidia *p)
                 p->open_module = CP_NO;
             return;
         }
-        i = end + 1;
     }
 }
 
@@ -142,11 +123,11 @@ static void gpu_info_line(const char *line, size_t n, cp_procfs_gpu *g)
     else if (key_is(line, kn, "GPU Firmware"))
         dst = g->firmware, cap = sizeof g->firmware;
     if (dst) {
-        copy_trim(v, vn, dst, cap);
+        cp_str_copy_trim(dst, cap, v, vn);
         return;
     }
     char val[32];
-    copy_trim(v, vn, val, sizeof val);
+    cp_str_copy_trim(val, sizeof val, v, vn);
     if (key_is(line, kn, "Device Minor"))
         g->minor = cp_parse_sysfs_int(val, strlen(val), 0);
     else if (key_is(line, kn, "GPU Excluded"))
@@ -165,13 +146,10 @@ void cp_parse_nvidia_gpu_info(const char *text, size_t len, cp_procfs_gpu *g)
     g->excluded = CP_TRI_UNKNOWN;
     if (!text)
         return;
-    size_t i = 0;
-    while (i < len) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t end = nl ? (size_t)(nl - text) : len;
-        gpu_info_line(text + i, end - i, g);
-        i = end + 1;
-    }
+    size_t pos = 0;
+    cp_span line;
+    while (cp_line_next(text, len, &pos, &line))
+        gpu_info_line(line.p, line.n, g);
 }
 
 typedef struct {

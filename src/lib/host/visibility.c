@@ -8,6 +8,7 @@
  * means only device 0 and "-1" or "none" means no device at all.
  */
 #include "host/host.h"
+#include "util/str.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,15 +21,6 @@ static bool blank(char c)
 static bool is_hex(char c)
 {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* Copy at most cap-1 bytes; a longer value is cut, never overflowed. */
-static void copy_cut(const char *s, size_t n, char *out, size_t cap)
-{
-    if (n > cap - 1)
-        n = cap - 1;
-    memcpy(out, s, n);
-    out[n] = '\0';
 }
 
 /* "0", " 1 " -> ordinal; false when not all decimal digits or too large. */
@@ -92,7 +84,7 @@ static bool is_duplicate(const cp_cuda_visible *cv, const cp_vis_entry *e)
 /* Classify one trimmed entry into e. */
 static void classify(const char *s, size_t n, cp_vis_entry *e)
 {
-    copy_cut(s, n, e->text, sizeof e->text);
+    cp_str_copy_n(e->text, sizeof e->text, s, n);
     e->index = CP_UNKNOWN;
     int64_t v;
     if (parse_ordinal(s, n, &v)) {
@@ -115,7 +107,7 @@ static void parse_cuda_visible(const char *val, cp_cuda_visible *cv)
         return;
     cv->set = true;
     size_t len = strlen(val);
-    copy_cut(val, len, cv->raw, sizeof cv->raw);
+    cp_str_copy_n(cv->raw, sizeof cv->raw, val, len);
     if (len == 0)
         return;                       /* set but empty: no device */
     size_t i = 0;
@@ -170,11 +162,11 @@ void cp_parse_visibility(const char *cuda_visible, const char *nvidia_visible,
     v->cuda_visible_set = v->cuda.set;
     v->nvidia_mode = nvidia_mode(nvidia_visible);
     if (nvidia_visible)
-        copy_cut(nvidia_visible, strlen(nvidia_visible), v->nvidia_raw, sizeof v->nvidia_raw);
+        cp_str_copy_n(v->nvidia_raw, sizeof v->nvidia_raw, nvidia_visible, strlen(nvidia_visible));
     v->order_valid = CP_TRI_UNKNOWN;
     if (device_order) {
         v->order_set = true;
-        copy_cut(device_order, strlen(device_order), v->order_raw, sizeof v->order_raw);
+        cp_str_copy_n(v->order_raw, sizeof v->order_raw, device_order, strlen(device_order));
         v->order_valid = (strcmp(device_order, "FASTEST_FIRST") == 0 ||
                           strcmp(device_order, "PCI_BUS_ID") == 0) ? CP_YES : CP_NO;
     }
