@@ -11,6 +11,7 @@
 #include "checks/framework_checks.h"
 #include "cuprobe/facts.h"
 #include "installed/frameworks.h"
+#include "installed/installed.h"
 #include "host/host.h"
 #include "test.h"
 #include "fake_tree.h"
@@ -532,8 +533,46 @@ static void remove_tree(void)
         fprintf(stderr, "  could not remove %s\n", root);
 }
 
+/* ------------------------------------------------------ Python text */
+
+static void test_py_text(void)
+{
+    char v[48];
+    static const char t[] = "__version__ = '2.11.0+cu130'\ndebug = False\ncuda: Optional[str] = \"13.0\"\n"
+                            "hip: Optional[str] = None\ngit = 'a\\b'\n__version__x = 'no'";
+    CHECK_I64(cp_parse_py_assign(t, strlen(t), "__version__", v, sizeof v), 1);
+    CHECK_STR(v, "2.11.0+cu130");
+    CHECK_I64(cp_parse_py_assign(t, strlen(t), "cuda", v, sizeof v), 1);
+    CHECK_STR(v, "13.0");
+    CHECK_I64(cp_parse_py_assign(t, strlen(t), "hip", v, sizeof v), 0);
+    CHECK_I64(cp_parse_py_assign(t, strlen(t), "git", v, sizeof v), -1);      /* escapes are not read */
+    CHECK_I64(cp_parse_py_assign(t, strlen(t), "debug", v, sizeof v), -1);
+    CHECK_STR(v, "");
+    char tiny[4];
+    CHECK_I64(cp_parse_py_assign(t, strlen(t), "__version__", tiny, sizeof tiny), -1);
+    CHECK_I64(cp_parse_py_assign(t, 20, "__version__", v, sizeof v), -1);     /* the quote is past len */
+
+    cp_tf_build_info bi;
+    static const char d[] = "build_info = {'cuda_compute_capabilities': ['sm_60', 'sm_80', 'sm_80', 'compute_90', "
+                            "'x'], 'cuda_version': '12.3', 'is_cuda_build': True}\n";
+    cp_parse_tf_build_info(d, strlen(d), &bi);
+    CHECK(!bi.cpu_only);
+    CHECK_STR(bi.cuda_version, "12.3");
+    CHECK_I64(bi.ncodes, 3);
+    CHECK_STR(bi.codes[2], "compute_90");
+    static const char pairs[] = "build_info = OrderedDict([(\"cuda_version\", \"11.2\"), (\"is_cuda_build\", True)])";
+    cp_parse_tf_build_info(pairs, strlen(pairs), &bi);
+    CHECK_STR(bi.cuda_version, "11.2");
+    CHECK_I64(bi.ncodes, 0);
+    static const char cpu[] = "build_info = {'cuda_version': '12.3', 'is_cuda_build': False}";
+    cp_parse_tf_build_info(cpu, strlen(cpu), &bi);
+    CHECK(bi.cpu_only);
+    CHECK_STR(bi.cuda_version, "");
+}
+
 int main(void)
 {
+    RUN(test_py_text);
     RUN(test_parse_code);
     RUN(test_check_found);
     RUN(test_check_cuda);

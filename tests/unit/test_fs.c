@@ -397,6 +397,77 @@ static void test_snapshot_live_chr(void)
     rm_rf(dir);
 }
 
+/* mkdir -p for a test tree. */
+static int mkdir_p_test(const char *path)
+{
+    char b[600];
+    snprintf(b, sizeof b, "%s", path);
+    for (char *s = b + 1; *s; s++)
+        if (*s == '/') { *s = '\0'; mkdir(b, 0755); *s = '/'; }
+    return mkdir(b, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* The one resolver: links followed inside the view, a missing tail kept as
+ * written ("many missing"), ".." folded after the links before it; and the
+ * reads that follow links record them as links, with the file under its
+ * real name, so a snapshot of a path through a link keeps the link. */
+static void test_realpath(void)
+{
+    char dir[] = "/tmp/cuprobe-fsroot-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char p[600], out[256];
+    snprintf(p, sizeof p, "%s/usr/local/cuda-13.0/lib64", dir);
+    CHECK(mkdir_p_test(p) == 0);
+    snprintf(p, sizeof p, "%s/usr/local/cuda-13.0/version.json", dir);
+    FILE *fp = fopen(p, "w");
+    if (fp) { fputs("{}\n", fp); fclose(fp); }
+    snprintf(p, sizeof p, "%s/usr/local/cuda", dir);
+    CHECK(symlink("/usr/local/cuda-13.0", p) == 0);   /* absolute: the view's root */
+    snprintf(p, sizeof p, "%s/usr/local/lib64", dir);
+    CHECK(symlink("cuda/lib64", p) == 0);             /* relative, through another link */
+
+    cp_fs *fs = cp_fs_open(dir, true);
+    CHECK_I64(cp_fs_realpath(fs, "/usr/local/cuda/version.json", out, sizeof out), 0);
+    CHECK_STR(out, "/usr/local/cuda-13.0/version.json");
+    CHECK_I64(cp_fs_realpath(fs, "/usr/local/cuda/no/such/file", out, sizeof out), 0);
+    CHECK_STR(out, "/usr/local/cuda-13.0/no/such/file");
+    CHECK_I64(cp_fs_realpath(fs, "/usr/local/lib64/../version.json", out, sizeof out), 0);
+    CHECK_STR(out, "/usr/local/cuda-13.0/version.json");   /* ".." after the link, as the kernel */
+    CHECK_I64(cp_fs_realpath(fs, "/../../usr//./local/cuda", out, sizeof out), 0);
+    CHECK_STR(out, "/usr/local/cuda-13.0");
+    CHECK_I64(cp_fs_realpath(fs, "usr/local", out, sizeof out), -EINVAL);
+    char tiny[8];
+    CHECK_I64(cp_fs_realpath(fs, "/usr/local/cuda", tiny, sizeof tiny), -ENAMETOOLONG);
+    CHECK_STR(tiny, "");
+    CHECK_I64(cp_fs_stat_real(fs, "/usr/local/lib64", out, sizeof out), CP_FS_DIR);
+    CHECK_STR(out, "/usr/local/cuda-13.0/lib64");
+    CHECK_I64(cp_fs_stat_real(fs, "/usr/local/cuda/nope", out, sizeof out), CP_FS_MISSING);
+    CHECK_STR(out, "");
+    CHECK_I64(cp_fs_host_path(fs, "/usr/local/cuda/version.json", p, sizeof p), 0);
+    CHECK(strstr(p, dir) == p && strcmp(p + strlen(dir), "/usr/local/cuda-13.0/version.json") == 0);
+
+    /* a read through the link, recorded: the snapshot keeps the link */
+    char buf[16], snap[300];
+    size_t len;
+    cp_fs *rec = cp_fs_open(dir, true);
+    CHECK_I64(cp_fs_read(rec, "/usr/local/cuda/version.json", buf, sizeof buf, &len), 0);
+    snprintf(snap, sizeof snap, "%s/snap", dir);
+    char err[256];
+    CHECK_I64(cp_fs_write_snapshot(rec, snap, err, sizeof err), 0);
+    cp_fs_close(rec);
+    struct stat st;
+    snprintf(p, sizeof p, "%s/usr/local/cuda", snap);
+    CHECK(lstat(p, &st) == 0 && S_ISLNK(st.st_mode));
+    snprintf(p, sizeof p, "%s/usr/local/cuda-13.0/version.json", snap);
+    CHECK(lstat(p, &st) == 0 && S_ISREG(st.st_mode));
+    cp_fs *re = cp_fs_open(snap, false);
+    CHECK_I64(cp_fs_read(re, "/usr/local/cuda/version.json", buf, sizeof buf, &len), 0);
+    CHECK_STR(buf, "{}\n");
+    cp_fs_close(re);
+    cp_fs_close(fs);
+    rm_rf(dir);
+}
+
 int main(void)
 {
     RUN(test_open_root);
@@ -409,5 +480,6 @@ int main(void)
     RUN(test_links_stay_inside);
     RUN(test_snapshot_never_leaves_dir);
     RUN(test_snapshot_live_chr);
+    RUN(test_realpath);
     return TEST_END();
 }

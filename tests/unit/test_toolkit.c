@@ -563,6 +563,66 @@ static void remove_tree(void)
         fprintf(stderr, "  could not remove %s\n", root);
 }
 
+/* ------------------------------------------------- other version texts */
+
+static void test_version_txt_and_cuda_h(void)
+{
+    char v[32] = "untouched";
+    static const char txt[] = "CUDA Version 11.0.228\n";
+    CHECK_I64(cp_parse_version_txt(txt, strlen(txt), v, sizeof v), 0);
+    CHECK_STR(v, "11.0.228");
+    CHECK_I64(cp_parse_version_txt("CUDA Version 9.0.176.", 21, v, sizeof v), 0);
+    CHECK_STR(v, "9.0.176");                     /* a sentence's full stop is not part of it */
+    CHECK_I64(cp_parse_version_txt("CUDA Version x", 14, v, sizeof v), -1);
+    CHECK_I64(cp_parse_version_txt("CUDA Version 11.0.228", 16, v, sizeof v), 0);
+    CHECK_STR(v, "11");                          /* len is respected: "11." */
+    char tiny[3];
+    CHECK_I64(cp_parse_version_txt(txt, strlen(txt), tiny, sizeof tiny), 0);
+    CHECK_STR(tiny, "11");
+    CHECK_I64(cp_parse_version_txt(txt, strlen(txt), tiny, 0), -1);
+
+    static const char h[] = "#define CUDA_VERSION_MINOR 9\n#define CUDA_VERSION\t13000\n";
+    CHECK_I64(cp_parse_cuda_h(h, strlen(h), v, sizeof v), 0);
+    CHECK_STR(v, "13.0");
+    CHECK_I64(cp_parse_cuda_h("#define CUDA_VERSION 130", 24, v, sizeof v), -1);
+    CHECK_I64(cp_parse_cuda_h("#define CUDA_VERSION 12080", 20, v, sizeof v), -1);
+    CHECK_I64(cp_parse_cuda_h("", 0, v, sizeof v), -1);
+}
+
+/* The one dist-info name parser, as the toolkit, libraries and framework
+ * layers read it. */
+static void test_dist_info(void)
+{
+    cp_dist_info d;
+    static const char a[] = "nvidia_cudnn_cu13-9.19.0.56.dist-info";
+    CHECK_I64(cp_parse_dist_info(a, strlen(a), &d), 0);
+    CHECK(cp_span_equals(d.name, "nvidia_cudnn_cu13"));
+    CHECK(cp_span_equals(d.base, "nvidia_cudnn"));
+    CHECK_I64(d.cuda_major, 13);
+    CHECK(cp_span_equals(d.version, "9.19.0.56"));
+    CHECK(cp_span_equals(d.release, "9.19.0.56"));
+    static const char b[] = "torch-2.11.0+cu130.dist-info";
+    CHECK_I64(cp_parse_dist_info(b, strlen(b), &d), 0);
+    CHECK(cp_span_equals(d.name, "torch") && cp_span_equals(d.base, "torch"));
+    CHECK_I64(d.cuda_major, CP_UNKNOWN);
+    CHECK(cp_span_equals(d.version, "2.11.0+cu130"));
+    CHECK(cp_span_equals(d.release, "2.11.0"));
+    static const char c[] = "nvidia_nccl_cu13-2.28.9.post1.dist-info";
+    CHECK_I64(cp_parse_dist_info(c, strlen(c), &d), 0);
+    CHECK(cp_span_equals(d.release, "2.28.9"));
+    static const char e[] = "nvidia_cuda_cupti-13.0.85.dist-info";   /* "_cupti" is no CUDA suffix */
+    CHECK_I64(cp_parse_dist_info(e, strlen(e), &d), 0);
+    CHECK(cp_span_equals(d.base, "nvidia_cuda_cupti"));
+    CHECK_I64(d.cuda_major, CP_UNKNOWN);
+    static const char f[] = "jax_cuda13_plugin-.dist-info";
+    CHECK_I64(cp_parse_dist_info(f, strlen(f), &d), 0);
+    CHECK(d.version.n == 0 && d.release.n == 0);
+    static const char *const bad[] = {"torch", "torch.dist-info", "-1.0.dist-info", "torch-1.0.egg-info", ".dist-info"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK_I64(cp_parse_dist_info(bad[i], strlen(bad[i]), &d), -1);
+    CHECK_I64(cp_parse_dist_info("a-1\0.dist-info", 15, &d), -1);
+}
+
 int main(void)
 {
     RUN(test_version_json_real);
@@ -570,6 +630,8 @@ int main(void)
     RUN(test_version_json_deep);
     RUN(test_ldcache_crafted);
     RUN(test_ldcache_real);
+    RUN(test_version_txt_and_cuda_h);
+    RUN(test_dist_info);
     snprintf(root, sizeof root, "/tmp/cuprobe-tk.XXXXXX");
     if (!mkdtemp(root)) {
         fprintf(stderr, "mkdtemp: %s\n", strerror(errno));
