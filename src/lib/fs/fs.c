@@ -67,8 +67,6 @@ static int prefixed(const cp_fs *fs, const char *mpath, char *out, size_t cap)
     return 0;
 }
 
-static void rec_put(cp_fs *fs, const char *path, enum rec_kind kind, const char *data, size_t len);
-
 /* The one path resolver: every symbolic link in the machine path `path` is
  * followed as the machine would, inside the view (an absolute link starts
  * again at the view's root, so a snapshot's /usr/local/cuda -> /usr/local/
@@ -121,7 +119,7 @@ static int walk(cp_fs *fs, const char *path, char *out, size_t cap, bool follow_
                 target[t] = '\0';
                 if (++hops > 40)
                     return -ELOOP;                      /* as the kernel counts */
-                rec_put(fs, done, REC_LINK, target, (size_t)t);
+                cp_fs_rec_put(fs, done, REC_LINK, target, (size_t)t);
                 done[dl] = '\0';                        /* the link itself is replaced */
                 if (target[0] == '/')
                     done[0] = '\0';
@@ -247,76 +245,6 @@ void cp_fs_fail_read_at(cp_fs *fs, long n)
         fs->fail_countdown = n > 0 ? n : 0;
 }
 
-/* ---------------------------------------------------------- recording -- */
-
-static cp_rec *rec_find(cp_fs *fs, const char *path)
-{
-    for (size_t i = 0; i < fs->nrec; i++)
-        if (strcmp(fs->recs[i].path, path) == 0)
-            return &fs->recs[i];
-    return NULL;
-}
-
-static cp_rec *rec_add(cp_fs *fs, const char *path)
-{
-    if (fs->nrec == fs->caprec) {
-        size_t ncap = fs->caprec ? fs->caprec * 2 : 64;
-        cp_rec *n = cp_realloc(fs->recs, ncap * sizeof *n);
-        if (!n)
-            return NULL;
-        fs->recs = n;
-        fs->caprec = ncap;
-    }
-    char *p = cp_strdup(path);
-    if (!p)
-        return NULL;
-    cp_rec *r = &fs->recs[fs->nrec++];
-    memset(r, 0, sizeof *r);
-    r->path = p;
-    r->kind = REC_PLACEHOLDER;
-    return r;
-}
-
-/* Stronger evidence replaces weaker: placeholder < folder < link < file.  A
- * listing records a link to a folder as a folder; an explicit readlink then
- * says it is a link (the writer still makes it a folder when children were
- * recorded under that name).  data may be NULL. */
-static void rec_put(cp_fs *fs, const char *path, enum rec_kind kind,
-                    const char *data, size_t len)
-{
-    if (!fs->record)
-        return;
-    cp_rec *r = rec_find(fs, path);
-    if (r) {
-        if (kind == REC_PLACEHOLDER || (kind == REC_DIR && r->kind != REC_PLACEHOLDER))
-            return;
-        if (kind == REC_LINK && r->kind == REC_FILE)
-            return;
-    } else if (!(r = rec_add(fs, path))) {
-        fs->record_oom = true;
-        return;
-    }
-    if (kind == REC_DIR || kind == REC_PLACEHOLDER) {
-        free(r->data);
-        r->data = NULL;
-        r->len = 0;
-        r->kind = kind;
-        return;
-    }
-    char *copy = cp_malloc(len + 1);
-    if (!copy) {
-        fs->record_oom = true;
-        return;
-    }
-    if (len)
-        memcpy(copy, data, len);
-    copy[len] = '\0';
-    free(r->data);
-    r->data = copy;
-    r->len = len;
-    r->kind = kind;
-}
-
 static cp_fs_type type_of(mode_t m)
 {
     if (S_ISREG(m))
@@ -420,7 +348,7 @@ int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
     buf[got] = '\0';
     if (len)
         *len = got;
-    rec_put(fs, mpath, REC_FILE, buf, got);
+    cp_fs_rec_put(fs, mpath, REC_FILE, buf, got);
     return 0;
 }
 
@@ -467,7 +395,7 @@ int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap)
     if (n < 0)
         return -errno;
     buf[n] = '\0';
-    rec_put(fs, mpath, REC_LINK, buf, (size_t)n);
+    cp_fs_rec_put(fs, mpath, REC_LINK, buf, (size_t)n);
     return 0;
 }
 
@@ -487,7 +415,7 @@ cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
         *rdev_major = t == CP_FS_CHR ? (int64_t)major(st.st_rdev) : CP_UNKNOWN;
     if (rdev_minor)
         *rdev_minor = t == CP_FS_CHR ? (int64_t)minor(st.st_rdev) : CP_UNKNOWN;
-    rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
+    cp_fs_rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
     return t;
 }
 
@@ -591,9 +519,9 @@ static cp_fs_type list_entry_type(cp_fs *fs, int dfd, const char *dir, const cha
     if (!fs->record || !named)
         return t;
     if (r >= 0)
-        rec_put(fs, mpath, REC_LINK, target, (size_t)r);
+        cp_fs_rec_put(fs, mpath, REC_LINK, target, (size_t)r);
     else if (t != CP_FS_MISSING)
-        rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
+        cp_fs_rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
     return t;
 }
 
@@ -618,7 +546,7 @@ int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entr
         closedir(d);
         return rc;
     }
-    rec_put(fs, mdir, REC_DIR, NULL, 0);
+    cp_fs_rec_put(fs, mdir, REC_DIR, NULL, 0);
     int visited = 0;
     for (size_t i = 0; i < n; i++) {
         if (prefix && strncmp(names[i], prefix, strlen(prefix)) != 0)

@@ -36,6 +36,14 @@ struct cp_fs {
  * does not lose it; listings of a snapshot never show it. */
 #define CP_FS_KEEP_NAME ".cuprobe-keep"
 
+/* Record what the view saw at machine path `path` (resolved, so nothing is
+ * recorded below a link's name): a file's bytes or a link's target in
+ * data/len, nothing for a folder or a stat-only placeholder.  Does nothing
+ * when the view does not record; an entry that cannot be stored sets
+ * record_oom, so the snapshot writer refuses an incomplete record
+ * (record.c). */
+void cp_fs_rec_put(cp_fs *fs, const char *path, enum rec_kind kind, const char *data, size_t len);
+
 /* True when a path has a ".." component. */
 bool cp_fs_has_dotdot(const char *path);
 
