@@ -1,0 +1,2 @@
+_version: str = "0.11.2"
+_cached_version = None
