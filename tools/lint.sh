@@ -9,10 +9,9 @@
 #               or fail silently (see BANNED below, with what to use instead)
 #
 # Prints one "FILE:LINE: what" line per problem and exits 1 when there is
-# one.  tools/lint-allow.txt lists "FILE FUNCTION" pairs allowed for now.
+# one.
 # Usage: tools/lint.sh   (from the repository root)
 cd "$(dirname "$0")/.." || exit 2
-allow=tools/lint-allow.txt
 
 # function|what to use instead
 BANNED='strcpy|cp_str_copy (util/str.h) or snprintf
@@ -54,19 +53,10 @@ problems=$(
         grep -E "^[^:]+:[0-9]+:.*(^|[^A-Za-z0-9_.>])$fn[[:space:]]*\(" |
         grep -vE '^[^:]+:[0-9]+:[[:space:]]*\*' |
         while IFS=: read -r file line _; do
-            if [ -f "$allow" ] && grep -qx "$file $fn" "$allow"; then continue; fi
             echo "$file:$line: banned function '$fn' (use $use)"
         done
     done
 )
-
-if [ -f "$allow" ]; then
-    grep -v '^#' "$allow" | while read -r file fn; do
-        [ -n "$file" ] || continue
-        grep -qE "(^|[^A-Za-z0-9_.>])$fn[[:space:]]*\(" "$file" 2>/dev/null ||
-            echo "lint: note: '$file $fn' in $allow is no longer needed" >&2
-    done
-fi
 
 if [ -n "$problems" ]; then
     echo "$problems"

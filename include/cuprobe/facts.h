@@ -323,6 +323,11 @@ typedef struct {
     char runpath_copy[CP_PATH_MAX];  /* what its own RUNPATH/RPATH would give, "" if nothing */
 } cp_fw_lib;
 
+/* cp_framework.cuda_version of a build known to carry no CUDA at all (torch
+ * with `cuda = None`, jax without a CUDA plugin, TensorFlow with
+ * is_cuda_build False); "" stays "not known". */
+#define CP_FW_CUDA_CPU "cpu"
+
 typedef struct {
     char name[16];            /* "torch", "jax", "cupy", "tensorflow" */
     char version[48];         /* "2.11.0+cu130" */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "checks/check.h"
+#include "checks/check.h"
 #include "checks/framework_checks.h"
 #include "cuprobe/facts.h"
 #include "installed/frameworks.h"

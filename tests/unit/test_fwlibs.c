@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "checks/check.h"
 #include "checks/framework_checks.h"
 #include "installed/frameworks.h"
 

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checks/libraries_checks.h"
+#include "checks/check.h"
 #include "cuprobe/facts.h"
 #include "host/host.h"
 #include "installed/installed.h"

@@ -4,7 +4,6 @@
 #include <string.h>
 #include "check.h"
 #include "checks/framework_checks.h"
-#include "installed/frameworks.h"
 #include "kb/kb.h"
 
 static int64_t driver_cuda(const cp_facts *f)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "check.h"
+#include "util/str.h"
 #include "kb/kb.h"
 
 /* Is there an NVIDIA GPU on the PCI bus at all? */
@@ -22,10 +23,7 @@ void cp_check_pci_gpu(const cp_facts *f, cp_finding *o)
         char models[160] = "";
         for (int i = 0; i < h->npci; i++) {
             const char *m = cp_is_gpu_function(&h->pci[i]) ? cp_gpu_model(f, h->pci[i].addr) : NULL;
-            if (m && !strstr(models, m) && strlen(models) + strlen(m) + 3 < sizeof models) {
-                if (models[0]) strcat(models, ", ");
-                strcat(models, m);
-            }
+            if (m && !strstr(models, m)) cp_str_append(models, sizeof models, ", ", m);
         }
         cp_set(o, CP_PASS, "%d NVIDIA GPU%s on the PCI bus: %s", gpus, gpus > 1 ? "s" : "", models);
         return;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "check.h"
+#include "util/str.h"
 
 static const char *in_container_hint(const cp_facts *f)
 {
@@ -139,10 +140,7 @@ void cp_check_devnodes(const cp_facts *f, cp_finding *o)
         if (d->exists && d->path[11] >= '0' && d->path[11] <= '9') ngpu_nodes++;
         if (needed && (!d->exists || !d->is_chr)) {
             nmissing++;
-            if (strlen(missing) + strlen(d->path) + 3 < sizeof missing) {
-                if (missing[0]) strcat(missing, ", ");
-                strcat(missing, d->path);
-            }
+            cp_str_append(missing, sizeof missing, ", ", d->path);
         }
     }
     for (int i = 0; i < h->procfs.ngpus; i++) {
@@ -150,11 +148,8 @@ void cp_check_devnodes(const cp_facts *f, cp_finding *o)
         int found = 0;
         snprintf(path, sizeof path, "/dev/nvidia%lld", (long long)h->procfs.gpus[i].minor);
         for (int k = 0; k < h->ndev; k++) found |= strcmp(h->dev[k].path, path) == 0 && h->dev[k].exists;
-        if (!found && CP_KNOWN(h->procfs.gpus[i].minor) && strlen(missing) + strlen(path) + 3 < sizeof missing) {
+        if (!found && CP_KNOWN(h->procfs.gpus[i].minor) && cp_str_append(missing, sizeof missing, ", ", path))
             nmissing++;
-            if (missing[0]) strcat(missing, ", ");
-            strcat(missing, path);
-        }
     }
     if (nmissing) {
         cp_set(o, CP_FAIL, "device node%s missing: %s", nmissing > 1 ? "s" : "", missing);

@@ -2,7 +2,7 @@
  * driver and against each other (libraries_checks.h). */
 #include <stdio.h>
 #include <string.h>
-#include "libraries_checks.h"
+#include "check.h"
 #include "kb/kb.h"
 
 /* The file's version, else what the library's own version call said. */

@@ -110,14 +110,14 @@ static int cache_cb(const char *soname, const char *path, void *arg)
 {
     obs *o = arg;
     if (strcmp(soname, "libcuda.so.1") == 0 && !o->cache_libcuda[0] && strlen(path) < sizeof o->cache_libcuda)
-        strcpy(o->cache_libcuda, path);
+        cp_str_copy(o->cache_libcuda, sizeof o->cache_libcuda, path);
     if (strncmp(soname, "libcudart.so.", 13) != 0 || o->ncache >= CP_MAX_CUDARTS)
         return 0;
     cache_hit *c = &o->cache[o->ncache];
     if (strlen(soname) >= sizeof c->soname || strlen(path) >= sizeof c->path || path[0] != '/')
         return 0;
-    strcpy(c->soname, soname);
-    strcpy(c->path, path);
+    cp_str_copy(c->soname, sizeof c->soname, soname);
+    cp_str_copy(c->path, sizeof c->path, path);
     o->ncache++;
     return 0;
 }

@@ -58,7 +58,7 @@ static int read_text(fw_obs *o, const char *path, char *buf, size_t cap, size_t 
 static int listing_cb(const char *name, cp_fs_type type, void *arg)
 {
     listing *l = arg;
-    if (l->n < LIST_MAX && strlen(name) < sizeof l->name[0]) { strcpy(l->name[l->n], name); l->type[l->n++] = type; }
+    if (l->n < LIST_MAX && strlen(name) < sizeof l->name[0]) { cp_str_copy(l->name[l->n], sizeof l->name[0], name); l->type[l->n++] = type; }
     return 0;
 }
 
@@ -98,7 +98,7 @@ static void add_problem(cp_framework *fw, const char *fmt, ...)
 {
     size_t n = strlen(fw->problem);
     va_list ap;
-    if (n && n + 2 < sizeof fw->problem) { strcpy(fw->problem + n, "; "); n += 2; }
+    if (n && cp_str_append(fw->problem, sizeof fw->problem, "", "; ")) n += 2;
     if (n + 1 >= sizeof fw->problem) return;
     va_start(ap, fmt);
     vsnprintf(fw->problem + n, sizeof fw->problem - n, fmt, ap);
@@ -115,7 +115,7 @@ static void add_code(cp_framework *fw, const char *name, int64_t entries)
             return;
         }
     fw->code_entries[fw->ncodes] = entries;
-    strcpy(fw->codes[fw->ncodes++], name);
+    cp_str_copy(fw->codes[fw->ncodes++], sizeof fw->codes[0], name);
 }
 
 static cp_framework *new_fw(fw_obs *o, const char *name, const char *pkg)

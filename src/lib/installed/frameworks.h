@@ -11,11 +11,6 @@
 #include "fs/fs.h"
 #include "installed/installed.h"
 
-/* cp_framework.cuda_version of a build known to carry no CUDA at all (torch
- * with `cuda = None`, jax without a CUDA plugin, TensorFlow with
- * is_cuda_build False); "" stays "not known". */
-#define CP_FW_CUDA_CPU "cpu"
-
 /* Fill *out (cleared first) with the frameworks found in the site-packages
  * folders of py (cp_pyenv_find, installed.h), in that order.  Every small
  * file is read through fs; a GPU library is scanned at its real path below

@@ -241,8 +241,8 @@ static int cache_cb(const char *soname, const char *path, void *arg)
     cache_hit *c = &o->cache[o->ncache];
     if (strlen(soname) >= sizeof c->soname || strlen(path) >= sizeof c->path)
         return 0;
-    strcpy(c->soname, soname);
-    strcpy(c->path, path);
+    cp_str_copy(c->soname, sizeof c->soname, soname);
+    cp_str_copy(c->path, sizeof c->path, path);
     o->ncache++;
     return 0;
 }
@@ -290,8 +290,7 @@ static int targets_cb(const char *name, cp_fs_type type, void *arg)
     targets_arg *a = arg;
     char dir[2 * CP_PATH_MAX];
     if (type == CP_FS_DIR && cp_path_join(dir, sizeof dir, a->targets, name) == 0 &&
-        strlen(dir) + 4 < sizeof dir) {
-        strcat(dir, "/lib");
+        cp_path_join(dir, sizeof dir, dir, "lib") == 0) {
         scan_dir(a->o, dir, "toolkit", NULL, CP_UNKNOWN);
     }
     return 0;

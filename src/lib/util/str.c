@@ -36,6 +36,16 @@ bool cp_str_copy_trim(char *dst, size_t cap, const char *src, size_t n)
     return cp_str_copy_n(dst, cap, src, len);
 }
 
+/* Append sep and s, all or nothing. */
+bool cp_str_append(char *dst, size_t cap, const char *sep, const char *s)
+{
+    size_t len = strlen(dst), n = (len && sep) ? strlen(sep) : 0, m = strlen(s);
+    if (len + n + m >= cap) return false;
+    memcpy(dst + len, sep, n);
+    memcpy(dst + len + n, s, m + 1);
+    return true;
+}
+
 /* True when s starts with prefix. */
 bool cp_str_starts_with(const char *s, const char *prefix)
 {

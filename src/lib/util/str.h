@@ -23,6 +23,11 @@ bool cp_str_copy_n(char *dst, size_t cap, const char *src, size_t n);
  * CR, LF) left out. */
 bool cp_str_copy_trim(char *dst, size_t cap, const char *src, size_t n);
 
+/* Append sep (only when dst is not empty) and s to dst, all or nothing:
+ * returns false and leaves dst as it was when both do not fit.  For lists
+ * such as "a, b, c". */
+bool cp_str_append(char *dst, size_t cap, const char *sep, const char *s);
+
 bool cp_str_starts_with(const char *s, const char *prefix);
 bool cp_str_ends_with(const char *s, const char *suffix);
 
