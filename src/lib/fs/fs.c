@@ -456,38 +456,45 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void free_names(char **names, size_t n)
+/* Free what cp_fs_dir_names returned. */
+void cp_fs_names_free(char **names, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
 }
 
-/* Read every name of an open folder except "." and "..".  Returns 0 or -errno. */
-static int collect_names(DIR *d, const char *skip, char ***out, size_t *count)
+/* The sorted names of an open folder; see fs_int.h. */
+int cp_fs_dir_names(DIR *d, const char *skip, bool skip_hidden, char ***out, size_t *count)
 {
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-            (skip && strcmp(de->d_name, skip) == 0))
+    while ((errno = 0, de = readdir(d)) != NULL) {
+        const char *nm = de->d_name;
+        if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0 || (skip && strcmp(nm, skip) == 0) ||
+            (skip_hidden && nm[0] == '.'))
             continue;
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 32;
             char **nn = cp_realloc(names, ncap * sizeof *nn);
             if (!nn) {
-                free_names(names, n);
+                cp_fs_names_free(names, n);
                 return -ENOMEM;
             }
             names = nn;
             cap = ncap;
         }
-        if (!(names[n] = cp_strdup(de->d_name))) {
-            free_names(names, n);
+        if (!(names[n] = cp_strdup(nm))) {
+            cp_fs_names_free(names, n);
             return -ENOMEM;
         }
         n++;
+    }
+    if (errno) {
+        int e = errno;
+        cp_fs_names_free(names, n);
+        return -e;
     }
     if (n > 1)
         qsort(names, n, sizeof *names, cmp_names);
@@ -541,7 +548,7 @@ int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entr
         return -errno;
     char **names = NULL;
     size_t n = 0;
-    rc = collect_names(d, fs->live ? NULL : CP_FS_KEEP_NAME, &names, &n);
+    rc = cp_fs_dir_names(d, fs->live ? NULL : CP_FS_KEEP_NAME, false, &names, &n);
     if (rc) {
         closedir(d);
         return rc;
@@ -556,7 +563,7 @@ int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entr
         if (cb && cb(names[i], t, arg) != 0)
             break;
     }
-    free_names(names, n);
+    cp_fs_names_free(names, n);
     closedir(d);
     return visited;
 }

@@ -1,13 +1,15 @@
 /*
  * Private to the file-system door: the record kept for `cuprobe snapshot`,
- * shared by fs.c (reads, listings, recording) and snap.c (writing a
- * snapshot back out).  Nothing outside src/lib/fs/ includes this.
+ * shared by fs.c (reads, listings, recording), record.c and snap.c (writing
+ * a snapshot back out), and the sorted folder listing that fs.c and the
+ * walker (walk.c) both use.  Nothing outside src/lib/fs/ includes this.
  */
 #ifndef CP_FS_INT_H
 #define CP_FS_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <dirent.h>
 #include "fs/fs.h"
 
 /* What a recorded path was seen as. */
@@ -43,6 +45,14 @@ struct cp_fs {
  * record_oom, so the snapshot writer refuses an incomplete record
  * (record.c). */
 void cp_fs_rec_put(cp_fs *fs, const char *path, enum rec_kind kind, const char *data, size_t len);
+
+/* Every name of an open folder except ".", "..", `skip` (NULL: none) and,
+ * with skip_hidden, names starting with '.', sorted bytewise so results
+ * never depend on directory order.  *out is an allocated array of allocated
+ * names, freed with cp_fs_names_free.  Returns 0, or -errno (-ENOMEM, or
+ * what readdir reported). */
+int cp_fs_dir_names(DIR *d, const char *skip, bool skip_hidden, char ***out, size_t *count);
+void cp_fs_names_free(char **names, size_t n);
 
 /* True when a path has a ".." component. */
 bool cp_fs_has_dotdot(const char *path);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "fs/fs_int.h"
 #include "fs/walk.h"
 #include "util/alloc.h"
 #include "util/str.h"
@@ -16,18 +17,6 @@ typedef struct {
     long seen;                /* entries looked at, against max_entries */
 } walk_state;
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void free_names(char **names, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-}
-
 /* The sorted names of dir, "." and ".." (and hidden ones when asked) left
  * out.  Returns 0, or an errno. */
 static int list_names(const char *dir, bool skip_hidden, char ***out, size_t *count)
@@ -35,35 +24,9 @@ static int list_names(const char *dir, bool skip_hidden, char ***out, size_t *co
     DIR *d = opendir(dir);
     if (!d)
         return errno;
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0;
-    for (struct dirent *de; (errno = 0, de = readdir(d)) != NULL;) {
-        const char *nm = de->d_name;
-        if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0 || (skip_hidden && nm[0] == '.'))
-            continue;
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 32;
-            char **nn = cp_realloc(names, ncap * sizeof *nn);
-            if (!nn) { rc = ENOMEM; break; }
-            names = nn;
-            cap = ncap;
-        }
-        if (!(names[n] = cp_strdup(nm))) { rc = ENOMEM; break; }
-        n++;
-    }
-    if (!rc && errno)
-        rc = errno;
+    int rc = cp_fs_dir_names(d, NULL, skip_hidden, out, count);
     closedir(d);
-    if (rc) {
-        free_names(names, n);
-        return rc;
-    }
-    if (n > 1)
-        qsort(names, n, sizeof *names, cmp_names);
-    *out = names;
-    *count = n;
-    return 0;
+    return -rc;
 }
 
 static int emit(walk_state *w, cp_walk_event ev, const char *path, const char *name, int depth, int err)
@@ -126,7 +89,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth)
     for (int pass = 0; pass < (w->o->files_first ? 2 : 1) && !rc && !stop; pass++)
         for (size_t i = 0; i < n && !rc && !stop; i++)
             rc = visit(w, dir, names[i], depth, pass, &stop);
-    free_names(names, n);
+    cp_fs_names_free(names, n);
     return rc;
 }
 
