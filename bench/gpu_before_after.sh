@@ -14,10 +14,10 @@ mkdir -p "$OUT"
     date -u; uname -r; nvidia-smi -L; head -1 /proc/driver/nvidia/version
     make -j"$(nproc)" >"$OUT/build.log" 2>&1 || { echo "build failed"; tail -40 "$OUT/build.log"; exit 1; }
     echo "== make test-gpu"; make test-gpu 2>&1 | tail -25
-    echo "== level 1 vs floor, this build and $old in the same rounds"
-    bench/l1_vs_floor.sh "$n" "$old"
-    echo "== again"
-    bench/l1_vs_floor.sh "$n" "$old"
+    echo "== level 1 vs floor, this build and $old in the same rounds, 0.3 s apart"
+    SETTLE_S=0.3 bench/l1_vs_floor.sh "$n" "$old"
+    echo "== the same back to back (each command may pay for the last one's teardown)"
+    SETTLE_S=0 bench/l1_vs_floor.sh "$n" "$old"
     echo "== a live snapshot from each build, replayed by both"
     for who in new old; do
         tool=./cuprobe; [ $who = old ] && tool=$old
