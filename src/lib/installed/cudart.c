@@ -25,12 +25,12 @@ static int cudart_name_version(const char *path, int64_t v[3])
     return cp_version_split(name + 13, &v[0], &v[1], &v[2]);
 }
 
-/* The toolkit whose tree holds `real`, or NULL. */
-static const cp_toolkit *toolkit_of(const cp_runtime_facts *rt, const char *real)
+/* The toolkit whose tree holds `real`; see installed.h. */
+const cp_toolkit *cp_toolkit_holding(const cp_runtime_facts *rt, const char *real)
 {
     for (int i = 0; i < rt->ntk; i++) {
         size_t n = strlen(rt->tk[i].path);
-        if (strncmp(real, rt->tk[i].path, n) == 0 && real[n] == '/')
+        if (n && strncmp(real, rt->tk[i].path, n) == 0 && real[n] == '/')
             return &rt->tk[i];
     }
     return NULL;
@@ -48,7 +48,7 @@ static void cudart_version(const obs *o, cp_cudart *c, const char *real)
     c->major = best[0];
     c->minor = best[1];
     c->patch = best[2];
-    const cp_toolkit *tk = toolkit_of(o->rt, real);
+    const cp_toolkit *tk = cp_toolkit_holding(o->rt, real);
     if ((na > nb ? na : nb) >= 3 || !tk ||
         cp_version_split(tk->version, &t[0], &t[1], &t[2]) == 0)
         return;
@@ -113,7 +113,7 @@ static int cache_cb(const char *soname, const char *path, void *arg)
         cp_str_copy(o->cache_libcuda, sizeof o->cache_libcuda, path);
     if (strncmp(soname, "libcudart.so.", 13) != 0 || o->ncache >= CP_MAX_CUDARTS)
         return 0;
-    cache_hit *c = &o->cache[o->ncache];
+    cp_cache_entry *c = &o->cache[o->ncache];
     if (strlen(soname) >= sizeof c->soname || strlen(path) >= sizeof c->path || path[0] != '/')
         return 0;
     cp_str_copy(c->soname, sizeof c->soname, soname);
@@ -157,24 +157,31 @@ int cp_rt_cudart_soname(int64_t major, int64_t minor, char *buf, size_t cap)
     return 0;
 }
 
-/* Mark the copy the dynamic loader would open for `soname`: the first
- * LD_LIBRARY_PATH folder holding that name, else the first ld.so.cache
- * entry for it.  A program's own RUNPATH and the default folders (/lib,
- * /usr/lib) are not modelled. */
+/* The copy the loader opens for a soname; see installed.h. */
+bool cp_loader_pick(cp_fs *fs, const cp_host_facts *h, const cp_cache_entry *cache, int ncache,
+                    const char *soname, char *real, size_t cap)
+{
+    char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX];
+    const char *p = cp_host_getenv(h, "LD_LIBRARY_PATH");
+    while (cp_list_next(&p, ':', dir, sizeof dir))
+        if (dir[0] == '/' && cp_path_join(path, sizeof path, dir, soname) == 0 &&
+            cp_fs_stat_real(fs, path, real, cap) == CP_FS_FILE)
+            return true;
+    for (int i = 0; i < ncache; i++)
+        if (strcmp(cache[i].soname, soname) == 0 &&
+            cp_fs_stat_real(fs, cache[i].path, real, cap) == CP_FS_FILE)
+            return true;
+    return false;
+}
+
+/* Mark the libcudart copy the dynamic loader would open for `soname`
+ * (cp_loader_pick). */
 void cp_rt_mark_would_load(obs *o, const char *soname)
 {
-    char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
-    const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
-    bool found = false;
-    while (!found && cp_list_next(&p, ':', dir, sizeof dir)) {
-        found = dir[0] == '/' && cp_path_join(path, sizeof path, dir, soname) == 0 &&
-                cp_fs_stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE;
-    }
-    for (int i = 0; !found && i < o->ncache; i++) {
-        found = strcmp(o->cache[i].soname, soname) == 0 &&
-                cp_fs_stat_real(o->fs, o->cache[i].path, real, sizeof real) == CP_FS_FILE;
-    }
-    for (int i = 0; found && i < o->rt->nrt; i++)
+    char real[CP_PATH_MAX];
+    if (!cp_loader_pick(o->fs, o->h, o->cache, o->ncache, soname, real, sizeof real))
+        return;
+    for (int i = 0; i < o->rt->nrt; i++)
         if (strcmp(o->real[i], real) == 0)
             o->rt->rt[i].would_load = true;
 }

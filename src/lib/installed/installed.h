@@ -38,6 +38,24 @@ int cp_parse_cuda_h(const char *text, size_t len, char *out, size_t cap);
 typedef int (*cp_ldcache_cb)(const char *soname, const char *path, void *arg);
 int cp_parse_ldcache(const unsigned char *data, size_t len, cp_ldcache_cb cb, void *arg);
 
+/* One ld.so.cache entry (soname and the path it names), as the runtime and
+ * libraries layers keep them, in cache order. */
+typedef struct {
+    char soname[64];
+    char path[CP_PATH_MAX];
+} cp_cache_entry;
+
+/* The copy the dynamic loader opens for `soname`: the first LD_LIBRARY_PATH
+ * folder (h's environment) holding that name, else the first entry of
+ * cache[0..ncache) for it.  A program's own RUNPATH and the default folders
+ * (/lib, /usr/lib) are not modelled.  Writes its resolved path to real and
+ * returns true; false when neither has it (cudart.c). */
+bool cp_loader_pick(cp_fs *fs, const cp_host_facts *h, const cp_cache_entry *cache, int ncache,
+                    const char *soname, char *real, size_t cap);
+
+/* The toolkit of rt whose tree holds the resolved path `real`, or NULL. */
+const cp_toolkit *cp_toolkit_holding(const cp_runtime_facts *rt, const char *real);
+
 /* Find CUDA toolkits and libcudart copies the way a program would (see
  * runtime facts).  Reads environment values from h->env (LD_LIBRARY_PATH,
  * CUDA_HOME, CUDA_PATH, PATH), so a replay sees the captured environment. */

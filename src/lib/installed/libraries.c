@@ -50,12 +50,6 @@ static const lib_kind kinds[] = {
 
 #define MAX_CACHE 256
 
-/* One ld.so.cache entry of our libraries. */
-typedef struct {
-    char soname[64];
-    char path[CP_PATH_MAX];
-} cache_hit;
-
 /* What the finder knew about one listed copy beyond cp_library. */
 typedef struct {
     const lib_kind *kind;
@@ -72,7 +66,7 @@ typedef struct {
     cp_libraries_facts *out;
     lib_extra extra[CP_MAX_LIBS];
     int ncache;
-    cache_hit cache[MAX_CACHE];       /* our libraries' ld.so.cache entries, in order */
+    cp_cache_entry cache[MAX_CACHE];       /* our libraries' ld.so.cache entries, in order */
     size_t nseen, capseen;            /* every real path met, past CP_MAX_LIBS too */
     char (*seen)[CP_PATH_MAX];
     int oom;
@@ -123,17 +117,6 @@ static int soname_of(const lib_kind *k, const char *name, char *out, size_t cap)
     memcpy(out, name, n);
     out[n] = '\0';
     return 0;
-}
-
-/* The toolkit whose tree holds `real`, or NULL (both paths are resolved). */
-static const cp_toolkit *toolkit_of(const cp_runtime_facts *rt, const char *real)
-{
-    for (int i = 0; i < rt->ntk; i++) {
-        size_t n = strlen(rt->tk[i].path);
-        if (n && strncmp(real, rt->tk[i].path, n) == 0 && real[n] == '/')
-            return &rt->tk[i];
-    }
-    return NULL;
 }
 
 /* ----------------------------------------------------------- copies -- */
@@ -238,7 +221,7 @@ static int cache_cb(const char *soname, const char *path, void *arg)
     lobs *o = arg;
     if (!kind_of(soname) || o->ncache >= MAX_CACHE || path[0] != '/')
         return 0;
-    cache_hit *c = &o->cache[o->ncache];
+    cp_cache_entry *c = &o->cache[o->ncache];
     if (strlen(soname) >= sizeof c->soname || strlen(path) >= sizeof c->path)
         return 0;
     cp_str_copy(c->soname, sizeof c->soname, soname);
@@ -259,21 +242,13 @@ static void read_ldcache(lobs *o)
         add_copy(o, o->cache[i].path, o->cache[i].soname, "ld.so.cache", NULL, CP_UNKNOWN);
 }
 
-/* Mark the copy the loader hands out for `soname`: the first LD_LIBRARY_PATH
- * folder holding that name, else the first ld.so.cache entry.  A program's
- * own RUNPATH and the default folders are not modelled (as for libcudart). */
+/* Mark the copy the loader hands out for `soname` (cp_loader_pick). */
 static void mark_would_load(lobs *o, const char *soname)
 {
-    char dir[CP_PATH_MAX], path[2 * CP_PATH_MAX], real[CP_PATH_MAX];
-    const char *p = cp_host_getenv(o->h, "LD_LIBRARY_PATH");
-    bool found = false;
-    while (!found && cp_list_next(&p, ':', dir, sizeof dir))
-        found = dir[0] == '/' && cp_path_join(path, sizeof path, dir, soname) == 0 &&
-                cp_fs_stat_real(o->fs, path, real, sizeof real) == CP_FS_FILE;
-    for (int i = 0; !found && i < o->ncache; i++)
-        found = strcmp(o->cache[i].soname, soname) == 0 &&
-                cp_fs_stat_real(o->fs, o->cache[i].path, real, sizeof real) == CP_FS_FILE;
-    for (int i = 0; found && i < o->out->nlib; i++)
+    char real[CP_PATH_MAX];
+    if (!cp_loader_pick(o->fs, o->h, o->cache, o->ncache, soname, real, sizeof real))
+        return;
+    for (int i = 0; i < o->out->nlib; i++)
         if (strcmp(o->out->lib[i].path, real) == 0)
             o->out->lib[i].would_load = true;
 }
@@ -424,7 +399,7 @@ static void settle(lobs *o, int i)
         cp_str_copy(l->version, sizeof l->version, d.version);
         cp_str_copy(l->version_source, sizeof l->version_source, "dist-info");
     }
-    const cp_toolkit *tk = toolkit_of(o->rt, l->path);
+    const cp_toolkit *tk = cp_toolkit_holding(o->rt, l->path);
     int64_t tmaj = CP_UNKNOWN, tmin, tpatch;
     if (tk && cp_version_split(tk->version, &tmaj, &tmin, &tpatch) < 1)
         tmaj = CP_UNKNOWN;

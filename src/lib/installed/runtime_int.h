@@ -13,11 +13,6 @@
 #include "host/host.h"
 #include "installed/installed.h"
 
-typedef struct {
-    char soname[64];
-    char path[CP_PATH_MAX];
-} cache_hit;
-
 /* Working state of one cp_runtime_observe call (heap: it is ~30 KB). */
 typedef struct {
     cp_fs *fs;
@@ -25,7 +20,7 @@ typedef struct {
     cp_runtime_facts *rt;
     char real[CP_MAX_CUDARTS][CP_PATH_MAX];   /* resolved path of rt->rt[i] */
     int ncache;
-    cache_hit cache[CP_MAX_CUDARTS];         /* libcudart entries of ld.so.cache, in order */
+    cp_cache_entry cache[CP_MAX_CUDARTS];         /* libcudart entries of ld.so.cache, in order */
     char cache_libcuda[CP_PATH_MAX];         /* the ld.so.cache entry for libcuda.so.1 */
 } obs;
 
