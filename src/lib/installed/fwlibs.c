@@ -28,32 +28,6 @@ static int is_cuda_lib(const char *soname)
     return 0;
 }
 
-/* "/a/b/../c/./d" -> "/a/c/d" in place: RUNPATHs climb out of $ORIGIN with
- * "..", which cp_fs refuses; folded here the way the path reads. */
-static void fold_dots(char *path)
-{
-    char out[CP_PATH_MAX];
-    size_t o = 0;
-    const char *p = path;
-    while (*p) {
-        while (*p == '/') p++;
-        const char *e = p;
-        while (*e && *e != '/') e++;
-        size_t n = (size_t)(e - p);
-        if (n == 2 && p[0] == '.' && p[1] == '.') {
-            while (o > 0 && out[o - 1] != '/') o--;
-            if (o > 0) o--;                     /* drop the slash too */
-        } else if (n && !(n == 1 && p[0] == '.') && o + n + 2 < sizeof out) {
-            out[o++] = '/';
-            memcpy(out + o, p, n);
-            o += n;
-        }
-        p = e;
-    }
-    out[o] = '\0';
-    snprintf(path, CP_PATH_MAX, "%s", o ? out : "/");
-}
-
 /* Look for soname in a ':'-separated folder list ($ORIGIN expanded to
  * origin); the first regular file wins.  Returns 1 and the path, else 0. */
 static int search(cp_fs *fs, const char *list, const char *origin, const char *soname, char *out, size_t cap)
@@ -72,11 +46,14 @@ static int search(cp_fs *fs, const char *list, const char *origin, const char *s
             } else dir[o++] = entry[i++];
         }
         dir[o] = '\0';
-        if (dir[0] != '/' || cp_path_join(path, sizeof path, dir, soname) != 0)
+        char real[CP_PATH_MAX];
+        /* RUNPATHs climb out of $ORIGIN with "..": the fs resolver folds it
+         * after the links before it, as the kernel does */
+        if (dir[0] != '/' || cp_path_join(path, sizeof path, dir, soname) != 0 ||
+            cp_fs_realpath(fs, path, real, sizeof real) != 0)
             continue;
-        fold_dots(path);
-        if (cp_fs_stat(fs, path, NULL, NULL, NULL) == CP_FS_FILE) {
-            cp_str_copy(out, cap, path);
+        if (cp_fs_stat(fs, real, NULL, NULL, NULL) == CP_FS_FILE) {
+            cp_str_copy(out, cap, real);
             return 1;
         }
     }
