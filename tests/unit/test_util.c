@@ -127,7 +127,7 @@ static void test_buf(void)
 {
     cp_buf b = { 0 };
     for (int i = 0; i < 1000; i++) cp_buf_printf(&b, "%04d", i);
-    cp_buf_puts(&b, "!");
+    cp_buf_append(&b, "!", 1);
     cp_buf_append(&b, "\0x", 2);
     CHECK(!b.failed);
     CHECK_I64(b.len, 4003);

@@ -33,12 +33,6 @@ void cp_buf_append(cp_buf *b, const char *s, size_t n)
     b->data[b->len] = '\0';
 }
 
-/* Append a string. */
-void cp_buf_puts(cp_buf *b, const char *s)
-{
-    cp_buf_append(b, s, strlen(s));
-}
-
 /* printf into the buffer. */
 void cp_buf_printf(cp_buf *b, const char *fmt, ...)
 {

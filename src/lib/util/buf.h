@@ -17,8 +17,6 @@ typedef struct {
 
 /* Append n bytes of s (which may hold NULs). */
 void cp_buf_append(cp_buf *b, const char *s, size_t n);
-/* Append a NUL-terminated string. */
-void cp_buf_puts(cp_buf *b, const char *s);
 /* printf into the buffer. */
 void cp_buf_printf(cp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Free the memory and reset the buffer to empty (failed cleared too). */

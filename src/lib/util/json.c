@@ -68,12 +68,6 @@ void cp_json_i64(FILE *out, int64_t v)
     else fprintf(out, "%lld", (long long)v);
 }
 
-/* true or false. */
-void cp_json_bool(FILE *out, int v)
-{
-    fputs(v ? "true" : "false", out);
-}
-
 /* `"key": ` with its separator. */
 void cp_json_key(FILE *out, const char *key, int *first)
 {
