@@ -6,6 +6,7 @@
 #include <string.h>
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/text.h"
 #include "util/str.h"
 #include "util/version.h"
 #include "test.h"
@@ -112,6 +113,32 @@ static void test_utf8_strict(void)
     CHECK_STR(json_of("a\0b", 3), "\"a\\u0000b\"");
 }
 
+/* What cp_text_put_n writes for some bytes. */
+static const char *text_of(const char *s, size_t n, int keep_newline)
+{
+    static char out[256];
+    memset(out, 0, sizeof out);
+    FILE *f = fmemopen(out, sizeof out - 1, "w");
+    if (!f) return "";
+    cp_text_put_n(f, s, n, keep_newline);
+    fclose(f);
+    return out;
+}
+
+static void test_text_escape(void)
+{
+    CHECK_STR(text_of("plain text", 10, 1), "plain text");
+    CHECK_STR(text_of("\033]0;title\007x", 11, 1), "\\x1b]0;title\\x07x");
+    CHECK_STR(text_of("a\nb\tc", 5, 1), "a\nb\tc");
+    CHECK_STR(text_of("a\nb", 3, 0), "a\\nb");
+    CHECK_STR(text_of("\xc2\x9b" "31m", 5, 1), "\\u009b31m");           /* C1 CSI */
+    CHECK_STR(text_of("\x9b" "31m", 4, 1), "\\x9b31m");                  /* raw 8-bit CSI */
+    CHECK_STR(text_of("caf\xc3\xa9", 5, 1), "caf\xc3\xa9");
+    CHECK_STR(text_of("\x7f\r", 2, 1), "\\x7f\\x0d");
+    CHECK(cp_text_needs_escape("x\033[2J"));
+    CHECK(!cp_text_needs_escape("GPU-1 \xc3\xa9\n"));
+}
+
 static void test_versions(void)
 {
     char b[16];
@@ -144,6 +171,7 @@ int main(void)
     RUN(test_paths);
     RUN(test_lists_and_lines);
     RUN(test_utf8_strict);
+    RUN(test_text_escape);
     RUN(test_versions);
     RUN(test_buf);
     return TEST_END();
