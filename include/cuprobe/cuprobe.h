@@ -35,7 +35,12 @@ typedef struct {
     const char *python;       /* also examine this Python interpreter's environment, or NULL */
 } cp_observe_opts;
 
-#define CP_OBSERVE_DEFAULTS { NULL, "/", 0, 5000, false, 0, NULL }
+#define CP_OBSERVE_DEFAULTS { NULL, "/", 0, CP_TIMEOUT_DEFAULT_MS, false, 0, NULL }
+
+/* The probe deadline: its default, and the floor below which no driver can
+ * be told from a cut-short step (a shorter timeout_ms is raised to it). */
+#define CP_TIMEOUT_DEFAULT_MS 5000
+#define CP_TIMEOUT_MIN_MS 100
 
 typedef struct cp_session cp_session;
 
