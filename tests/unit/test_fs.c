@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define FIX1 "tests/fixtures/h200-1gpu/root"
@@ -105,11 +107,14 @@ static void test_live_devices(void)
     cp_fs *fs = cp_fs_open("/", false);
     char buf[256];
     size_t len = 7;
-    /* a character device read record by record runs dry at once */
-    CHECK_I64(cp_fs_read(fs, "/dev/null", buf, sizeof buf, &len), 0);
+    /* a plain read refuses a device; the device reader reads it record by
+     * record, and it runs dry at once */
+    CHECK_I64(cp_fs_read(fs, "/dev/null", buf, sizeof buf, &len), -ENXIO);
+    CHECK_STR(cp_fs_what(fs, "/dev/null"), "a character device");
+    CHECK_I64(cp_fs_read_device(fs, "/dev/null", buf, sizeof buf, &len), 0);
     CHECK_I64(len, 0);
     /* /dev/zero never runs dry: the cap bounds it */
-    CHECK_I64(cp_fs_read(fs, "/dev/zero", buf, sizeof buf, &len), 0);
+    CHECK_I64(cp_fs_read_device(fs, "/dev/zero", buf, sizeof buf, &len), 0);
     CHECK_I64(len, 255);
 
     int64_t mode = 0, maj = 0, min = 0;
@@ -122,7 +127,8 @@ static void test_live_devices(void)
 
     /* /dev/kmsg: readable only where dmesg_restrict allows; each record a line */
     char *k = NULL;
-    int rc = cp_fs_read_alloc(fs, "/dev/kmsg", 1 << 20, &k, &len);
+    CHECK_I64(cp_fs_read_alloc(fs, "/dev/kmsg", 1 << 20, &k, &len), -ENXIO);
+    int rc = cp_fs_read_device_alloc(fs, "/dev/kmsg", 1 << 20, &k, &len);
     if (rc == 0) {
         CHECK(len == 0 || k[len - 1] == '\n');
         free(k);
@@ -383,7 +389,7 @@ static void test_snapshot_live_chr(void)
     cp_fs *fs = cp_fs_open("/", true);
     char buf[16];
     size_t len;
-    CHECK_I64(cp_fs_read(fs, "/dev/null", buf, sizeof buf, &len), 0);
+    CHECK_I64(cp_fs_read_device(fs, "/dev/null", buf, sizeof buf, &len), 0);
     cp_fs_stat(fs, "/dev/zero", NULL, NULL, NULL);
     char err[128];
     CHECK_I64(cp_fs_write_snapshot(fs, dir, err, sizeof err), 0);
@@ -468,6 +474,47 @@ static void test_realpath(void)
     rm_rf(dir);
 }
 
+/* A FIFO or a socket is refused at once, never opened for a read that
+ * blocks (a FIFO without a writer used to hold an open without O_NONBLOCK
+ * forever); the alarm turns a hang into a failure. */
+static void test_special_files_never_block(void)
+{
+    char dir[] = "/tmp/cuprobe-fsfifo-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char fifo[100], sock[100], sub[100];
+    snprintf(sub, sizeof sub, "%s/etc", dir);
+    CHECK_I64(mkdir(sub, 0755), 0);
+    snprintf(fifo, sizeof fifo, "%s/etc/fifo", dir);
+    CHECK_I64(mkfifo(fifo, 0644), 0);
+    snprintf(sock, sizeof sock, "%s/etc/sock", dir);
+    int sfd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+    CHECK(sfd >= 0 && bind(sfd, (struct sockaddr *)&sa, sizeof sa) == 0);
+    alarm(10);
+    char buf[64], *all = NULL;
+    size_t len = 9;
+    cp_fs *snap = cp_fs_open(dir, false), *live = cp_fs_open("/", false);
+    CHECK_I64(cp_fs_read(snap, "/etc/fifo", buf, sizeof buf, &len), -ENXIO);
+    CHECK_I64(len, 0);
+    CHECK_I64(cp_fs_read_alloc(snap, "/etc/fifo", 64, &all, &len), -ENXIO);
+    CHECK(all == NULL);
+    CHECK_I64(cp_fs_read_device(snap, "/etc/fifo", buf, sizeof buf, &len), -ENXIO);
+    CHECK_STR(cp_fs_what(snap, "/etc/fifo"), "a FIFO");
+    CHECK_I64(cp_fs_read(live, fifo, buf, sizeof buf, &len), -ENXIO);
+    CHECK_I64(cp_fs_read(snap, "/etc/sock", buf, sizeof buf, &len), -ENXIO);
+    CHECK_STR(cp_fs_what(snap, "/etc/sock"), "a socket");
+    CHECK_I64(cp_fs_read(live, sock, buf, sizeof buf, &len), -ENXIO);
+    CHECK_STR(cp_fs_what(snap, "/etc"), "a folder");
+    CHECK_STR(cp_fs_what(snap, "/etc/none"), "missing");
+    alarm(0);
+    cp_fs_close(snap);
+    cp_fs_close(live);
+    if (sfd >= 0)
+        close(sfd);
+    rm_rf(dir);
+}
+
 int main(void)
 {
     RUN(test_open_root);
@@ -481,5 +528,6 @@ int main(void)
     RUN(test_snapshot_never_leaves_dir);
     RUN(test_snapshot_live_chr);
     RUN(test_realpath);
+    RUN(test_special_files_never_block);
     return TEST_END();
 }

@@ -310,10 +310,25 @@ static int read_plain(int fd, char *buf, size_t cap, size_t *len)
     return 0;
 }
 
-/* Bounded read into the caller's buffer, always NUL-terminated; records the
- * bytes when recording.  Returns 0 or -errno (-EINVAL for a path with a ".."
- * component, -EISDIR for a folder). */
-int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
+/* What a non-regular, non-folder file is, for the messages of callers that
+ * met -ENXIO; see fs.h. */
+static const char *mode_what(mode_t m)
+{
+    if (S_ISREG(m)) return "a file";
+    if (S_ISDIR(m)) return "a folder";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISSOCK(m)) return "a socket";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    return "a special file";
+}
+
+/* The one reader behind cp_fs_read and cp_fs_read_device.  The file is
+ * opened non-blocking (a FIFO or a device never holds the open up) and
+ * typed on the open descriptor: a folder is -EISDIR, a FIFO, socket or
+ * block device -ENXIO, and a character device too unless records_ok (the
+ * deliberate readers of /dev/kmsg).  Returns 0 or -errno. */
+static int read_into(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len, bool records_ok)
 {
     char full[PATH_MAX], mpath[PATH_MAX];
     size_t got = 0;
@@ -327,7 +342,9 @@ int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
     int rc = locate(fs, path, mpath, full, sizeof full, true);
     if (rc)
         return rc;
-    int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    /* inside a snapshot every link was followed by the resolver: one left
+     * in the last component now is a race, never followed out of the view */
+    int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (fs->live ? 0 : O_NOFOLLOW));
     if (fd < 0)
         return -errno;
     struct stat st;
@@ -336,9 +353,12 @@ int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
         close(fd);
         return rc;
     }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return -EISDIR;
+    if (!S_ISREG(st.st_mode)) {
+        rc = S_ISDIR(st.st_mode) ? -EISDIR : S_ISCHR(st.st_mode) && records_ok ? 0 : -ENXIO;
+        if (rc) {
+            close(fd);
+            return rc;
+        }
     }
     rc = S_ISCHR(st.st_mode) ? read_records(fd, buf, cap, &got)
                              : read_plain(fd, buf, cap, &got);
@@ -352,9 +372,33 @@ int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
     return 0;
 }
 
-/* cp_fs_read into a malloc'd buffer (shrunk to fit) that the caller frees;
- * *out is NULL on failure.  Returns 0 or -errno. */
-int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len)
+/* Bounded read of a regular file into the caller's buffer, always
+ * NUL-terminated; records the bytes when recording.  Returns 0 or -errno
+ * (-EINVAL for a path with a ".." component, -EISDIR for a folder, -ENXIO
+ * for anything else that is not a regular file). */
+int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
+{
+    return read_into(fs, path, buf, cap, len, false);
+}
+
+/* cp_fs_read that also reads a character device record by record. */
+int cp_fs_read_device(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len)
+{
+    return read_into(fs, path, buf, cap, len, true);
+}
+
+/* What path is, links followed, in words; see fs.h. */
+const char *cp_fs_what(cp_fs *fs, const char *path)
+{
+    char full[PATH_MAX], mpath[PATH_MAX];
+    struct stat st;
+    if (!fs || locate(fs, path, mpath, full, sizeof full, true) != 0 || stat(full, &st) != 0)
+        return "missing";
+    return mode_what(st.st_mode);
+}
+
+/* The allocating reader of cp_fs_read_alloc and cp_fs_read_device_alloc. */
+static int read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len, bool records_ok)
 {
     size_t got = 0;
     if (!out)
@@ -367,7 +411,7 @@ int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t
     char *buf = cp_malloc(max);
     if (!buf)
         return -ENOMEM;
-    int rc = cp_fs_read(fs, path, buf, max, &got);
+    int rc = read_into(fs, path, buf, max, &got, records_ok);
     if (rc) {
         free(buf);
         return rc;
@@ -378,6 +422,19 @@ int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t
     if (len)
         *len = got;
     return 0;
+}
+
+/* cp_fs_read into a malloc'd buffer (shrunk to fit) that the caller frees;
+ * *out is NULL on failure.  Returns 0 or -errno. */
+int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len)
+{
+    return read_alloc(fs, path, max, out, len, false);
+}
+
+/* cp_fs_read_alloc that also reads a character device; see fs.h. */
+int cp_fs_read_device_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len)
+{
+    return read_alloc(fs, path, max, out, len, true);
 }
 
 /* readlink through the root, cut to cap-1 bytes; recorded as a link.

@@ -36,16 +36,32 @@ const char *cp_fs_root(const cp_fs *fs);
 /* True when the view is the live machine ("/"). */
 bool cp_fs_is_live(const cp_fs *fs);
 
-/* Read up to cap-1 bytes of `path` into buf and NUL-terminate it; *len gets
- * the byte count (may contain NULs for binary files).  Character devices such
- * as /dev/kmsg are read non-blocking, record by record, until they run dry.
- * Returns 0, or -errno (-ENOENT, -EACCES, ...).  A file longer than cap-1 is
- * truncated silently: callers size cap for the files they expect. */
+/* Read up to cap-1 bytes of the regular file `path` into buf and
+ * NUL-terminate it; *len gets the byte count (may contain NULs for binary
+ * files).  The file is opened non-blocking and typed before any read, so a
+ * FIFO, a socket or a device never blocks it: those are refused with
+ * -ENXIO (cp_fs_what says what the path is), a folder with -EISDIR.
+ * Returns 0, or -errno (-ENOENT, -EACCES, ...).  A file longer than cap-1
+ * is truncated silently: callers size cap for the files they expect. */
 int cp_fs_read(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len);
 
 /* Like cp_fs_read, but allocates: *out gets a malloc'd, NUL-terminated buffer
  * of at most max bytes, owned by the caller.  Returns 0 or -errno. */
 int cp_fs_read_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len);
+
+/* cp_fs_read and cp_fs_read_alloc for the deliberate reader of a character
+ * device that hands out records (/dev/kmsg): such a device is read
+ * non-blocking, record by record, until it runs dry (a regular file, as in
+ * a snapshot, reads as usual).  FIFOs, sockets and block devices are still
+ * refused with -ENXIO.  Returns 0 or -errno. */
+int cp_fs_read_device(cp_fs *fs, const char *path, char *buf, size_t cap, size_t *len);
+int cp_fs_read_device_alloc(cp_fs *fs, const char *path, size_t max, char **out, size_t *len);
+
+/* What `path` is (links followed through the view), in words for a
+ * message: "a file", "a folder", "a FIFO", "a socket", "a character
+ * device", "a block device", "a special file" or "missing".  Never opens
+ * it.  The string is static. */
+const char *cp_fs_what(cp_fs *fs, const char *path);
 
 /* The real name of an absolute machine path: every symbolic link in it
  * followed through the view (the one resolver; inside a snapshot an absolute

@@ -254,7 +254,7 @@ int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k)
     reset_counts(k);
     k->readable = CP_TRI_UNKNOWN;
     snprintf(k->source, sizeof k->source, "/dev/kmsg");
-    int rc = cp_fs_read_alloc(fs, "/dev/kmsg", KMSG_MAX, &text, &len);
+    int rc = cp_fs_read_device_alloc(fs, "/dev/kmsg", KMSG_MAX, &text, &len);
     char up[64];
     size_t uplen = 0;
     k->uptime_s = cp_fs_read(fs, "/proc/uptime", up, sizeof up, &uplen) == 0
