@@ -33,9 +33,10 @@ typedef struct {
     bool record;              /* keep what was read, for cp_snapshot_write */
     long fail_read_at;        /* test hook: the Nth file read fails (0 = never) */
     const char *python;       /* also examine this Python interpreter's environment, or NULL */
+    long fail_write_at;       /* test hook: cp_snapshot_write's Nth write fails, ENOSPC (0 = never) */
 } cp_observe_opts;
 
-#define CP_OBSERVE_DEFAULTS { NULL, "/", 0, CP_TIMEOUT_DEFAULT_MS, false, 0, NULL }
+#define CP_OBSERVE_DEFAULTS { NULL, "/", 0, CP_TIMEOUT_DEFAULT_MS, false, 0, NULL, 0 }
 
 /* The probe deadline: its default, and the floor below which no driver can
  * be told from a cut-short step (a shorter timeout_ms is raised to it). */
@@ -54,8 +55,12 @@ const cp_facts *cp_session_facts(const cp_session *s);
 
 /* Write a snapshot folder: root/ (the raw files read, when the session was
  * observed with record=true), answers.txt (driver, NVML, device nodes,
- * environment with secret-looking values redacted, meta).  dir must not
- * exist or be empty.  Returns 0, or -1 with err filled. */
+ * environment with secret-looking values redacted and the redactions
+ * listed, meta), readable by its owner only (answers.txt 0600, a new
+ * folder 0700; an existing folder keeps its mode).  dir must not exist, or
+ * be an empty folder ("." included).  Everything is written into a
+ * temporary folder first and renamed into place at the end, so a failure
+ * (a full disk) leaves nothing behind.  Returns 0, or -1 with err filled. */
 int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t errcap);
 
 /* Free a session; probe children that have finished exiting are reaped

@@ -359,6 +359,7 @@ typedef struct {
     char captured_at[32];     /* ISO date of the observation */
     char hostname[64];
     char kernel_release[96];
+    char python[CP_PATH_MAX]; /* the --python interpreter the observation examined, "" none */
     cp_host_facts host;
     cp_cuda_facts cuda;
     cp_nvml_facts nvml;

@@ -9,7 +9,7 @@
 #   write:      PATH = TEXT     write TEXT (printf %b escapes) to @SNAP@/PATH
 #   remove:     PATH            delete @SNAP@/PATH (file or folder)
 #   link:       PATH = TARGET   make @SNAP@/PATH a symlink to TARGET
-#   answer:     KEY VALUE       append to @SNAP@/answers.txt (later lines win)
+#   answer:     KEY VALUE       add to @SNAP@/answers.txt, last in KEY's block (later lines win)
 #   scenario:   NAME            load the fake libcuda/libnvidia-ml with
 #                               tests/fakes/scenarios/NAME.txt
 #   env:        NAME=VALUE      set in the tool's (otherwise empty) environment
@@ -42,8 +42,17 @@ for case in tests/cli/cases/*.case; do
         p=${w%% = *}; t=${w#* = }; mkdir -p "$(dirname "$snap/$p")"; rm -rf "${snap:?}/$p"; printf '%b' "$t" >"$snap/$p"; done
     field link "$case" | sub | while IFS= read -r w; do
         p=${w%% = *}; t=${w#* = }; mkdir -p "$(dirname "$snap/$p")"; rm -rf "${snap:?}/$p"; ln -s "$t" "$snap/$p"; done
+    # each answer goes last in its block, just before the block's end marker
+    # (a line after it would be damage); one of a block the file lacks goes last
     field answer "$case" >>"$snap/answers.txt.add"
-    if [ -s "$snap/answers.txt.add" ] && [ -f "$snap/answers.txt" ]; then cat "$snap/answers.txt.add" >>"$snap/answers.txt"; fi
+    if [ -s "$snap/answers.txt.add" ] && [ -f "$snap/answers.txt" ]; then
+        awk -v add="$snap/answers.txt.add" '
+            BEGIN { while ((getline l < add) > 0) { p = l; sub(/\..*/, "", p); more[p] = more[p] l "\n" } }
+            $1 ~ /\.end$/ { p = substr($1, 1, length($1) - 4); if (p in more) { printf "%s", more[p]; delete more[p] } }
+            { print }
+            END { for (p in more) printf "%s", more[p] }' "$snap/answers.txt" >"$snap/answers.txt.new" &&
+            mv "$snap/answers.txt.new" "$snap/answers.txt"
+    fi
     rm -f "$snap/answers.txt.add"
     set -- PATH=/usr/bin:/bin HOME="$tmp"
     scen=$(field scenario "$case")

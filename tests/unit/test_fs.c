@@ -365,7 +365,7 @@ static void test_snapshot_never_leaves_dir(void)
     char err[256] = "";
     int rc = cp_fs_write_snapshot(fs, out, err, sizeof err);
     CHECK(rc < 0);
-    CHECK(strncmp(err, "cannot write '" GPU0 "/vendor'", 14 + strlen(GPU0) + 8) == 0);
+    CHECK(strstr(err, "cannot write the snapshot's copy of '" GPU0 "/vendor'") == err);
     char probe[800];
     snprintf(probe, sizeof probe, "%s/bus", victim);
     CHECK(access(probe, F_OK) != 0);

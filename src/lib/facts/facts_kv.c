@@ -105,7 +105,7 @@ static const field fwlib_fields[] = {
 };
 
 static const field meta_fields[] = {
-    FS(cp_facts, captured_at), FS(cp_facts, hostname), FS(cp_facts, kernel_release),
+    FS(cp_facts, captured_at), FS(cp_facts, hostname), FS(cp_facts, kernel_release), FS(cp_facts, python),
     { NULL, FT_INT, 0, 0 }
 };
 
@@ -463,4 +463,115 @@ int cp_facts_load(const char *text, size_t len, cp_facts *f, char *err, size_t e
     if (c.bad) return -1;
     if (malformed > 0) { snprintf(err, errcap, "%d malformed line%s", malformed, malformed > 1 ? "s" : ""); return -1; }
     return c.seen;
+}
+
+/* ------------------------------------------------------ snapshot framing -- */
+
+/* One block of a snapshot's answers as the framing pass saw it. */
+typedef struct {
+    char name[24];
+    bool listed, started, ended, late;
+} frame_block;
+
+typedef struct {
+    frame_block b[16];
+    int n;
+    bool manifest;
+    int after_end;            /* lines since the last end marker */
+    bool any_end;
+} frame_ctx;
+
+/* The block named by a key's first component ("fw" for "fw.0.name"), added
+ * when add; NULL when it is not tracked or there is no room. */
+static frame_block *frame_find(frame_ctx *c, const char *key, size_t n, bool add)
+{
+    for (int i = 0; i < c->n; i++)
+        if (strlen(c->b[i].name) == n && strncmp(c->b[i].name, key, n) == 0)
+            return &c->b[i];
+    if (!add || c->n == (int)(sizeof c->b / sizeof c->b[0]) || n == 0 || n >= sizeof c->b[0].name)
+        return NULL;
+    frame_block *b = &c->b[c->n++];
+    memset(b, 0, sizeof *b);
+    memcpy(b->name, key, n);
+    b->name[n] = '\0';
+    return b;
+}
+
+static int frame_one(const char *key, const char *value, void *arg)
+{
+    frame_ctx *c = arg;
+    c->after_end++;
+    if (strcmp(key, CP_KV_BLOCKS_KEY) == 0) {     /* the writer's list of its blocks */
+        c->manifest = true;
+        for (const char *p = value; *p;) {
+            while (*p == ' ') p++;
+            size_t n = strcspn(p, " ");
+            frame_block *b = n ? frame_find(c, p, n, true) : NULL;
+            if (b) b->listed = true;
+            p += n;
+        }
+        return 0;
+    }
+    const char *dot = strchr(key, '.');
+    if (!dot) return 0;
+    frame_block *b = frame_find(c, key, (size_t)(dot - key), false);
+    if (!b) return 0;                            /* a newer writer's block: ignored */
+    if (strcmp(dot + 1, "end") == 0) {
+        if (b->ended) b->late = true;
+        b->ended = true;
+        c->after_end = 0;
+        c->any_end = true;
+        return 0;
+    }
+    b->started = true;
+    if (b->ended) b->late = true;
+    return 0;
+}
+
+/* Load a snapshot's answers strictly; see facts_kv.h. */
+int cp_facts_load_snapshot(const char *text, size_t len, cp_facts *f, char *err, size_t errcap)
+{
+    static const char *const known[] = { "meta", "host", "cuda", "nvml", "fw", "libs" };
+    char why[160];
+    int seen = cp_facts_load(text, len, f, why, sizeof why);
+    if (seen < 0) {
+        snprintf(err, errcap, "is damaged: %s", why);
+        return -1;
+    }
+    frame_ctx c;
+    memset(&c, 0, sizeof c);
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        frame_block *b = frame_find(&c, known[i], strlen(known[i]), true);
+        if (b) b->listed = i < 4;                /* meta, host, cuda, nvml: always written */
+    }
+    size_t whole = len;
+    while (whole > 0 && text[whole - 1] != '\n') whole--;
+    if (cp_kv_parse(text, whole, frame_one, &c) < 0) { snprintf(err, errcap, "out of memory"); return -1; }
+    for (int i = 0; i < c.n; i++) {
+        const frame_block *b = &c.b[i];
+        if ((b->listed || b->started) && !b->ended) {
+            snprintf(err, errcap, "is truncated: the '%s' answers are incomplete (%s)", b->name,
+                     b->started ? "cut before their end marker" : "missing");
+            return -1;
+        }
+    }
+    for (int i = 0; i < c.n; i++)
+        if (c.b[i].late) {
+            snprintf(err, errcap, "carries '%s' lines after that block's end marker", c.b[i].name);
+            return -1;
+        }
+    if (c.after_end > 0) {
+        snprintf(err, errcap, "carries %d line%s after its last end marker", c.after_end, c.after_end > 1 ? "s" : "");
+        return -1;
+    }
+    if (whole < len) {
+        size_t i = whole;
+        while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) i++;
+        if (i < len) {
+            snprintf(err, errcap, "ends inside a line: %zu byte%s after its last line", len - whole,
+                     len - whole > 1 ? "s" : "");
+            return -1;
+        }
+    }
+    return seen;
 }

@@ -34,6 +34,23 @@ enum { CP_KV_CUDA = 1, CP_KV_NVML = 2, CP_KV_HOST = 4, CP_KV_META = 8, CP_KV_FW 
  * end marker was seen, or -1 with err filled for malformed text. */
 int cp_facts_load(const char *text, size_t len, cp_facts *f, char *err, size_t errcap);
 
+/* The first answers line of a snapshot: the blocks its writer wrote, in
+ * order ("answers.blocks meta host cuda nvml fw libs"), so that a reader can
+ * tell a file cut between two blocks from one that never had the second. */
+#define CP_KV_BLOCKS_KEY "answers.blocks"
+#define CP_KV_BLOCKS "meta host cuda nvml fw libs"
+
+/* cp_facts_load for a snapshot's answers.txt, which must be whole: every
+ * block listed by CP_KV_BLOCKS_KEY (meta, host, cuda and nvml when there is
+ * no such line, in snapshots of older writers) and every block that has a
+ * line ends with its end marker, no block has lines after its end marker,
+ * nothing but comments follows the last end marker, and the file ends with
+ * a newline.  Returns the mask of blocks seen, or -1 with err saying what
+ * is damaged ("is truncated: the 'fw' answers are incomplete (...)",
+ * "carries 2 lines after its last end marker", ...), worded to follow the
+ * file's name. */
+int cp_facts_load_snapshot(const char *text, size_t len, cp_facts *f, char *err, size_t errcap);
+
 /* True when an environment variable's name or value looks like a secret
  * (TOKEN, SECRET, PASSWORD, KEY, CREDENTIAL, AUTH, COOKIE, ...). */
 int cp_env_looks_secret(const char *name, const char *value);

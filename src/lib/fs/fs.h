@@ -115,11 +115,30 @@ int cp_fs_list_prefix(cp_fs *fs, const char *dir, const char *prefix, cp_fs_entr
 
 /* Write every recorded item under `dir` (the snapshot's root/ folder): files
  * with the bytes read, folders, links as links, stat-only files as empty
- * placeholders.  Returns 0, or -errno with errbuf naming the failing path. */
-int cp_fs_write_snapshot(const cp_fs *fs, const char *dir, char *errbuf, size_t errcap);
+ * placeholders.  Returns 0, or -errno with errbuf naming the failing item
+ * as the snapshot's copy of the machine path ("cannot write the snapshot's
+ * copy of '/proc/modules': no space left on device"). */
+int cp_fs_write_snapshot(cp_fs *fs, const char *dir, char *errbuf, size_t errcap);
+
+/* Create the file `path` (a path of this machine, not below the root; it
+ * must not exist, and a link there is never followed) with the given
+ * permission bits and bytes.  Counts as a write for cp_fs_fail_write_at.
+ * Returns 0 or -errno. */
+int cp_fs_write_file(cp_fs *fs, const char *path, const void *data, size_t len, int mode);
+
+/* Remove the folder `dir` of this machine and everything below it, links
+ * removed as links, never followed.  Returns 0, or -errno of the first
+ * failure (the walk goes on past it). */
+int cp_fs_remove_tree(const char *dir);
 
 /* Test hook: make the Nth cp_fs_read from now on fail with -EIO (0 = never).
  * Set from CUPROBE_TEST_FAIL_READ by the tool; fault-injection tests loop N. */
 void cp_fs_fail_read_at(cp_fs *fs, long n);
+
+/* Test hook: make the Nth write from now on (each file, folder or link that
+ * cp_fs_write_snapshot creates, and each cp_fs_write_file) fail with
+ * -ENOSPC, as on a full disk (0 = never).  Set from CUPROBE_TEST_FAIL_WRITE
+ * by the tool. */
+void cp_fs_fail_write_at(cp_fs *fs, long n);
 
 #endif

@@ -29,6 +29,7 @@ struct cp_fs {
     bool record;
     bool record_oom;          /* a record was dropped: the snapshot is incomplete */
     long fail_countdown;      /* fault injection: the read that takes it to 0 fails */
+    long fail_write_countdown; /* fault injection: the write that takes it to 0 fails */
     cp_rec *recs;
     size_t nrec, caprec;
 };

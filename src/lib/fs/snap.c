@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 #include "util/alloc.h"
@@ -28,15 +29,18 @@ static void set_err(char *errbuf, size_t cap, const char *what, const char *path
     snprintf(errbuf, cap, "cannot %s '%s': %s", what, path, msg);
 }
 
-/* Write the bytes at the end of an opened path. */
-static int write_file_at(int dfd, const char *name, const cp_rec *r)
+/* The fail-write test hook: true when this write is the one to fail. */
+static bool write_fails(cp_fs *fs)
 {
-    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -errno;
+    return fs && fs->fail_write_countdown > 0 && --fs->fail_write_countdown == 0;
+}
+
+/* Write len bytes to fd, then close it.  Returns 0 or -errno. */
+static int write_close(int fd, const char *data, size_t len)
+{
     size_t off = 0;
-    while (off < r->len) {
-        ssize_t w = write(fd, r->data + off, r->len - off);
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -49,8 +53,95 @@ static int write_file_at(int dfd, const char *name, const cp_rec *r)
     return close(fd) == 0 ? 0 : -errno;
 }
 
-static int write_link_at(int dfd, const char *name, const char *target)
+/* Write the bytes at the end of an opened path. */
+static int write_file_at(cp_fs *fs, int dfd, const char *name, const cp_rec *r)
 {
+    if (write_fails(fs))
+        return -ENOSPC;
+    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -errno;
+    return write_close(fd, r->data, r->len);
+}
+
+/* See fs.h. */
+int cp_fs_write_file(cp_fs *fs, const char *path, const void *data, size_t len, int mode)
+{
+    if (!path || (!data && len))
+        return -EINVAL;
+    if (write_fails(fs))
+        return -ENOSPC;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
+    if (fd < 0)
+        return -errno;
+    return write_close(fd, data, len);
+}
+
+static int rm_entry(int dfd, const char *name, int depth);
+
+/* Remove everything inside the open folder fd (closed here). */
+static int rm_inside(int fd, int depth)
+{
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        int e = -errno;
+        close(fd);
+        return e;
+    }
+    char **names = NULL;
+    size_t n = 0;
+    int rc = cp_fs_dir_names(d, NULL, false, &names, &n);
+    for (size_t i = 0; i < n; i++) {
+        int r = rm_entry(dirfd(d), names[i], depth + 1);
+        if (r && !rc)
+            rc = r;
+    }
+    cp_fs_names_free(names, n);
+    closedir(d);
+    return rc;
+}
+
+/* Remove one entry of the folder dfd, a folder with what it holds. */
+static int rm_entry(int dfd, const char *name, int depth)
+{
+    if (unlinkat(dfd, name, 0) == 0)
+        return 0;
+    if ((errno != EISDIR && errno != EPERM) || depth > 256)
+        return -errno;
+    int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = rm_inside(fd, depth);
+    if (unlinkat(dfd, name, AT_REMOVEDIR) != 0 && !rc)
+        rc = -errno;
+    return rc;
+}
+
+/* See fs.h. */
+int cp_fs_remove_tree(const char *dir)
+{
+    if (!dir || !*dir)
+        return -EINVAL;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = rm_inside(fd, 0);
+    if (rmdir(dir) != 0 && !rc)
+        rc = -errno;
+    return rc;
+}
+
+/* See fs.h. */
+void cp_fs_fail_write_at(cp_fs *fs, long n)
+{
+    if (fs)
+        fs->fail_write_countdown = n > 0 ? n : 0;
+}
+
+static int write_link_at(cp_fs *fs, int dfd, const char *name, const char *target)
+{
+    if (write_fails(fs))
+        return -ENOSPC;
     if (symlinkat(target, dfd, name) == 0)
         return 0;
     if (errno != EEXIST)
@@ -68,7 +159,7 @@ static int write_link_at(int dfd, const char *name, const char *target)
 
 /* Create one recorded item below the folder rootfd, walking each component
  * with O_NOFOLLOW so nothing is written outside it. */
-static int write_one(int rootfd, const cp_rec *r)
+static int write_one(cp_fs *fs, int rootfd, const cp_rec *r)
 {
     char comp[NAME_MAX + 1];
     const char *p = r->path;
@@ -106,11 +197,16 @@ static int write_one(int rootfd, const cp_rec *r)
             continue;
         }
         if (last && r->kind != REC_DIR) {
-            rc = r->kind == REC_LINK ? write_link_at(dfd, comp, r->data ? r->data : "")
-                                     : write_file_at(dfd, comp, r);
+            rc = r->kind == REC_LINK ? write_link_at(fs, dfd, comp, r->data ? r->data : "")
+                                     : write_file_at(fs, dfd, comp, r);
             break;
         }
-        if (mkdirat(dfd, comp, 0755) != 0 && errno != EEXIST) {
+        if (mkdirat(dfd, comp, 0755) == 0) {
+            if (write_fails(fs)) {
+                rc = -ENOSPC;
+                break;
+            }
+        } else if (errno != EEXIST) {
             rc = -errno;
             break;
         }
@@ -130,7 +226,7 @@ static int write_one(int rootfd, const cp_rec *r)
 }
 
 /* Leave CP_FS_KEEP_NAME in a written folder that is still empty. */
-static int keep_if_empty(int rootfd, const char *path)
+static int keep_if_empty(cp_fs *fs, int rootfd, const char *path)
 {
     while (*path == '/')
         path++;
@@ -148,7 +244,9 @@ static int keep_if_empty(int rootfd, const char *path)
     while (empty && (de = readdir(d)) != NULL)
         empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
     int rc = 0;
-    if (empty) {
+    if (empty && write_fails(fs)) {
+        rc = -ENOSPC;
+    } else if (empty) {
         int k = openat(dirfd(d), CP_FS_KEEP_NAME, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (k < 0) rc = -errno;
         else close(k);
@@ -186,7 +284,7 @@ static int mkdir_p(const char *dir)
  * opened with O_NOFOLLOW, so a link in dir cannot lead the write outside it;
  * folders win over links recorded at the same path.  Returns 0 or -errno
  * with errbuf naming the path. */
-int cp_fs_write_snapshot(const cp_fs *fs, const char *dir, char *errbuf, size_t errcap)
+int cp_fs_write_snapshot(cp_fs *fs, const char *dir, char *errbuf, size_t errcap)
 {
     if (errbuf && errcap)
         errbuf[0] = '\0';
@@ -224,14 +322,16 @@ int cp_fs_write_snapshot(const cp_fs *fs, const char *dir, char *errbuf, size_t 
             if (cp_fs_has_dotdot(r->path))
                 rc = -EINVAL;
             else
-                rc = write_one(rootfd, r);
+                rc = write_one(fs, rootfd, r);
             if (rc)
-                set_err(errbuf, errcap, "write", r->path, -rc);
+                set_err(errbuf, errcap, "write the snapshot's copy of", r->path, -rc);
         }
     }
     for (size_t i = 0; i < fs->nrec && rc == 0; i++)
         if (order[i]->kind == REC_DIR)
-            rc = keep_if_empty(rootfd, order[i]->path);
+            rc = keep_if_empty(fs, rootfd, order[i]->path);
+    if (rc && errbuf && errcap && !errbuf[0])
+        set_err(errbuf, errcap, "write the snapshot's folder", dir, -rc);
     free(order);
     close(rootfd);
     return rc;

@@ -2,7 +2,9 @@
  * The observe step: read the host through one cp_fs, ask the driver and NVML
  * in child processes under a deadline, or replay all of it from a snapshot.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,41 +208,102 @@ static void observe_meta(cp_facts *f)
     }
 }
 
+/* strerror with a lower-case first letter, to follow a colon. */
+static void errno_text(int e, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", strerror(e));
+    if (out[0] >= 'A' && out[0] <= 'Z')
+        out[0] = (char)(out[0] - 'A' + 'a');
+}
+
+/* Read and check a snapshot's answers.txt.  It is read through a view of
+ * the snapshot folder, so a link in it is followed inside the folder and
+ * never out of it, and a FIFO or device is refused without blocking.  Every
+ * block must be whole (cp_facts_load_snapshot).  Returns 0 with *seen_out,
+ * or -1 with err naming what is damaged. */
 static int load_answers(const char *dir, cp_facts *f, int *seen_out, char *err, size_t errcap)
 {
-    char path[CP_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/%s", dir, ANSWERS_FILE);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errcap, "'%s' is not a cuprobe snapshot: cannot open '%s': %s",
-                 dir, path, strerror(errno));
+    char *text = NULL, why[200];
+    size_t len = 0;
+    cp_fs *view = cp_fs_open(dir, false);
+    if (!view) {
+        snprintf(err, errcap, "out of memory");
         return -1;
     }
-    char *text = cp_malloc(ANSWERS_MAX);
-    size_t len = text ? fread(text, 1, ANSWERS_MAX, fp) : 0;
-    int io_error = ferror(fp);
-    fclose(fp);
-    if (!text || io_error) {
-        snprintf(err, errcap, "cannot read '%s'", path);
+    int rc = cp_fs_read_alloc(view, "/" ANSWERS_FILE, ANSWERS_MAX + 1, &text, &len);
+    if (rc == -ENOENT) {
+        errno_text(-rc, why, sizeof why);
+        snprintf(err, errcap, "'%s' is not a cuprobe snapshot: cannot open '%s/%s': %s", dir, dir, ANSWERS_FILE, why);
+    } else if (rc == -ENXIO || rc == -EISDIR) {
+        snprintf(err, errcap, "damaged snapshot '%s': %s is %s, not a file", dir, ANSWERS_FILE,
+                 cp_fs_what(view, "/" ANSWERS_FILE));
+    } else if (rc) {
+        errno_text(-rc, why, sizeof why);
+        snprintf(err, errcap, "damaged snapshot '%s': cannot read %s: %s", dir, ANSWERS_FILE, why);
+    } else if (len > ANSWERS_MAX) {
+        snprintf(err, errcap, "damaged snapshot '%s': %s is larger than %zu MB", dir, ANSWERS_FILE, ANSWERS_MAX >> 20);
+        rc = -1;
+    }
+    cp_fs_close(view);
+    if (rc) {
         free(text);
         return -1;
     }
-    char why[200];
-    int seen = cp_facts_load(text, len, f, why, sizeof why);
+    int seen = cp_facts_load_snapshot(text, len, f, why, sizeof why);
     free(text);
     if (seen < 0) {
-        snprintf(err, errcap, "snapshot file '%s' is damaged: %s", path, why);
+        snprintf(err, errcap, "damaged snapshot '%s': %s %s", dir, ANSWERS_FILE, why);
         return -1;
     }
-    static const struct { int bit; const char *name; } blocks[] = {
-        { CP_KV_META, "meta" }, { CP_KV_HOST, "host" }, { CP_KV_CUDA, "cuda" }, { CP_KV_NVML, "nvml" } };
-    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
-        if (!(seen & blocks[i].bit)) {
-            snprintf(err, errcap, "snapshot file '%s' is truncated: the '%s' answers are incomplete",
-                     path, blocks[i].name);
-            return -1;
-        }
     *seen_out = seen;
+    return 0;
+}
+
+/* A snapshot's root/ must be a real folder that can be read and holds
+ * something: a link (to itself, to "/", into a loop) would replay another
+ * machine's files or none.  Returns 0, or -1 with err naming the damage. */
+static int check_snapshot_root(const char *dir, const char *root, char *err, size_t errcap)
+{
+    struct stat st;
+    char why[128];
+    if (lstat(root, &st) != 0) {
+        int e = errno;
+        errno_text(e, why, sizeof why);
+        snprintf(err, errcap, "damaged snapshot '%s': root/ %s", dir, e == ENOENT ? "is missing" : why);
+        return -1;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        char target[CP_PATH_MAX];
+        ssize_t n = readlink(root, target, sizeof target - 1);
+        target[n > 0 ? n : 0] = '\0';
+        snprintf(err, errcap, "damaged snapshot '%s': root/ is a link to '%s', not a folder", dir, target);
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errcap, "damaged snapshot '%s': root/ is not a folder", dir);
+        return -1;
+    }
+    int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        errno_text(e, why, sizeof why);
+        snprintf(err, errcap, "damaged snapshot '%s': root/ cannot be read: %s", dir, why);
+        return -1;
+    }
+    int entries = 0;
+    struct dirent *de;
+    errno = 0;
+    while (!entries && (de = readdir(d)) != NULL)
+        entries = strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    int e = errno;
+    closedir(d);
+    if (!entries) {
+        errno_text(e, why, sizeof why);
+        snprintf(err, errcap, "damaged snapshot '%s': root/ %s%s", dir, e ? "cannot be read: " : "is empty", e ? why : "");
+        return -1;
+    }
     return 0;
 }
 
@@ -265,7 +328,8 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
             free(s);
             return -1;
         }
-        if (load_answers(o->from_dir, f, &answered, err, errcap) != 0) { free(s); return -1; }
+        if (load_answers(o->from_dir, f, &answered, err, errcap) != 0 ||
+            check_snapshot_root(o->from_dir, root, err, errcap) != 0) { free(s); return -1; }
         s->fs = cp_fs_open(root, false);
         snprintf(f->origin, sizeof f->origin, "%s", o->from_dir);
         live = o->live_mask;
@@ -273,9 +337,13 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
         s->fs = cp_fs_open(o->root ? o->root : "/", o->record);
         snprintf(f->origin, sizeof f->origin, "live");
         observe_meta(f);
+        snprintf(f->python, sizeof f->python, "%s", o->python ? o->python : "");
     }
     if (!s->fs) { snprintf(err, errcap, "out of memory"); free(s); return -1; }
     if (o->fail_read_at > 0) cp_fs_fail_read_at(s->fs, o->fail_read_at);
+    if (o->fail_write_at > 0) cp_fs_fail_write_at(s->fs, o->fail_write_at);
+    /* a replay examines the interpreter the snapshot was taken with */
+    const char *python = o->python ? o->python : f->python[0] ? f->python : NULL;
 
     /* the driver probes first: cuInit takes longest, the host is read meanwhile */
     probe_set probes = { 0 };
@@ -294,7 +362,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     cp_runtime_observe(s->fs, &f->host, &f->runtime);
     /* one discovery of the Python environments, read by both layers */
     cp_pyenv *py = cp_malloc(sizeof *py);
-    if (py) cp_pyenv_find(s->fs, &f->host, o->python, py);
+    if (py) cp_pyenv_find(s->fs, &f->host, python, py);
     if (answered & CP_KV_LIBS) {
         cp_libraries_facts *said = cp_malloc(sizeof *said);
         if (said) *said = f->libraries;
@@ -330,49 +398,135 @@ const cp_facts *cp_session_facts(const cp_session *s)
     return &s->f;
 }
 
+/* 1 when dir does not exist, 2 when it is an empty folder (links
+ * followed: the user named it), 0 when it is anything else, -1 with errno
+ * when it cannot be told. */
 static int dir_is_empty_or_missing(const char *dir)
 {
     struct stat st;
     if (stat(dir, &st) != 0) return errno == ENOENT ? 1 : -1;
     if (!S_ISDIR(st.st_mode)) return 0;
-    return rmdir(dir) == 0 ? 1 : 0;   /* empty folders can be removed and made again */
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int empty = 1;
+    struct dirent *de;
+    errno = 0;
+    while (empty && (de = readdir(d)) != NULL)
+        empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+    int e = errno;
+    closedir(d);
+    if (e) { errno = e; return -1; }
+    return empty ? 2 : 0;
 }
 
-/* Write a snapshot folder; see cuprobe.h. */
-int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t errcap)
+/* The folder above dir as written ("." for a bare name), into out. */
+static void parent_of(const char *dir, char *out, size_t cap)
 {
-    int e = dir_is_empty_or_missing(dir);
-    if (e <= 0) {
-        snprintf(err, errcap, "cannot write snapshot to '%s': %s", dir,
-                 e < 0 ? strerror(errno) : "it exists and is not an empty folder");
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--;
+    while (n > 0 && dir[n - 1] != '/') n--;
+    while (n > 1 && dir[n - 1] == '/') n--;
+    if (n == 0) snprintf(out, cap, ".");
+    else snprintf(out, cap, "%.*s", (int)n, dir);
+}
+
+/* Write root/ and answers.txt into the fresh folder tmp.  Returns 0, or -1
+ * with err saying which of the snapshot's files could not be written. */
+static int write_snapshot_files(const cp_session *s, const char *tmp, char *err, size_t errcap)
+{
+    char path[CP_PATH_MAX + 160], why[160];
+    snprintf(path, sizeof path, "%s/root", tmp);
+    if (mkdir(path, 0700) != 0) {
+        errno_text(errno, why, sizeof why);
+        snprintf(err, errcap, "cannot create the snapshot's folder root/: %s", why);
         return -1;
     }
-    if (mkdir(dir, 0755) != 0) {
-        snprintf(err, errcap, "cannot create '%s': %s", dir, strerror(errno));
-        return -1;
-    }
-    char path[CP_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/root", dir);
-    if (mkdir(path, 0755) != 0 || cp_fs_write_snapshot(s->fs, path, err, errcap) != 0) {
-        if (!err[0]) snprintf(err, errcap, "cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    if (cp_fs_write_snapshot(s->fs, path, err, errcap) != 0) return -1;
     cp_buf b = { 0 };
     cp_buf_printf(&b, "# cuprobe %s snapshot answers: what the driver, NVML and the OS said\n",
                   cp_version());
+    cp_kv_put_str(&b, CP_KV_BLOCKS_KEY, CP_KV_BLOCKS);
     cp_facts_put_meta(&b, &s->f);
     cp_facts_put_host(&b, &s->f.host, 1);
     cp_facts_put_cuda(&b, &s->f.cuda);
     cp_facts_put_nvml(&b, &s->f.nvml);
     cp_facts_put_frameworks(&b, &s->f.frameworks);
     cp_facts_put_libs(&b, &s->f.libraries);
-    snprintf(path, sizeof path, "%s/%s", dir, ANSWERS_FILE);
-    FILE *fp = b.failed ? NULL : fopen(path, "wb");
-    int ok = fp && fwrite(b.data, 1, b.len, fp) == b.len;
-    if (fp && fclose(fp) != 0) ok = 0;
+    snprintf(path, sizeof path, "%s/%s", tmp, ANSWERS_FILE);
+    int rc = b.failed ? -ENOMEM : cp_fs_write_file(s->fs, path, b.data, b.len, 0600);
     cp_buf_free(&b);
-    if (!ok) {
-        snprintf(err, errcap, "cannot write '%s': %s", path, strerror(errno));
+    if (rc) {
+        errno_text(-rc, why, sizeof why);
+        snprintf(err, errcap, "cannot write the snapshot's file %s: %s", ANSWERS_FILE, why);
+        return -1;
+    }
+    return 0;
+}
+
+/* Write a snapshot folder; see cuprobe.h.  A missing dir is written as a
+ * temporary folder beside it and renamed to dir; an empty one gets a
+ * temporary folder inside it whose two entries are renamed up. */
+int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t errcap)
+{
+    char tmp[CP_PATH_MAX + 64], where[CP_PATH_MAX + 8], why[160], inner[CP_PATH_MAX + 512] = "";
+    if (err && errcap) err[0] = '\0';
+    if (!dir || !*dir) {
+        snprintf(err, errcap, "cannot write a snapshot: no folder named");
+        return -1;
+    }
+    int e = dir_is_empty_or_missing(dir);
+    if (e <= 0) {
+        errno_text(errno, why, sizeof why);
+        snprintf(err, errcap, "cannot write snapshot to '%s': %s", dir,
+                 e < 0 ? why : "it exists and is not an empty folder");
+        return -1;
+    }
+    if (e == 1) parent_of(dir, where, sizeof where);
+    else snprintf(where, sizeof where, "%s", dir);
+    if (snprintf(tmp, sizeof tmp, "%s/.cuprobe-snapshot-XXXXXX", where) >= (int)sizeof tmp) {
+        snprintf(err, errcap, "cannot write snapshot to '%s': the name is too long", dir);
+        return -1;
+    }
+    if (!mkdtemp(tmp)) {                              /* mode 0700 */
+        errno_text(errno, why, sizeof why);
+        snprintf(err, errcap, "cannot create snapshot '%s': %s", dir, why);
+        return -1;
+    }
+    int rc = write_snapshot_files(s, tmp, inner, sizeof inner);
+    if (rc == 0 && e == 1) {
+        if (rename(tmp, dir) != 0) {
+            errno_text(errno, why, sizeof why);
+            snprintf(inner, sizeof inner, "cannot rename its temporary folder to it: %s", why);
+            rc = -1;
+        }
+    } else if (rc == 0) {
+        char from[CP_PATH_MAX + 96], to[CP_PATH_MAX + 32];
+        snprintf(from, sizeof from, "%s/root", tmp);
+        snprintf(to, sizeof to, "%s/root", dir);
+        rc = rename(from, to);
+        if (rc == 0) {
+            snprintf(from, sizeof from, "%s/%s", tmp, ANSWERS_FILE);
+            snprintf(to, sizeof to, "%s/%s", dir, ANSWERS_FILE);
+            if (rename(from, to) != 0) {
+                int saved = errno;
+                snprintf(to, sizeof to, "%s/root", dir);
+                cp_fs_remove_tree(to);
+                errno = saved;
+                rc = -1;
+            }
+        }
+        if (rc) {
+            errno_text(errno, why, sizeof why);
+            snprintf(inner, sizeof inner, "cannot move its files into place: %s", why);
+        } else if (rmdir(tmp) != 0) {
+            errno_text(errno, why, sizeof why);
+            snprintf(inner, sizeof inner, "cannot remove its temporary folder '%s': %s", tmp, why);
+            rc = -1;
+        }
+    }
+    if (rc) {
+        cp_fs_remove_tree(tmp);
+        snprintf(err, errcap, "cannot write snapshot '%s': %s; nothing was left behind", dir, inner);
         return -1;
     }
     return 0;
