@@ -17,6 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(copy, data, size);
     cp_facts_init(&f);
     cp_facts_load(copy, size, &f, err, sizeof err);
+    cp_facts_init(&f);
+    cp_facts_load_snapshot(copy, size, &f, err, sizeof err);   /* the strict framing of snapshots */
     free(copy);
     return 0;
 }

@@ -211,6 +211,96 @@ static void test_secret_names(void)
     CHECK(!cp_env_looks_secret("PIP_INDEX_URL", "https://pypi.example/simple"));
 }
 
+/* The value-shape classifier, as a table: what a snapshot keeps of each
+ * value, and why it redacted what it did.  True positives first, then the
+ * values that must stay as they are. */
+static void test_secret_shapes(void)
+{
+    static const struct { const char *name, *value, *kept, *why; } rows[] = {
+        { "CONDA_GH", "ghp_aBcdEf0123456789aBcdEf0123456789", "<redacted>", "a GitHub token" },
+        { "LD_NOTE", "use github_pat_11ABCDEFG0123456789_abcdefghijklmnop now", "use <redacted> now", "a GitHub token" },
+        { "CUDA_X", "glpat-abcdefghij0123456789", "<redacted>", "a GitLab token" },
+        { "NV_HOOK", "xoxb-12345-67890-abcdefghij", "<redacted>", "a Slack token" },
+        { "PYTHON_HF", "hf_abcdefghijklmnopqrstuvwxyz012345", "<redacted>", "a Hugging Face token" },
+        { "TORCH_OAI", "sk-proj-abcdefghijklmnop0123456789", "<redacted>", "an API key (sk-)" },
+        { "CUDA_AWS", "AKIAIOSFODNN7EXAMPLE", "<redacted>", "an AWS access key" },
+        { "CONDA_JWT", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+          "Bearer <redacted>", "a JWT" },
+        { "PIP_URL", "https://ghtoken123@git.example.com/org/repo.git", "https://<redacted>@git.example.com/org/repo.git",
+          "credentials in a URL" },
+        { "PIP_INDEX_URL", "https://user:pw@pypi.example/simple", "https://<redacted>@pypi.example/simple",
+          "credentials in a URL" },
+        { "NV_GPG_PASSPHRASE", "correct horse", "<redacted>", "the name says PASSPHRASE" },
+        { "HF_TOKEN", "x", "<redacted>", "the name says TOKEN" },
+        { "CONDA_CHANNELS", "https://conda.anaconda.org/t/ab-0123456789abcdef/private",
+          "https://conda.anaconda.org/t/<redacted>/private", "a conda channel token" },
+        { "CUDA_DL", "https://b.s3.amazonaws.com/f?X-Amz-Algorithm=AWS4&X-Amz-Signature=abc123def&x=1",
+          "https://b.s3.amazonaws.com/f?X-Amz-Algorithm=AWS4&X-Amz-Signature=<redacted>&x=1",
+          "the URL parameter x-amz-signature" },
+        { "CUDA_BLOB", "https://a.blob.core.windows.net/c/f?sv=2020&sig=Zm9vYmFy%3D", "https://a.blob.core.windows.net/c/f?sv=2020&sig=<redacted>",
+          "the URL parameter sig" },
+        { "CUDA_U", "https://h.example/x?token=abc&Signature=def", "https://h.example/x?token=<redacted>&Signature=<redacted>",
+          "the URL parameter token, the URL parameter signature" },
+        { "CUDA_API_PW", "Zx81kLq0PvB3nRt7Ya2M", "<redacted>", "a random-looking value under a credential-like name" },
+    };
+    static const struct { const char *name, *value; } keep[] = {
+        { "PATH", "/usr/local/cuda/bin:/usr/local/sbin:/usr/bin:/bin" },
+        { "LD_LIBRARY_PATH", "/usr/local/cuda/lib64:/opt/conda/lib/python3.11/site-packages/nvidia/cublas/lib" },
+        { "CUDA_VISIBLE_DEVICES", "GPU-5d8c2a3e-1b4f-9a77-0c2d-6e1f3a9b8c7d,MIG-4f1a2b3c-0d9e-8f7a-6b5c-4d3e2f1a0b9c" },
+        { "NVIDIA_VISIBLE_DEVICES", "all" },
+        { "CUDA_VISIBLE_DEVICES", "0,1" },
+        { "CONDA_PREFIX", "/opt/conda/envs/torch-2.5_cu124" },
+        { "CONDA_DEFAULT_ENV", "base" },
+        { "PIP_INDEX_URL", "https://pypi.example/simple" },
+        { "CONDA_CHANNELS", "https://conda.anaconda.org/conda-forge,defaults" },
+        { "TORCH_CUDA_ARCH_LIST", "8.0 9.0+PTX" },
+        { "PYTHONPATH", "/work/src:/work/sk-tools/lib" },
+        { "NCCL_SOCKET_IFNAME", "eth0" },
+        { "CUDA_CACHE_PATH", "/home/u/.nv/ComputeCache" },
+        { "NV_LIBCUBLAS_VERSION", "12.4.5.8-1" },
+        { "CUDA_HOME", "/usr/local/cuda-12.4" },
+        { "PYTHON_SHA256", "e1c2d1b0a3f456e789a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c" },
+        { "NV_CUDA_CUDART_VERSION", "12.4.127-1" },
+        { "CUDA_URL", "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/" },
+    };
+    char out[1200], why[256];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        CHECK_I64(cp_secret_redact(rows[i].name, rows[i].value, out, sizeof out, why, sizeof why), 1);
+        CHECK_STR(out, rows[i].kept);
+        CHECK_STR(why, rows[i].why);
+        CHECK(cp_env_looks_secret(rows[i].name, rows[i].value));
+    }
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        CHECK_I64(cp_secret_redact(keep[i].name, keep[i].value, out, sizeof out, why, sizeof why), 0);
+        CHECK_STR(out, keep[i].value);
+        CHECK_STR(why, "");
+    }
+    /* a result that does not fit keeps none of the value */
+    CHECK_I64(cp_secret_redact("PIP_URL", "https://tok@h.example/a/very/long/path", out, 20, why, sizeof why), 1);
+    CHECK_STR(out, "<redacted>");
+}
+
+/* The host block lists what it redacted and why, never the value. */
+static void test_redactions_listed(void)
+{
+    static cp_facts a;
+    cp_facts_init(&a);
+    snprintf(a.host.env[0].name, sizeof a.host.env[0].name, "CONDA_GH");
+    snprintf(a.host.env[0].value, sizeof a.host.env[0].value, "ghp_aBcdEf0123456789aBcdEf0123456789");
+    snprintf(a.host.env[1].name, sizeof a.host.env[1].name, "PATH");
+    snprintf(a.host.env[1].value, sizeof a.host.env[1].value, "/usr/bin");
+    a.host.nenv = 2;
+    cp_buf b = { 0 };
+    cp_facts_put_host(&b, &a.host, 1);
+    CHECK(!b.failed);
+    CHECK(strstr(b.data, "ghp_aBcd") == NULL);
+    CHECK(strstr(b.data, "host.env.CONDA_GH <redacted>\n") != NULL);
+    CHECK(strstr(b.data, "host.redacted.CONDA_GH a GitHub token\n") != NULL);
+    CHECK(strstr(b.data, "host.env.PATH /usr/bin\n") != NULL);
+    CHECK(strstr(b.data, "host.redacted.PATH") == NULL);
+    cp_buf_free(&b);
+}
+
 int main(void)
 {
     RUN(test_escape_roundtrip);
@@ -220,5 +310,7 @@ int main(void)
     RUN(test_frameworks_roundtrip);
     RUN(test_libs_roundtrip);
     RUN(test_secret_names);
+    RUN(test_secret_shapes);
+    RUN(test_redactions_listed);
     return TEST_END();
 }

@@ -201,24 +201,6 @@ void cp_facts_put_nvml(cp_buf *b, const cp_nvml_facts *n)
     cp_kv_put_str(b, "nvml.end", "ok");
 }
 
-/* True when a variable looks like it holds a secret. */
-int cp_env_looks_secret(const char *name, const char *value)
-{
-    static const char *const words[] = { "TOKEN", "SECRET", "PASSW", "PASSWD", "KEY",
-        "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "SIGNATURE", NULL };
-    char up[64];
-    size_t i;
-    for (i = 0; name[i] && i < sizeof up - 1; i++) up[i] = (char)toupper((unsigned char)name[i]);
-    up[i] = '\0';
-    for (int w = 0; words[w]; w++)
-        if (strstr(up, words[w])) return 1;
-    /* credentials inside URLs: scheme://user:pass@host */
-    const char *at = strchr(value, '@'), *scheme = strstr(value, "://");
-    if (at && scheme && scheme < at && memchr(scheme + 3, ':', (size_t)(at - scheme - 3)))
-        return 1;
-    return 0;
-}
-
 /* Append the "host." block: uid, device nodes, environment. */
 void cp_facts_put_host(cp_buf *b, const cp_host_facts *h, int redact_secrets)
 {
@@ -229,11 +211,20 @@ void cp_facts_put_host(cp_buf *b, const cp_host_facts *h, int redact_secrets)
         snprintf(prefix, sizeof prefix, "host.dev.%d.", i);
         put_fields(b, prefix, devnode_fields, &h->dev[i]);
     }
+    char kept[sizeof h->env[0].value + 64], why[256];
     for (int i = 0; i < h->nenv && i < CP_MAX_ENV; i++) {
         const cp_env_var *e = &h->env[i];
         snprintf(prefix, sizeof prefix, "host.env.%s", e->name);
-        bool secret = redact_secrets && cp_env_looks_secret(e->name, e->value);
-        cp_kv_put_str(b, prefix, secret ? "<redacted>" : e->value);
+        bool secret = redact_secrets && cp_secret_redact(e->name, e->value, kept, sizeof kept, why, sizeof why);
+        cp_kv_put_str(b, prefix, secret ? kept : e->value);
+    }
+    /* what was redacted and why, never the value: the reader of a snapshot
+     * knows which values are not the machine's */
+    for (int i = 0; redact_secrets && i < h->nenv && i < CP_MAX_ENV; i++) {
+        const cp_env_var *e = &h->env[i];
+        if (!cp_secret_redact(e->name, e->value, kept, sizeof kept, why, sizeof why)) continue;
+        snprintf(prefix, sizeof prefix, "host.redacted.%s", e->name);
+        cp_kv_put_str(b, prefix, why);
     }
     cp_kv_put_str(b, "host.end", "ok");
 }
@@ -562,6 +553,15 @@ int cp_facts_load_snapshot(const char *text, size_t len, cp_facts *f, char *err,
         }
     if (c.after_end > 0) {
         snprintf(err, errcap, "carries %d line%s after its last end marker", c.after_end, c.after_end > 1 ? "s" : "");
+        return -1;
+    }
+    /* comments too: the last line that is not blank must be an end marker */
+    size_t e = whole;
+    while (e > 0 && (text[e - 1] == '\n' || text[e - 1] == '\r' || text[e - 1] == ' ' || text[e - 1] == '\t')) e--;
+    size_t b = e;
+    while (b > 0 && text[b - 1] != '\n') b--;
+    if (e > b && (e - b < 8 || memcmp(text + e - 7, ".end ok", 7) != 0 || text[b] == '#')) {
+        snprintf(err, errcap, "carries text after its last end marker");
         return -1;
     }
     if (whole < len) {

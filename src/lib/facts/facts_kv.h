@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include "cuprobe/facts.h"
 #include "kv.h"
+#include "facts/secret.h"
 
 /* Append the "cuda." / "nvml." / "host." / "meta." blocks. */
 void cp_facts_put_cuda(cp_buf *b, const cp_cuda_facts *c);
@@ -50,9 +51,5 @@ int cp_facts_load(const char *text, size_t len, cp_facts *f, char *err, size_t e
  * "carries 2 lines after its last end marker", ...), worded to follow the
  * file's name. */
 int cp_facts_load_snapshot(const char *text, size_t len, cp_facts *f, char *err, size_t errcap);
-
-/* True when an environment variable's name or value looks like a secret
- * (TOKEN, SECRET, PASSWORD, KEY, CREDENTIAL, AUTH, COOKIE, ...). */
-int cp_env_looks_secret(const char *name, const char *value);
 
 #endif
