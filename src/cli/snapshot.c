@@ -1,8 +1,36 @@
 /* cuprobe snapshot DIR: capture what doctor sees, for replay with --from. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 #include "options.h"
 #include "cuprobe/cuprobe.h"
+
+/* Print path for a POSIX shell: as it is when it holds only characters no
+ * shell treats specially, otherwise in single quotes (a quote inside as
+ * '\''). */
+static void put_shell_word(FILE *out, const char *path)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-:,@%=";
+    if (path[0] && path[0] != '-' && strspn(path, plain) == strlen(path) && !strchr("=~", path[0])) {
+        fputs(path, out);
+        return;
+    }
+    fputc('\'', out);
+    for (const char *p = path; *p; p++) {
+        if (*p == '\'') fputs("'\\''", out);
+        else fputc(*p, out);
+    }
+    fputc('\'', out);
+}
+
+/* Test hook for fault injection: CUPROBE_TEST_FAIL_WRITE=N fails the Nth
+ * write of the snapshot with ENOSPC, as a full disk would. */
+static long fail_write_at(void)
+{
+    const char *s = getenv("CUPROBE_TEST_FAIL_WRITE");
+    return s ? strtol(s, NULL, 10) : 0;
+}
 
 /* `cuprobe snapshot DIR`: observe with recording on and write DIR; see cli.h. */
 int cmd_snapshot(int argc, char **argv)
@@ -22,13 +50,21 @@ int cmd_snapshot(int argc, char **argv)
         else if (m == 0) return cli_unhandled(&p);
     }
     if (!dir) return cli_usage_error("snapshot needs a folder to write: cuprobe snapshot DIR");
+    o.fail_write_at = fail_write_at();
     cp_session *s;
     char err[512] = "";
-    if (cp_observe(&o, &s, err, sizeof err) != 0 || cp_snapshot_write(s, dir, err, sizeof err) != 0) {
+    if (cp_observe(&o, &s, err, sizeof err) != 0) {
         fprintf(stderr, "cuprobe: %s\n", err);
         return CP_EXIT_ERROR;
     }
+    int rc = cp_snapshot_write(s, dir, err, sizeof err);
     cp_session_free(s);
-    fprintf(stderr, "cuprobe: snapshot written to '%s'; replay it with: cuprobe doctor --from %s\n", dir, dir);
+    if (rc != 0) {
+        fprintf(stderr, "cuprobe: %s\n", err);
+        return CP_EXIT_ERROR;
+    }
+    fprintf(stderr, "cuprobe: snapshot written to '%s'; replay it with: cuprobe doctor --from ", dir);
+    put_shell_word(stderr, dir);
+    fputc('\n', stderr);
     return 0;
 }

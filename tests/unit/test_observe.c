@@ -1,6 +1,7 @@
 /* The observe step as a whole: fault injection over every file read, and a
  * snapshot written and replayed through the public API. */
 #include "test.h"
+#include <dirent.h>
 #include <ftw.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -223,11 +224,166 @@ static void test_libs_answers_by_path(void)
     nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Entries of a folder other than "." and "..". */
+static int entries_of(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL)
+        n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    if (d) closedir(d);
+    return d ? n : -1;
+}
+
+static void slurp(const char *path, char *text, size_t cap)
+{
+    FILE *fp = fopen(path, "r");
+    size_t n = fp ? fread(text, 1, cap - 1, fp) : 0;
+    if (fp) fclose(fp);
+    text[n] = '\0';
+}
+
+/* Write a snapshot of the h200-2gpu fixture to `to`, its Nth write failing. */
+static int write_failing_at(long n, const char *to, char *err, size_t cap)
+{
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    o.root = "tests/fixtures/h200-2gpu/root";
+    o.record = true;
+    o.fail_write_at = n;
+    cp_session *s;
+    if (cp_observe(&o, &s, err, cap) != 0) return -2;
+    int rc = cp_snapshot_write(s, to, err, cap);
+    cp_session_free(s);
+    return rc;
+}
+
+/* A full disk at the writes of a snapshot (every third, and the last): the
+ * error names the snapshot's file (not the machine's), nothing is left
+ * behind, and the retry works; the same into an existing empty folder,
+ * which keeps its mode. */
+static void test_snapshot_write_fails_cleanly(void)
+{
+    char dir[] = "/tmp/cuprobe-observe-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char snap[600], empty[600], err[512], p[700];
+    snprintf(snap, sizeof snap, "%s/snap", dir);
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    CHECK_I64(mkdir(empty, 0751), 0);
+    CHECK_I64(chmod(empty, 0751), 0);
+    setenv("CUPROBE_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    setenv("CUPROBE_LIBNVML", "/nonexistent/libnvidia-ml.so.1", 1);
+    long n = 1, failed = 0;
+    for (; n < 2000; n += 3) {
+        const char *to = failed % 2 ? snap : empty;
+        if (write_failing_at(n, to, err, sizeof err) == 0) break;
+        failed++;
+        CHECK(strstr(err, "no space left on device") != NULL);
+        CHECK(strstr(err, "nothing was left behind") != NULL);
+        CHECK(strstr(err, "the snapshot's") != NULL);
+        CHECK_I64(entries_of(dir), 1);              /* only the empty folder: no partial snapshot */
+        CHECK_I64(entries_of(empty), 0);
+        if (entries_of(dir) != 1 || entries_of(empty) != 0) break;
+    }
+    CHECK(failed > 10);
+    const char *made = failed % 2 ? snap : empty;   /* the write that worked */
+    /* the last write is answers.txt's: its failure is worded as the snapshot's file */
+    char again[600];
+    snprintf(again, sizeof again, "%s/again", dir);
+    for (long k = n - 1; k >= n - 3 && k > 0; k--) {
+        if (write_failing_at(k, again, err, sizeof err) != 0) break;
+        nftw(again, rm_one, 16, FTW_DEPTH | FTW_PHYS);   /* past the last write: it worked */
+    }
+    CHECK(strstr(err, "cannot write the snapshot's file answers.txt: no space left on device") != NULL);
+    CHECK(access(again, F_OK) != 0);
+    struct stat st;
+    snprintf(p, sizeof p, "%s/answers.txt", made);
+    CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0600);
+    CHECK(stat(made, &st) == 0 && (st.st_mode & 0777) == (made == snap ? 0700 : 0751));
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* "." when it is an empty folder is fine; a folder with something in it
+ * is refused and left as it was. */
+static void test_snapshot_into_dot(void)
+{
+    char dir[] = "/tmp/cuprobe-observe-XXXXXX", cwd[512], err[512], root[700];
+    CHECK(mkdtemp(dir) != NULL && getcwd(cwd, sizeof cwd) != NULL);
+    snprintf(root, sizeof root, "%s/tests/fixtures/h200-2gpu/root", cwd);
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    o.root = root;
+    o.record = true;
+    cp_session *s;
+    CHECK_I64(cp_observe(&o, &s, err, sizeof err), 0);
+    CHECK_I64(chdir(dir), 0);
+    CHECK_I64(cp_snapshot_write(s, ".", err, sizeof err), 0);
+    CHECK_STR(err, "");
+    CHECK(access("answers.txt", R_OK) == 0 && access("root/proc", R_OK) == 0);
+    CHECK_I64(entries_of("."), 2);
+    CHECK_I64(cp_snapshot_write(s, ".", err, sizeof err), -1);
+    CHECK(strstr(err, "not an empty folder") != NULL);
+    CHECK_I64(entries_of("."), 2);
+    CHECK_I64(chdir(cwd), 0);
+    cp_session_free(s);
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* snapshot --python: the interpreter named is examined, kept in the
+ * answers, and examined again by the replay. */
+static void test_snapshot_keeps_python(void)
+{
+    char dir[] = "/tmp/cuprobe-observe-XXXXXX", cmd[2400], root[600], snap[600], err[512], p[700];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(root, sizeof root, "%s/root", dir);
+    snprintf(snap, sizeof snap, "%s/snap", dir);
+    snprintf(cmd, sizeof cmd, "cp -R tests/fixtures/h200-1gpu/root '%s' && cd '%s' && mkdir -p opt/venv/bin usr/bin "
+             "opt/venv/lib/python3.12/site-packages/torch opt/venv/lib/python3.12/site-packages/nvidia/cublas/lib "
+             "opt/venv/lib/python3.12/site-packages/nvidia_cublas-13.1.0.3.dist-info && "
+             "echo 'home = /usr/bin' > opt/venv/pyvenv.cfg && echo ELF > usr/bin/python3.12 && "
+             "ln -s /usr/bin/python3.12 opt/venv/bin/python3 && "
+             "printf \"__version__ = '2.11.0+cu130'\\ncuda = '13.0'\\n\" > opt/venv/lib/python3.12/site-packages/torch/version.py && "
+             "echo ELF > opt/venv/lib/python3.12/site-packages/nvidia/cublas/lib/libcublas.so.13 && "
+             "echo 'Name: nvidia-cublas' > opt/venv/lib/python3.12/site-packages/nvidia_cublas-13.1.0.3.dist-info/METADATA",
+             root, root);
+    CHECK(system(cmd) == 0);
+    setenv("CUPROBE_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    setenv("CUPROBE_LIBNVML", "/nonexistent/libnvidia-ml.so.1", 1);
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    o.root = root;
+    o.record = true;
+    o.python = "/opt/venv/bin/python3";
+    cp_session *s;
+    CHECK_I64(cp_observe(&o, &s, err, sizeof err), 0);
+    const cp_facts *live = cp_session_facts(s);
+    CHECK(live->frameworks.nfw >= 1);
+    int live_libs = live->libraries.nlib;
+    CHECK(live_libs >= 1);
+    CHECK_I64(cp_snapshot_write(s, snap, err, sizeof err), 0);
+    cp_session_free(s);
+    static char text[1 << 16];
+    snprintf(p, sizeof p, "%s/answers.txt", snap);
+    slurp(p, text, sizeof text);
+    CHECK(strstr(text, "meta.python /opt/venv/bin/python3\n") != NULL);
+    CHECK(strstr(text, "fw.0.version 2.11.0+cu130\n") != NULL);
+    cp_observe_opts r = CP_OBSERVE_DEFAULTS;
+    r.from_dir = snap;
+    CHECK_I64(cp_observe(&r, &s, err, sizeof err), 0);
+    const cp_facts *got = cp_session_facts(s);
+    CHECK_STR(got->python, "/opt/venv/bin/python3");
+    CHECK_I64(got->libraries.nlib, live_libs);
+    CHECK(got->libraries.nlib > 0 && strstr(got->libraries.lib[got->libraries.nlib - 1].path, "/opt/venv/") != NULL);
+    cp_session_free(s);
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void)
 {
     RUN(test_every_read_can_fail);
     RUN(test_snapshot_replays_same);
     RUN(test_snapshot_keeps_uptime);
     RUN(test_libs_answers_by_path);
+    RUN(test_snapshot_write_fails_cleanly);
+    RUN(test_snapshot_into_dot);
+    RUN(test_snapshot_keeps_python);
     return TEST_END();
 }
