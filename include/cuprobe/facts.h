@@ -294,6 +294,8 @@ typedef struct {
     char version[32];         /* "13.1.0.3"; "" when unknown */
     char version_source[24];  /* "file name", "dist-info", "header" */
     int64_t cuda_major;       /* the CUDA major it was built for; CP_UNKNOWN */
+    char cuda_release[16];    /* the CUDA release it ships with, "13.0": its toolkit's version, or
+                                 a wheel's dist-info where that counts in CUDA's numbers; "" unknown */
     bool would_load;          /* the copy the dynamic loader hands out for its soname */
     cp_tri loads;             /* dlopen in a probe child succeeded (copies programs get, and wheels) */
     char load_error[192];     /* dlerror() when it did not */
