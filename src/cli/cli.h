@@ -18,7 +18,7 @@ typedef enum {
     OPT_HELP = 1, OPT_VERSION, OPT_MAN, OPT_CHECKS_MD,    /* print and stop: options.c does these */
     OPT_LEVEL, OPT_JSON, OPT_VERBOSE, OPT_COLOR, OPT_NO_COLOR,
     OPT_FROM, OPT_PYTHON, OPT_TIMEOUT, OPT_ROOT, OPT_LIVE,
-    OPT_SM, OPT_CHECK
+    OPT_SM, OPT_CHECK, OPT_FILE
 } cli_opt;
 
 typedef struct {
@@ -41,6 +41,9 @@ void cli_print_man(FILE *out);
 void cli_print_checks_md(FILE *out);
 /* "cuprobe: MSG (see 'cuprobe --help')" on stderr; returns CP_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "cuprobe: MSG" on stderr, the message written as safe text (cp_text_put:
+ * it names paths and words the tool did not write); returns code. */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The subcommands: argv holds the arguments after the command name.  Each
  * returns the process exit code (report.h's CP_EXIT_*). */

@@ -67,6 +67,14 @@ int cli_asks_help(int argc, char **argv);
  * when it is not, -1 on a bad value (reported on stderr). */
 int cli_observe_option(int id, const char *value, cp_observe_opts *o);
 
+/* After the parse, the observe options as a whole (every command that takes
+ * them calls it): --python must name an executable file of the machine
+ * observed (live: a relative path is resolved against the current folder,
+ * a bare name looked up on PATH; --root: under the root; --from: a path the
+ * snapshot holds).  Returns 0 (o->python may now point to the resolved
+ * path, static storage), or CP_EXIT_USAGE after naming the path on stderr. */
+int cli_observe_done(cp_observe_opts *o);
+
 /* Colour, decided once for every command.  cli_color_option takes
  * --color WHEN and --no-color (the same as --color never) into *when
  * (CLI_COLOR_*; start with CLI_COLOR_AUTO): 1 when id is one of them, 0

@@ -21,6 +21,9 @@ const cli_option cli_options[] = {
     { OPT_SM, "arch", "--sm", "CC", "judge for a GPU of this compute capability (90, 9.0, 90a; repeatable) instead of the GPUs here", 0 },
     { OPT_JSON, "arch", "--json", NULL, "print what each file carries and the verdicts as JSON", 0 },
     { OPT_JSON, "explain", "--json", NULL, "print the signals found as JSON (docs/explain.schema.json)", 0 },
+    { OPT_FILE, "explain", "--file", "FILE",
+      "read the text from FILE ('-': standard input); without a message or --file, explain reads standard input "
+      "when it is not a terminal; at most 64 MB of text", 0 },
     { OPT_CHECK, "explain", "--check", NULL,
       "also run each signal's confirming check on this machine and scan the libraries the text names for this GPU's code", 0 },
     { OPT_FROM, "explain", "--from", "DIR", "with --check: judge against a snapshot taken with `cuprobe snapshot DIR` instead of this machine", 0 },
@@ -116,16 +119,36 @@ void cli_print_man(FILE *out)
           "load this file instead of libcuda.so.1 / libnvidia\\-ml.so.1\n", out);
 }
 
+/* "cuprobe: " and the message, as safe text: the words it names come from
+ * the command line or the machine. */
+static void put_message(const char *fmt, va_list ap)
+{
+    char msg[2048];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fputs("cuprobe: ", stderr);
+    cp_text_put(stderr, msg);
+}
+
 /* Report a usage error; see cli.h. */
 int cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("cuprobe: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     va_end(ap);
     fputs(" (see 'cuprobe --help')\n", stderr);
     return CP_EXIT_USAGE;
+}
+
+/* Report an error; see cli.h. */
+int cli_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_message(fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
 }
 
 /* Print docs/checks.md; see cli.h. */
