@@ -306,7 +306,13 @@ typedef struct {
     int nlib;
     int64_t nlib_total;
     cp_library lib[CP_MAX_LIBS];
+    char load_skip[128];      /* why the libraries probe did not run here, "" when it ran (or a
+                                 snapshot gave its answers) */
 } cp_libraries_facts;
+
+/* load_skip (and libraries.load's words) in a snapshot or under another
+ * root: the libraries probe loads only on the machine itself. */
+#define CP_LIBS_LOAD_NOT_HERE "no library was loaded (only on the machine itself, not from a snapshot or another root)"
 
 /* ----------------------------------------------------------- framework -- */
 

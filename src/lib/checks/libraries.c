@@ -300,7 +300,15 @@ void cp_check_libraries_load(const cp_facts *f, cp_finding *o)
         }
     }
     if (!tried) {
-        cp_set(o, CP_SKIP, "no library was loaded (only on the machine itself, not from a snapshot or another root)");
+        if (L->load_skip[0])
+            cp_set(o, CP_SKIP, "%s", L->load_skip);
+        else if (strcmp(f->origin, "live") != 0)   /* a snapshot without the probe's answers */
+            cp_set(o, CP_SKIP, "%s", CP_LIBS_LOAD_NOT_HERE);
+        else if (L->nlib == 0)
+            cp_set(o, CP_SKIP, "no CUDA library on the loader path or in Python wheels");
+        else   /* the probe ran on this machine and said nothing */
+            cp_set(o, CP_SKIP, "no library was loaded: the load probe gave no answer before the deadline "
+                   "(it was stopped or died)");
         return;
     }
     if (failed) {

@@ -475,6 +475,17 @@ int cp_libraries_observe(cp_fs *fs, const cp_host_facts *h, const cp_runtime_fac
     return rc;
 }
 
+/* See libraries.h. */
+const char *cp_libraries_load_skip(bool snapshot, bool live_root, bool cuda_live, bool gpu_here)
+{
+    if (snapshot || !live_root || !cuda_live)
+        return CP_LIBS_LOAD_NOT_HERE;
+    if (!gpu_here)
+        return "no library was loaded: this machine shows no NVIDIA GPU (PCI bus, /proc/driver/nvidia), "
+               "so no program could use them";
+    return NULL;
+}
+
 /* The answer of `said` for copy i of libs: by path when said names paths,
  * else by position; NULL when there is none. */
 static const cp_library *answer_for(const cp_libraries_facts *libs, int i, const cp_libraries_facts *said,
