@@ -22,7 +22,9 @@
 #define CP_KNOWN(v) ((v) != CP_UNKNOWN)
 
 #define CP_MAX_GPUS 32
-#define CP_MAX_PCI 64
+/* NVIDIA PCI functions kept (GPUs first, npci_total counts all): a 16-GPU
+ * host with 15 SR-IOV virtual functions per GPU and its NVSwitches fits */
+#define CP_MAX_PCI 256
 #define CP_MAX_DEVNODES 48
 #define CP_MAX_XIDS 64
 #define CP_MAX_PROCS 16
