@@ -89,6 +89,7 @@ int cli_next(cli_parser *p, const char **value)
         case OPT_VERSION: printf("cuprobe %s\n", cp_version()); return stop(p, 0);
         case OPT_MAN: cli_print_man(stdout); return stop(p, 0);
         case OPT_CHECKS_MD: cli_print_checks_md(stdout); return stop(p, 0);
+        case OPT_COMPLETION: cli_print_completion(stdout); return stop(p, 0);
         default: return (int)o->id;
         }
     }

@@ -3,7 +3,8 @@
  * command accepts exactly the rows of its name and the "" rows, by any name
  * of a row ("-v" or "--verbose"), with a value as "--from DIR" or
  * "--from=DIR".  "--" ends the options; "-" alone is an operand.  --help,
- * --version, --man and --checks-md are done here for every command.
+ * --version, --man, --checks-md and --bash-completion are done here for
+ * every command.
  *
  *     cli_parser p;
  *     const char *v;
@@ -50,8 +51,8 @@ void cli_parser_init(cli_parser *p, const char *command, int argc, char **argv, 
 
 /* The next option's id, with its value in *value (NULL for a switch);
  * CLI_OPERAND with the word in *value; CLI_END when done; CLI_STOP when the
- * command must return p->status now: --help, --version, --man or
- * --checks-md was printed (status 0), or a usage error (an unknown option, a
+ * command must return p->status now: --help, --version, --man,
+ * --checks-md or --bash-completion was printed (status 0), or a usage error (an unknown option, a
  * missing value) was reported on stderr (status CP_EXIT_USAGE). */
 int cli_next(cli_parser *p, const char **value);
 
