@@ -6,13 +6,6 @@
 #include "util/json.h"
 #include "util/text.h"
 
-/* A one-line value that may come from the text given or the machine
- * (evidence, a path, a soname): control bytes escaped, a newline as "\n". */
-static void put_value(FILE *out, const char *s)
-{
-    if (s) cp_text_put_n(out, s, strlen(s), 0);
-}
-
 static void human_bytes(FILE *out, int64_t b)
 {
     if (b < 0) fputs("N/A", out);
@@ -41,14 +34,14 @@ static void text_values(const cp_explain_signal *s, FILE *out)
     if (s->error_enum) fprintf(out, "  values:   %s %d\n", s->error_enum, s->error_number);
     if (s->xid >= 0) {
         fprintf(out, "  values:   XID %d on PCI ", s->xid);
-        put_value(out, s->pci[0] ? s->pci : "N/A");
+        cp_text_put_line(out, s->pci[0] ? s->pci : "N/A");
         fputc('\n', out);
     }
     if (s->soname[0]) {
         fputs("  values:   missing ", out);
-        put_value(out, s->soname);
+        cp_text_put_line(out, s->soname);
         fputs(" (version ", out);
-        put_value(out, s->soname_version[0] ? s->soname_version : "N/A");
+        cp_text_put_line(out, s->soname_version[0] ? s->soname_version : "N/A");
         fputs(")\n", out);
     }
 }
@@ -59,16 +52,16 @@ static void text_here(const cp_here *h, FILE *out)
     fprintf(out, "  here:     %s", cp_here_verdict_name(h->verdict));
     if (h->summary[0]) {
         fputs(": ", out);
-        put_value(out, h->summary);
+        cp_text_put_line(out, h->summary);
     }
     fputc('\n', out);
-    for (int k = 0; k < h->nfiles; k++) {
+    for (int k = 0; k < h->nfiles && k < CP_HERE_MAX_FILES; k++) {
         fputs("  library:  ", out);
-        put_value(out, h->files[k].path);
+        cp_text_put_line(out, h->files[k].path);
         fputs(": ", out);
-        put_value(out, h->files[k].verdict);
+        cp_text_put_line(out, h->files[k].verdict);
         fputs(" (", out);
-        put_value(out, h->files[k].why);
+        cp_text_put_line(out, h->files[k].why);
         fputs(")\n", out);
     }
 }
@@ -85,18 +78,18 @@ void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
     for (int i = 0; i < r->nsignals; i++) {
         const cp_explain_signal *s = &r->signals[i];
         fprintf(out, "\n%s[%s]%s %s", y, cp_layer_name(s->layer), z, b);
-        put_value(out, s->code);
+        cp_text_put_line(out, s->code);
         fprintf(out, "%s  (line %ld", z, s->first_line);
         if (s->count > 1) fprintf(out, ", %ld lines", s->count);
         fputs(")\n  cause:    ", out);
-        put_value(out, s->cause);
+        cp_text_put_line(out, s->cause);
         fputs("\n  fix:      ", out);
-        put_value(out, s->fix);
+        cp_text_put_line(out, s->fix);
         fputc('\n', out);
         if (s->check) fprintf(out, "  check:    cuprobe doctor (%s)\n", s->check);
         text_values(s, out);
         fputs("  evidence: ", out);
-        put_value(out, s->evidence);
+        cp_text_put_line(out, s->evidence);
         fputc('\n', out);
         text_here(&s->here, out);
     }
@@ -128,7 +121,7 @@ static void json_here(const cp_here *h, FILE *out)
     fputs(", \"summary\": ", out);
     cp_json_str(out, h->summary);
     fputs(", \"libraries\": [", out);
-    for (int k = 0; k < h->nfiles; k++) {
+    for (int k = 0; k < h->nfiles && k < CP_HERE_MAX_FILES; k++) {
         fputs(k ? ", {\"path\": " : "{\"path\": ", out);
         cp_json_str(out, h->files[k].path);
         fputs(", \"verdict\": ", out);

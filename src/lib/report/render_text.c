@@ -40,14 +40,6 @@ static void put_status(FILE *out, cp_status s, int color, int width)
     else fprintf(out, "%-*s", width, status_word(s));
 }
 
-/* A one-line value that may hold machine or snapshot bytes (a path, a
- * device name, an environment value): control bytes escaped, a newline
- * written as "\n" so it cannot start a line of its own. */
-static void put_value(FILE *out, const char *s)
-{
-    cp_text_put_n(out, s, strlen(s), 0);
-}
-
 /* Print each line of text after `indent`, as safe text. */
 static void put_lines(FILE *out, const char *text, const char *indent)
 {
@@ -72,7 +64,7 @@ static void put_stack(const cp_report *r, FILE *out, int color)
         put_status(out, s, color, 8);
         if (s == CP_BLOCKED) fprintf(out, "by %s\n", cp_layer_name((cp_layer)root_layer));
         else {
-            put_value(out, idx >= 0 ? r->findings[idx].summary : "");
+            cp_text_put_line(out, idx >= 0 ? r->findings[idx].summary : "");
             fprintf(out, "%s\n", l == root_layer ? (color ? C_BOLD "   <- root cause" C_RESET : "   <- root cause") : "");
         }
     }
@@ -83,16 +75,16 @@ void cp_render_text(const cp_report *r, const cp_facts *f, FILE *out, int color,
 {
     fprintf(out, "%scuprobe %s%s  doctor, level %d, %s", color ? C_BOLD : "", cp_version(),
             color ? C_RESET : "", r->level, strcmp(f->origin, "live") == 0 ? "this machine" : "snapshot ");
-    if (strcmp(f->origin, "live") != 0) put_value(out, f->origin);
+    if (strcmp(f->origin, "live") != 0) cp_text_put_line(out, f->origin);
     fputs("\n\n", out);
     put_stack(r, out, color);
     fputc('\n', out);
     if (r->root >= 0) {
         const cp_finding *x = &r->findings[r->root];
         fprintf(out, "%sroot cause%s: %s: ", color ? C_BOLD : "", color ? C_RESET : "", cp_layer_name(x->layer));
-        put_value(out, x->summary);
+        cp_text_put_line(out, x->summary);
         fputs("\n  fix: ", out);
-        put_value(out, x->fix);
+        cp_text_put_line(out, x->fix);
         fputs("\n\n", out);
     } else {
         fprintf(out, "%shealthy%s: every layer examined works\n\n", color ? C_BOLD C_GREEN : "", color ? C_RESET : "");
@@ -105,13 +97,13 @@ void cp_render_text(const cp_report *r, const cp_facts *f, FILE *out, int color,
             fprintf(out, "  ");
             put_status(out, x->status, color, 5);
             fprintf(out, "%-24s ", x->check);
-            put_value(out, x->summary);
+            cp_text_put_line(out, x->summary);
             fputc('\n', out);
             int detail = verbose || x->status == CP_WARN || x->status == CP_FAIL;
             if (detail && x->evidence[0]) put_lines(out, x->evidence, "         | ");
             if ((x->status == CP_WARN || x->status == CP_FAIL) && i != r->root) {
                 fputs("         fix: ", out);
-                put_value(out, x->fix);
+                cp_text_put_line(out, x->fix);
                 fputc('\n', out);
             }
         }
