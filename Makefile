@@ -34,7 +34,8 @@ FAKES    := $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnvidia-ml.so.1
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 TOOL     := $(if $(filter build,$(BUILD)),cuprobe,$(BUILD)/cuprobe)
 
-.PHONY: all test check-build check-unit check-cli test-gpu fuzz fuzz-build bench clean man checks-md lint pic
+.PHONY: all test check-build check-unit check-cli check-install test-gpu fuzz fuzz-build bench clean man checks-md \
+        completion lint pic install uninstall
 all: $(TOOL) pic
 
 $(BUILD)/%.o: %.c
@@ -87,6 +88,7 @@ check-unit: check-build
 
 check-cli: check-build
 	@sh tests/cli/run.sh $(TOOL) $(BUILD)
+	@sh tests/install.sh $(BUILD) "$(SANFLAGS)"
 
 # The formatting rules and the banned-function list (tools/lint.sh).
 lint:
@@ -125,11 +127,38 @@ $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -o $@ $< -ldl
 
-# Generated documents, kept in sync by CLI cases (man-page, checks-md).
+# Generated documents, kept in sync by CLI cases (man-page, checks-md, bash-completion).
 man: $(TOOL)
 	./$(TOOL) --man > docs/cuprobe.1
 checks-md: $(TOOL)
 	./$(TOOL) --checks-md > docs/checks.md
+completion: $(TOOL)
+	./$(TOOL) --bash-completion > docs/cuprobe.bash
+
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the tool, the library
+# and its public headers, the man page and the bash completion; make
+# uninstall (same PREFIX and DESTDIR) removes exactly those files.
+# tests/install.sh (part of check-cli) installs into a temporary DESTDIR.
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+HEADERS     := $(sort $(wildcard include/cuprobe/*.h))
+INSTALLED    = $(BINDIR)/cuprobe $(LIBDIR)/libcuprobe.a $(MANDIR)/man1/cuprobe.1 $(BASHCOMPDIR)/cuprobe \
+               $(HEADERS:include/%=$(INCLUDEDIR)/%)
+install: $(TOOL) $(BUILD)/libcuprobe.a
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)/cuprobe" \
+	    "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASHCOMPDIR)"
+	install -m 755 $(TOOL) "$(DESTDIR)$(BINDIR)/cuprobe"
+	install -m 644 $(BUILD)/libcuprobe.a "$(DESTDIR)$(LIBDIR)/libcuprobe.a"
+	install -m 644 $(HEADERS) "$(DESTDIR)$(INCLUDEDIR)/cuprobe/"
+	install -m 644 docs/cuprobe.1 "$(DESTDIR)$(MANDIR)/man1/cuprobe.1"
+	install -m 644 docs/cuprobe.bash "$(DESTDIR)$(BASHCOMPDIR)/cuprobe"
+uninstall:
+	rm -f $(foreach f,$(INSTALLED),"$(DESTDIR)$(f)")
+	-rmdir "$(DESTDIR)$(INCLUDEDIR)/cuprobe" 2>/dev/null
 
 clean:
 	rm -rf build build-asan cuprobe

@@ -22,7 +22,9 @@
 #define CP_KNOWN(v) ((v) != CP_UNKNOWN)
 
 #define CP_MAX_GPUS 32
-#define CP_MAX_PCI 64
+/* NVIDIA PCI functions kept (GPUs first, npci_total counts all): a 16-GPU
+ * host with 15 SR-IOV virtual functions per GPU and its NVSwitches fits */
+#define CP_MAX_PCI 256
 #define CP_MAX_DEVNODES 48
 #define CP_MAX_XIDS 64
 #define CP_MAX_PROCS 16
@@ -294,6 +296,8 @@ typedef struct {
     char version[32];         /* "13.1.0.3"; "" when unknown */
     char version_source[24];  /* "file name", "dist-info", "header" */
     int64_t cuda_major;       /* the CUDA major it was built for; CP_UNKNOWN */
+    char cuda_release[16];    /* the CUDA release it ships with, "13.0": its toolkit's version, or
+                                 a wheel's dist-info where that counts in CUDA's numbers; "" unknown */
     bool would_load;          /* the copy the dynamic loader hands out for its soname */
     cp_tri loads;             /* dlopen in a probe child succeeded (copies programs get, and wheels) */
     char load_error[192];     /* dlerror() when it did not */
@@ -304,7 +308,13 @@ typedef struct {
     int nlib;
     int64_t nlib_total;
     cp_library lib[CP_MAX_LIBS];
+    char load_skip[128];      /* why the libraries probe did not run here, "" when it ran (or a
+                                 snapshot gave its answers) */
 } cp_libraries_facts;
+
+/* load_skip (and libraries.load's words) in a snapshot or under another
+ * root: the libraries probe loads only on the machine itself. */
+#define CP_LIBS_LOAD_NOT_HERE "no library was loaded (only on the machine itself, not from a snapshot or another root)"
 
 /* ----------------------------------------------------------- framework -- */
 

@@ -81,6 +81,12 @@ const char *cp_status_name(cp_status s);
  * use ANSI colours; verbose: evidence of passing checks too. */
 void cp_render_text(const cp_report *r, const cp_facts *f, FILE *out, int color, int verbose);
 
+/* Write s to out as text safe for a terminal: control bytes, C1 controls
+ * and broken UTF-8 escaped, newlines kept (the library's one rule, util/
+ * text.h).  The tool prints every value it did not write itself (a path in
+ * an error message, a word of the command line) through it. */
+void cp_text_put(FILE *out, const char *s);
+
 /* The report as JSON (schema in docs/doctor.schema.json, version
  * CP_JSON_SCHEMA_VERSION). */
 #define CP_JSON_SCHEMA_VERSION 1

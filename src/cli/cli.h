@@ -15,10 +15,10 @@ typedef struct {
 /* What an option is, whatever name it was given by and whichever command's
  * row matched: rows of several commands share an id (--json). */
 typedef enum {
-    OPT_HELP = 1, OPT_VERSION, OPT_MAN, OPT_CHECKS_MD,    /* print and stop: options.c does these */
+    OPT_HELP = 1, OPT_VERSION, OPT_MAN, OPT_CHECKS_MD, OPT_COMPLETION,   /* print and stop: options.c does these */
     OPT_LEVEL, OPT_JSON, OPT_VERBOSE, OPT_COLOR, OPT_NO_COLOR,
     OPT_FROM, OPT_PYTHON, OPT_TIMEOUT, OPT_ROOT, OPT_LIVE,
-    OPT_SM, OPT_CHECK
+    OPT_SM, OPT_CHECK, OPT_FILE
 } cli_opt;
 
 typedef struct {
@@ -37,10 +37,15 @@ extern const cli_option cli_options[];
 void cli_print_help(FILE *out, const char *cmd);
 /* The man page, in roff, from the same tables. */
 void cli_print_man(FILE *out);
+/* The bash completion (docs/cuprobe.bash), from the same tables. */
+void cli_print_completion(FILE *out);
 /* docs/checks.md, in Markdown, from the library's check table. */
 void cli_print_checks_md(FILE *out);
 /* "cuprobe: MSG (see 'cuprobe --help')" on stderr; returns CP_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "cuprobe: MSG" on stderr, the message written as safe text (cp_text_put:
+ * it names paths and words the tool did not write); returns code. */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The subcommands: argv holds the arguments after the command name.  Each
  * returns the process exit code (report.h's CP_EXIT_*). */

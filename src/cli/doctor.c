@@ -41,13 +41,13 @@ int cmd_doctor(int argc, char **argv)
         }
     }
     if (o.live_mask && !o.from_dir) return cli_usage_error("--live only makes sense with --from");
+    if (cli_observe_done(&o) != 0) return CP_EXIT_USAGE;
     o.fail_read_at = fail_read_at();
 
     cp_session *s;
     char err[512] = "";
     if (cp_observe(&o, &s, err, sizeof err) != 0) {
-        fprintf(stderr, "cuprobe: %s\n", err);
-        return CP_EXIT_ERROR;
+        return cli_error(CP_EXIT_ERROR, "%s", err);
     }
     const cp_facts *f = cp_session_facts(s);
     cp_report r;

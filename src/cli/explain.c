@@ -1,47 +1,67 @@
 /* cuprobe explain: say what a pasted error message or log means. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "options.h"
 #include "cuprobe/cuprobe.h"
 #include "cuprobe/explain.h"
 
-#define STDIN_MAX ((size_t)64 << 20)
+/* The most text explain reads (a file or standard input): documented in
+ * the --file row of the option table (usage.c). */
+#define INPUT_MAX ((size_t)64 << 20)
 
-/* All of stdin into *buf (owned by the caller), at most STDIN_MAX bytes.
- * Returns 0, or CP_EXIT_ERROR after saying why on stderr. */
-static int read_stdin(char **buf, size_t *len)
+/* All of `in` (called `name` in messages) into *buf (owned by the caller),
+ * at most INPUT_MAX bytes.  Returns 0, or CP_EXIT_ERROR after saying why on
+ * stderr (a text over the limit is refused, not cut). */
+static int read_all(FILE *in, const char *name, char **buf, size_t *len)
 {
     size_t cap = 1 << 16, n = 0;
     char *b = malloc(cap);
-    if (!b) { fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
+    if (!b) return cli_error(CP_EXIT_ERROR, "out of memory");
     for (;;) {
         if (n == cap) {
-            if (cap > STDIN_MAX) break;
-            char *nb = realloc(b, cap * 2);
-            if (!nb) { free(b); fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
+            if (cap > INPUT_MAX) break;          /* holds INPUT_MAX + 1: one byte past the limit tells */
+            size_t ncap = cap * 2 > INPUT_MAX ? INPUT_MAX + 1 : cap * 2;
+            char *nb = realloc(b, ncap);
+            if (!nb) { free(b); return cli_error(CP_EXIT_ERROR, "out of memory"); }
             b = nb;
-            cap *= 2;
+            cap = ncap;
         }
-        size_t got = fread(b + n, 1, cap - n, stdin);
+        size_t got = fread(b + n, 1, cap - n, in);
         n += got;
         if (got == 0) break;
     }
-    if (ferror(stdin)) {
-        fprintf(stderr, "cuprobe: cannot read standard input: %s\n", strerror(errno));
+    if (ferror(in)) {
+        int e = errno;
         free(b);
-        return CP_EXIT_ERROR;
+        return cli_error(CP_EXIT_ERROR, "cannot read %s: %s", name, strerror(e));
     }
-    if (n > STDIN_MAX) {
-        fprintf(stderr, "cuprobe: standard input is larger than %zu MB; pass the relevant part\n", STDIN_MAX >> 20);
+    if (n > INPUT_MAX) {
         free(b);
-        return CP_EXIT_ERROR;
+        return cli_error(CP_EXIT_ERROR, "%s holds more than %zu MB, explain's limit; pass the relevant part "
+                         "(e.g. tail -n 100000)", name, INPUT_MAX >> 20);
     }
     *buf = b;
     *len = n;
     return 0;
+}
+
+/* The text of --file PATH ("-": standard input) into *buf. */
+static int read_file(const char *path, char **buf, size_t *len)
+{
+    if (strcmp(path, "-") == 0) return read_all(stdin, "standard input", buf, len);
+    FILE *in = fopen(path, "rb");
+    if (!in) return cli_error(CP_EXIT_ERROR, "cannot open '%s': %s", path, strerror(errno));
+    char name[PATH_MAX + 8];
+    snprintf(name, sizeof name, "'%s'", path);
+    int rc = read_all(in, name, buf, len);
+    fclose(in);
+    return rc;
 }
 
 /* The message words joined with single spaces, into *buf (owned by caller). */
@@ -50,7 +70,7 @@ static int join_args(int n, const char **words, char **buf, size_t *len)
     size_t total = 1;
     for (int i = 0; i < n; i++) total += strlen(words[i]) + 1;
     char *b = malloc(total);
-    if (!b) { fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
+    if (!b) return cli_error(CP_EXIT_ERROR, "out of memory");
     size_t k = 0;
     for (int i = 0; i < n; i++) {
         size_t l = strlen(words[i]);
@@ -70,15 +90,11 @@ static int confirm_here(cp_explain_result *r, const char *text, size_t len, cons
 {
     cp_session *s;
     char err[512] = "";
-    if (cp_observe(o, &s, err, sizeof err) != 0) {
-        fprintf(stderr, "cuprobe: %s\n", err);
-        return CP_EXIT_ERROR;
-    }
+    if (cp_observe(o, &s, err, sizeof err) != 0) return cli_error(CP_EXIT_ERROR, "%s", err);
     cp_report rep;
     if (cp_doctor(cp_session_facts(s), 1, &rep) != 0) {
-        fputs("cuprobe: out of memory\n", stderr);
         cp_session_free(s);
-        return CP_EXIT_ERROR;
+        return cli_error(CP_EXIT_ERROR, "out of memory");
     }
     cp_explain_confirm(r, text, len, cp_session_facts(s), &rep);
     cp_report_free(&rep);
@@ -86,14 +102,36 @@ static int confirm_here(cp_explain_result *r, const char *text, size_t len, cons
     return 0;
 }
 
-/* `cuprobe explain MESSAGE... | -`: see cli.h. */
+/* Where the text comes from: the words, `-` or --file (or, with none of
+ * them, standard input when it is not a terminal).  Returns 0 with *text,
+ * or the exit code after saying why. */
+static int take_text(int nwords, const char **words, int use_stdin, const char *file, char **text, size_t *len)
+{
+    int sources = (nwords > 0) + use_stdin + (file != NULL);
+    if (sources > 1)
+        return cli_usage_error("give the text one way: as arguments, '-' or --file FILE");
+    if (nwords) return join_args(nwords, words, text, len);
+    if (use_stdin) return read_all(stdin, "standard input", text, len);
+    if (file) return read_file(file, text, len);
+    const char *need = "explain needs the text: cuprobe explain \"MESSAGE\", --file FILE, or ... | cuprobe explain";
+    if (isatty(0)) return cli_usage_error("%s", need);
+    int rc = read_all(stdin, "standard input", text, len);
+    if (rc == 0 && *len == 0) {        /* nothing piped in (</dev/null, a closed stdin): as no text at all */
+        free(*text);
+        *text = NULL;
+        return cli_usage_error("%s", need);
+    }
+    return rc;
+}
+
+/* `cuprobe explain MESSAGE... | - | --file FILE`: see cli.h. */
 int cmd_explain(int argc, char **argv)
 {
     int json = 0, use_stdin = 0, nwords = 0, check = 0, color = CLI_COLOR_AUTO, id, m;
     cp_observe_opts o = CP_OBSERVE_DEFAULTS;
-    const char *v;
+    const char *v, *file = NULL;
     const char **words = calloc((size_t)argc + 1, sizeof *words);
-    if (!words) { fputs("cuprobe: out of memory\n", stderr); return CP_EXIT_ERROR; }
+    if (!words) return cli_error(CP_EXIT_ERROR, "out of memory");
     cli_parser p;
     cli_parser_init(&p, "explain", argc, argv, CLI_DASH_WORDS);
     while ((id = cli_next(&p, &v)) != CLI_END) {
@@ -102,7 +140,10 @@ int cmd_explain(int argc, char **argv)
         else if (id == CLI_OPERAND) words[nwords++] = v;
         else if (id == OPT_JSON) json = 1;
         else if (id == OPT_CHECK) check = 1;
-        else if ((m = cli_observe_option(id, v, &o)) == 0 && (m = cli_color_option(id, v, &color)) == 0) {
+        else if (id == OPT_FILE) {
+            if (file) { free(words); return cli_usage_error("--file is given twice"); }
+            file = v;
+        } else if ((m = cli_observe_option(id, v, &o)) == 0 && (m = cli_color_option(id, v, &color)) == 0) {
             free(words);
             return cli_unhandled(&p);
         } else if (m < 0) {
@@ -110,29 +151,24 @@ int cmd_explain(int argc, char **argv)
             return CP_EXIT_USAGE;
         }
     }
-    if ((o.from_dir || o.python || o.live_mask) && !check) {
-        free(words);
-        return cli_usage_error("--from, --python and --live only make sense with --check");
-    }
-    if (o.live_mask && !o.from_dir) {
-        free(words);
-        return cli_usage_error("--live only makes sense with --from");
-    }
-    if (use_stdin == (nwords > 0)) {
-        free(words);
-        return cli_usage_error(use_stdin ? "give the text as arguments or '-' for standard input, not both"
-                                         : "explain needs the text: cuprobe explain \"MESSAGE\" or ... | cuprobe explain -");
-    }
+    int rc = 0;
+    if ((o.from_dir || o.python || o.live_mask) && !check)
+        rc = cli_usage_error("--from, --python and --live only make sense with --check");
+    else if (o.live_mask && !o.from_dir)
+        rc = cli_usage_error("--live only makes sense with --from");
+    else if (cli_observe_done(&o) != 0)
+        rc = CP_EXIT_USAGE;
+    const char *words0 = nwords ? words[0] : NULL;
+    int nfile_words = nwords;
     char *text = NULL;
     size_t len = 0;
-    int rc = use_stdin ? read_stdin(&text, &len) : join_args(nwords, words, &text, &len);
+    if (rc == 0) rc = take_text(nwords, words, use_stdin, file, &text, &len);
     free(words);
     if (rc != 0) return rc;
     cp_explain_result r;
     if (cp_explain_text(text, len, &r) != 0) {
         free(text);
-        fputs("cuprobe: out of memory\n", stderr);
-        return CP_EXIT_ERROR;
+        return cli_error(CP_EXIT_ERROR, "out of memory");
     }
     if (check && r.nsignals && (rc = confirm_here(&r, text, len, &o)) != 0) {
         free(text);
@@ -143,6 +179,9 @@ int cmd_explain(int argc, char **argv)
     if (json) cp_explain_render_json(&r, stdout);
     else cp_explain_render_text(&r, stdout, cli_use_color(color));
     int code = r.nsignals ? 0 : CP_EXIT_NO_SIGNAL;
+    struct stat st;
+    if (!r.nsignals && nfile_words == 1 && stat(words0, &st) == 0 && S_ISREG(st.st_mode))
+        cli_error(0, "'%s' was read as the message; to read the file: cuprobe explain --file '%s'", words0, words0);
     cp_explain_free(&r);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("cuprobe: cannot write the explanation");

@@ -1,7 +1,10 @@
 /* The option parser, driven by the option table (options.h). */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "options.h"
 #include "cli.h"
@@ -86,6 +89,7 @@ int cli_next(cli_parser *p, const char **value)
         case OPT_VERSION: printf("cuprobe %s\n", cp_version()); return stop(p, 0);
         case OPT_MAN: cli_print_man(stdout); return stop(p, 0);
         case OPT_CHECKS_MD: cli_print_checks_md(stdout); return stop(p, 0);
+        case OPT_COMPLETION: cli_print_completion(stdout); return stop(p, 0);
         default: return (int)o->id;
         }
     }
@@ -109,13 +113,15 @@ int cli_asks_help(int argc, char **argv)
     return 0;
 }
 
-/* "5" / "0.5" seconds as milliseconds; -1 when not a number in (0, 3600]. */
+/* "5" / "0.5" seconds as milliseconds; -1 when not a number in (0, 3600],
+ * -2 when below the floor CP_TIMEOUT_MIN_MS. */
 static int seconds_ms(const char *s)
 {
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end || !(v > 0) || v > 3600) return -1;
-    return (int)(v * 1000 + 0.5) > 0 ? (int)(v * 1000 + 0.5) : 1;
+    if (v * 1000 < CP_TIMEOUT_MIN_MS) return -2;
+    return (int)(v * 1000 + 0.5);
 }
 
 /* --live's "cuda,nvml,env" as CP_LIVE_* bits; -1 on an unknown word. */
@@ -146,8 +152,13 @@ int cli_observe_option(int id, const char *v, cp_observe_opts *o)
     case OPT_PYTHON: o->python = v; return 1;
     case OPT_ROOT: o->root = v; return 1;
     case OPT_TIMEOUT:
-        if ((o->timeout_ms = seconds_ms(v)) < 0) {
-            cli_usage_error("--timeout takes seconds (0 < s <= 3600), not '%s'", v);
+        if ((o->timeout_ms = seconds_ms(v)) == -2) {
+            cli_usage_error("--timeout must be at least %g s (no driver step can be judged in less), not '%s'",
+                            CP_TIMEOUT_MIN_MS / 1000.0, v);
+            return -1;
+        }
+        if (o->timeout_ms < 0) {
+            cli_usage_error("--timeout takes seconds (%g <= s <= 3600), not '%s'", CP_TIMEOUT_MIN_MS / 1000.0, v);
             return -1;
         }
         return 1;
@@ -160,6 +171,73 @@ int cli_observe_option(int id, const char *v, cp_observe_opts *o)
     default:
         return 0;
     }
+}
+
+/* Is path (a machine path, under root when root is not "/") an executable
+ * file?  0, or the reason it is not. */
+static const char *not_executable(const char *root, const char *path)
+{
+    char full[PATH_MAX];
+    struct stat st;
+    int n = snprintf(full, sizeof full, "%s%s", root && strcmp(root, "/") != 0 ? root : "", path);
+    if (n < 0 || (size_t)n >= sizeof full) return "the path is too long";
+    /* under another root a link leads into that root, which only the
+     * library's view follows: there, the path must merely be present */
+    if (root) return lstat(full, &st) != 0 ? strerror(errno) : NULL;
+    if (stat(full, &st) != 0) return strerror(errno);
+    if (!S_ISREG(st.st_mode)) return "not a file";
+    if (!(st.st_mode & 0111) || access(full, X_OK) != 0) return "not executable";
+    return NULL;
+}
+
+/* The first executable `name` in $PATH, into out; 0 or -1. */
+static int on_path(const char *name, char *out, size_t cap)
+{
+    const char *p = getenv("PATH");
+    while (p && *p) {
+        size_t n = strcspn(p, ":");
+        int w = snprintf(out, cap, "%.*s/%s", (int)n, p, name);
+        if (n && p[0] == '/' && w > 0 && (size_t)w < cap && !not_executable(NULL, out)) return 0;
+        p += n + (p[n] == ':');
+    }
+    return -1;
+}
+
+/* The observe options as a whole; see options.h. */
+int cli_observe_done(cp_observe_opts *o)
+{
+    static char resolved[PATH_MAX];
+    const char *py = o->python, *why;
+    if (!py) return 0;
+    if (!py[0]) return cli_usage_error("--python needs a path to a Python interpreter");
+    if (o->from_dir) {
+        /* a path inside the snapshot: its own links lead into the snapshot, which the library follows */
+        char full[PATH_MAX];
+        struct stat st;
+        if (py[0] != '/') return cli_usage_error("--python with --from takes the interpreter's absolute path on the "
+                                                 "machine of the snapshot, not '%s'", py);
+        int n = snprintf(full, sizeof full, "%s/root%s", o->from_dir, py);
+        if (n < 0 || (size_t)n >= sizeof full || lstat(full, &st) != 0)
+            return cli_usage_error("--python '%s' is not in the snapshot '%s'", py, o->from_dir);
+        return 0;
+    }
+    const char *root = o->root && strcmp(o->root, "/") != 0 ? o->root : NULL;
+    if (!strchr(py, '/')) {           /* a bare name: the first on PATH, as a shell finds it */
+        if (!root && on_path(py, resolved, sizeof resolved) != 0)
+            return cli_usage_error("--python '%s' is not an executable on PATH", py);
+        return 0;
+    }
+    if (py[0] != '/') {               /* relative: against the current folder */
+        char cwd[PATH_MAX];
+        int n = getcwd(cwd, sizeof cwd) ? snprintf(resolved, sizeof resolved, "%s/%s", cwd, py) : -1;
+        if (n < 0 || (size_t)n >= sizeof resolved)
+            return cli_usage_error("--python '%s': cannot resolve it against the current folder", py);
+        py = resolved;
+    }
+    if ((why = not_executable(root, py)) != NULL)
+        return cli_usage_error("--python '%s': %s", o->python, why);
+    o->python = py;
+    return 0;
 }
 
 /* --color and --no-color; see options.h. */

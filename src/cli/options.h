@@ -3,7 +3,8 @@
  * command accepts exactly the rows of its name and the "" rows, by any name
  * of a row ("-v" or "--verbose"), with a value as "--from DIR" or
  * "--from=DIR".  "--" ends the options; "-" alone is an operand.  --help,
- * --version, --man and --checks-md are done here for every command.
+ * --version, --man, --checks-md and --bash-completion are done here for
+ * every command.
  *
  *     cli_parser p;
  *     const char *v;
@@ -50,8 +51,8 @@ void cli_parser_init(cli_parser *p, const char *command, int argc, char **argv, 
 
 /* The next option's id, with its value in *value (NULL for a switch);
  * CLI_OPERAND with the word in *value; CLI_END when done; CLI_STOP when the
- * command must return p->status now: --help, --version, --man or
- * --checks-md was printed (status 0), or a usage error (an unknown option, a
+ * command must return p->status now: --help, --version, --man,
+ * --checks-md or --bash-completion was printed (status 0), or a usage error (an unknown option, a
  * missing value) was reported on stderr (status CP_EXIT_USAGE). */
 int cli_next(cli_parser *p, const char **value);
 
@@ -66,6 +67,14 @@ int cli_asks_help(int argc, char **argv);
  * --live, --root into o.  Returns 1 when id is one of them (o updated), 0
  * when it is not, -1 on a bad value (reported on stderr). */
 int cli_observe_option(int id, const char *value, cp_observe_opts *o);
+
+/* After the parse, the observe options as a whole (every command that takes
+ * them calls it): --python must name an executable file of the machine
+ * observed (live: a relative path is resolved against the current folder,
+ * a bare name looked up on PATH; --root: under the root; --from: a path the
+ * snapshot holds).  Returns 0 (o->python may now point to the resolved
+ * path, static storage), or CP_EXIT_USAGE after naming the path on stderr. */
+int cli_observe_done(cp_observe_opts *o);
 
 /* Colour, decided once for every command.  cli_color_option takes
  * --color WHEN and --no-color (the same as --color never) into *when

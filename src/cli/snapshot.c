@@ -8,7 +8,7 @@
 
 /* Print path for a POSIX shell: as it is when it holds only characters no
  * shell treats specially, otherwise in single quotes (a quote inside as
- * '\''). */
+ * '\''); a control byte is written escaped (cp_text_put), never raw. */
 static void put_shell_word(FILE *out, const char *path)
 {
     static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-:,@%=";
@@ -17,9 +17,16 @@ static void put_shell_word(FILE *out, const char *path)
         return;
     }
     fputc('\'', out);
-    for (const char *p = path; *p; p++) {
-        if (*p == '\'') fputs("'\\''", out);
-        else fputc(*p, out);
+    for (const char *p = path; *p;) {
+        char part[4096];
+        size_t n = strcspn(p, "'");
+        snprintf(part, sizeof part, "%.*s", (int)n, p);
+        cp_text_put(out, part);
+        p += n;
+        if (*p == '\'') {
+            fputs("'\\''", out);
+            p++;
+        }
     }
     fputc('\'', out);
 }
@@ -50,20 +57,21 @@ int cmd_snapshot(int argc, char **argv)
         else if (m == 0) return cli_unhandled(&p);
     }
     if (!dir) return cli_usage_error("snapshot needs a folder to write: cuprobe snapshot DIR");
+    if (cli_observe_done(&o) != 0) return CP_EXIT_USAGE;
     o.fail_write_at = fail_write_at();
     cp_session *s;
     char err[512] = "";
     if (cp_observe(&o, &s, err, sizeof err) != 0) {
-        fprintf(stderr, "cuprobe: %s\n", err);
-        return CP_EXIT_ERROR;
+        return cli_error(CP_EXIT_ERROR, "%s", err);
     }
     int rc = cp_snapshot_write(s, dir, err, sizeof err);
     cp_session_free(s);
     if (rc != 0) {
-        fprintf(stderr, "cuprobe: %s\n", err);
-        return CP_EXIT_ERROR;
+        return cli_error(CP_EXIT_ERROR, "%s", err);
     }
-    fprintf(stderr, "cuprobe: snapshot written to '%s'; replay it with: cuprobe doctor --from ", dir);
+    fputs("cuprobe: snapshot written to '", stderr);
+    cp_text_put(stderr, dir);
+    fputs("'; replay it with: cuprobe doctor --from ", stderr);
     put_shell_word(stderr, dir);
     fputc('\n', stderr);
     return 0;

@@ -9,7 +9,8 @@
 #   write:      PATH = TEXT     write TEXT (printf %b escapes) to @SNAP@/PATH
 #   remove:     PATH            delete @SNAP@/PATH (file or folder)
 #   link:       PATH = TARGET   make @SNAP@/PATH a symlink to TARGET
-#   answer:     KEY VALUE       add to @SNAP@/answers.txt, last in KEY's block (later lines win)
+#   answer:     KEY VALUE       add to @SNAP@/answers.txt, last in KEY's block (later lines
+#                               win; printf %b escapes)
 #   scenario:   NAME            load the fake libcuda/libnvidia-ml with
 #                               tests/fakes/scenarios/NAME.txt
 #   env:        NAME=VALUE      set in the tool's (otherwise empty) environment
@@ -17,6 +18,7 @@
 #   exit:       N               expected exit code
 #   stdout:     TEXT            stdout must contain TEXT (any number of lines)
 #   not-stdout: TEXT            stdout must not contain TEXT
+#   not-stdout-bytes: TEXT      the same, TEXT with printf %b escapes (\033: no raw ESC byte)
 #   stderr:     TEXT            stderr must contain TEXT
 #   stdout-is:  FILE            stdout must equal FILE (repository path)
 #   max-ms:     N               the run must take at most N milliseconds
@@ -44,7 +46,7 @@ for case in tests/cli/cases/*.case; do
         p=${w%% = *}; t=${w#* = }; mkdir -p "$(dirname "$snap/$p")"; rm -rf "${snap:?}/$p"; ln -s "$t" "$snap/$p"; done
     # each answer goes last in its block, just before the block's end marker
     # (a line after it would be damage); one of a block the file lacks goes last
-    field answer "$case" >>"$snap/answers.txt.add"
+    field answer "$case" | while IFS= read -r a; do printf '%b\n' "$a"; done >>"$snap/answers.txt.add"
     if [ -s "$snap/answers.txt.add" ] && [ -f "$snap/answers.txt" ]; then
         awk -v add="$snap/answers.txt.add" '
             BEGIN { while ((getline l < add) > 0) { p = l; sub(/\..*/, "", p); more[p] = more[p] l "\n" } }
@@ -85,6 +87,13 @@ EOT
         grep -qF -- "$s" "$tmp/$name.out" && { ok=0; why="$why; stdout has: $s"; }
     done <<EOT
 $(field not-stdout "$case")
+EOT
+    while IFS= read -r s; do
+        [ -z "$s" ] && continue
+        b=$(printf '%b' "$s")
+        grep -qF -- "$b" "$tmp/$name.out" && { ok=0; why="$why; stdout has the bytes: $s"; }
+    done <<EOT
+$(field not-stdout-bytes "$case")
 EOT
     while IFS= read -r s; do
         [ -z "$s" ] && continue

@@ -9,15 +9,64 @@
 static const char *ws(const char *p) { while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++; return p; }
 static const char *value(const char *p, int depth);
 
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * form, no surrogate, nothing above U+10FFFF), 0 when it is not one.
+ * Written here again on purpose: the checker must not trust the writer's. */
+static int utf8_seq(const unsigned char *p)
+{
+    unsigned long cp;
+    int n;
+    if (p[0] < 0x80) return 1;
+    if ((p[0] & 0xe0) == 0xc0) { n = 2; cp = p[0] & 0x1f; }
+    else if ((p[0] & 0xf0) == 0xe0) { n = 3; cp = p[0] & 0x0f; }
+    else if ((p[0] & 0xf8) == 0xf0) { n = 4; cp = p[0] & 0x07; }
+    else return 0;
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80) return 0;
+        cp = (cp << 6) | (p[i] & 0x3f);
+    }
+    static const unsigned long least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    return n;
+}
+
+static long hex4(const char *p)
+{
+    long v = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return -1;
+        v = v * 16 + (p[i] <= '9' ? p[i] - '0' : (p[i] | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+/* A string: RFC 8259 escapes, strictly valid UTF-8, and a \u escape of a
+ * surrogate only as a high-low pair. */
 static const char *string(const char *p)
 {
     if (*p++ != '"') return NULL;
     while (*p && *p != '"') {
         unsigned char c = (unsigned char)*p;
         if (c < 0x20) return NULL;
+        if (c >= 0x80) {
+            int n = utf8_seq((const unsigned char *)p);
+            if (!n) return NULL;
+            p += n;
+            continue;
+        }
         if (c == '\\') {
             p++;
-            if (*p == 'u') { for (int i = 1; i <= 4; i++) if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i]) return NULL; p += 5; continue; }
+            if (*p == 'u') {
+                long u = hex4(p + 1);
+                if (u < 0 || (u >= 0xdc00 && u <= 0xdfff)) return NULL;
+                p += 5;
+                if (u >= 0xd800 && u <= 0xdbff) {
+                    long lo = p[0] == '\\' && p[1] == 'u' ? hex4(p + 2) : -1;
+                    if (lo < 0xdc00 || lo > 0xdfff) return NULL;
+                    p += 6;
+                }
+                continue;
+            }
             if (!*p || !strchr("\"\\/bfnrt", *p)) return NULL;
         }
         p++;
@@ -55,6 +104,19 @@ static const char *value(const char *p, int depth)
     if (!strncmp(p, "false", 5)) return p + 5;
     if (!strncmp(p, "null", 4)) return p + 4;
     return number(p);
+}
+
+/* Text safe for a terminal: strictly valid UTF-8, no control byte but
+ * '\n' and '\t', no C1 control (U+0080-U+009F). */
+static inline int text_safe(const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p) {
+        int n = utf8_seq(p);
+        if (!n || (*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f || (p[0] == 0xc2 && p[1] < 0xa0)) return 0;
+        p += n;
+    }
+    return 1;
 }
 
 static int json_ok(const char *text)

@@ -574,6 +574,48 @@ static void test_render(void)
     CHECK_STR(buf, "no known signal in the text\n");
 }
 
+/* explain's real output over text holding every kind of broken UTF-8 and
+ * terminal controls, in the evidence, a soname and a PCI address: the JSON
+ * is strictly valid UTF-8, the text safe for a terminal. */
+static void test_strict_output(void)
+{
+    static const char *const bad[] = {
+        "\xed\xa0\x80", "\xed\xbf\xbf", "\xc0\xaf", "\xe0\x80\xaf", "\xf0\x80\x80\xaf",
+        "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\xe2\x82", "\x80", "\xc2\x9b[2J",
+        "\x1b]0;owned\x07", "\x1b[2J",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char text[600];
+        snprintf(text, sizeof text,
+                 "RuntimeError: CUDA error: out of memory %s\n"
+                 "ImportError: libcudart.so.12%s: cannot open shared object file: No such file or directory\n"
+                 "NVRM: Xid (PCI:0000:9b:00%s): 79, pid=1, GPU has fallen off the bus.\n", bad[k], bad[k], bad[k]);
+        cp_explain_result r;
+        CHECK_I64(cp_explain_text(text, strlen(text), &r), 0);
+        CHECK(r.nsignals >= 2);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        CHECK(out != NULL);
+        if (!out) continue;
+        cp_explain_render_json(&r, out);
+        fclose(out);
+        CHECK(buf && json_ok(buf));
+        if (buf && !json_ok(buf)) fprintf(stderr, "  bad JSON for case %zu:\n%s\n", k, buf);
+        free(buf);
+        buf = NULL;
+        out = open_memstream(&buf, &len);
+        CHECK(out != NULL);
+        if (!out) continue;
+        cp_explain_render_text(&r, out, 0);
+        fclose(out);
+        CHECK(buf && text_safe(buf));
+        if (buf && !text_safe(buf)) fprintf(stderr, "  unsafe text for case %zu:\n%s\n", k, buf);
+        free(buf);
+        cp_explain_free(&r);
+    }
+}
+
 int main(void)
 {
     RUN(test_corpus);
@@ -592,5 +634,6 @@ int main(void)
     RUN(test_group_bound);
     RUN(test_cleaning);
     RUN(test_render);
+    RUN(test_strict_output);
     return TEST_END();
 }

@@ -352,6 +352,16 @@ static void test_fixture_h200(void)
     for (int i = 0; i < L.nlib; i++)
         if (strncmp(L.lib[i].path, "/usr/local/cuda-13.0/", 21) == 0)
             CHECK(CP_KNOWN(L.lib[i].cuda_major));
+    /* the CUDA release of each copy, whatever its own numbers: the toolkit's
+     * CUPTI (2025.3.1) and the wheel's (dist-info 13.0.85) are both 13.0 */
+    int cupti = 0;
+    for (int i = 0; i < L.nlib; i++) {
+        if (strcmp(L.lib[i].name, "cupti") != 0)
+            continue;
+        cupti++;
+        CHECK_STR(L.lib[i].cuda_release, "13.0");
+    }
+    CHECK_I64(cupti, 2);
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -518,6 +528,60 @@ static void test_probe_and_load_check(void)
     CHECK_I64(o.status, CP_SKIP);
 }
 
+/* libraries.load says why nothing was loaded: which condition stopped the
+ * probe on this machine, or that a snapshot carries no load answers. */
+static void test_load_skip_words(void)
+{
+    CHECK(cp_libraries_load_skip(false, true, true, true) == NULL);
+    CHECK_STR(cp_libraries_load_skip(true, true, false, true), CP_LIBS_LOAD_NOT_HERE);
+    CHECK_STR(cp_libraries_load_skip(false, false, true, true), CP_LIBS_LOAD_NOT_HERE);   /* --root */
+    const char *nogpu = cp_libraries_load_skip(false, true, true, false);
+    CHECK(nogpu && strstr(nogpu, "no NVIDIA GPU"));
+    static cp_facts f;
+    cp_finding o;
+    base_facts(&f);
+    snprintf(f.origin, sizeof f.origin, "live");
+    snprintf(f.libraries.load_skip, sizeof f.libraries.load_skip, "%s", nogpu ? nogpu : "");
+    run_check(cp_check_libraries_load, &f, &o);
+    CHECK_I64(o.status, CP_SKIP);
+    CHECK(strstr(o.summary, "this machine shows no NVIDIA GPU") != NULL);
+    CHECK(strstr(o.summary, "snapshot") == NULL);
+    f.libraries.load_skip[0] = '\0';          /* the probe ran here and said nothing */
+    run_check(cp_check_libraries_load, &f, &o);
+    CHECK(strstr(o.summary, "the load probe gave no answer") != NULL);
+    snprintf(f.origin, sizeof f.origin, "/tmp/snap");   /* an old snapshot without load answers */
+    run_check(cp_check_libraries_load, &f, &o);
+    CHECK_STR(o.summary, CP_LIBS_LOAD_NOT_HERE);
+}
+
+/* One CUPTI in two numbering schemes (a wheel's dist-info 13.0.85, the
+ * toolkit's file 2025.3.1) is one release; another CUDA release is a shadow. */
+static void test_check_shadow_schemes(void)
+{
+    static cp_facts f;
+    static cp_finding o;
+    cp_facts_init(&f);
+    cp_library *w = add(&f, "cupti", "libcupti.so.13", SITE "/nvidia/cu13/lib/libcupti.so.13", "LD_LIBRARY_PATH",
+                        "13.0.85", 13, true);
+    cp_library *t = add(&f, "cupti", "libcupti.so.13", TK "/libcupti.so.2025.3.1", "ld.so.cache", "2025.3.1", 13, false);
+    run_check(cp_check_libraries_shadow, &f, &o);
+    CHECK_I64(o.status, CP_PASS);              /* releases unknown: cannot tell, no shadow */
+    snprintf(w->cuda_release, sizeof w->cuda_release, "13.0");
+    snprintf(t->cuda_release, sizeof t->cuda_release, "13.0");
+    run_check(cp_check_libraries_shadow, &f, &o);
+    CHECK_I64(o.status, CP_PASS);
+    snprintf(w->cuda_release, sizeof w->cuda_release, "13.1");
+    snprintf(w->version, sizeof w->version, "13.1.80");
+    run_check(cp_check_libraries_shadow, &f, &o);
+    CHECK_I64(o.status, CP_WARN);
+    CHECK(strstr(o.summary, "'libcupti.so.13' 13.1.80 from LD_LIBRARY_PATH hides version 2025.3.1") != NULL);
+    /* one scheme on both sides compares the versions themselves */
+    snprintf(w->version, sizeof w->version, "2025.1.0");
+    snprintf(w->cuda_release, sizeof w->cuda_release, "13.0");
+    run_check(cp_check_libraries_shadow, &f, &o);
+    CHECK_I64(o.status, CP_WARN);
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "/tmp/cuprobe-libs-XXXXXX");
@@ -537,6 +601,8 @@ int main(void)
     RUN(test_check_shadow);
     RUN(test_checks_on_tree);
     RUN(test_probe_and_load_check);
+    RUN(test_load_skip_words);
+    RUN(test_check_shadow_schemes);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0)

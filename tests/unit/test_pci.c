@@ -1,6 +1,8 @@
 /* PCI: the two sysfs number parsers and the reader against fixture trees. */
 #include "test.h"
 #include "host/host.h"
+#include "fake_tree.h"
+#include "checks/check.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -171,6 +173,60 @@ static void test_recorded(void)
     free(h2);
 }
 
+/* A large host: 300 NVIDIA functions (NVSwitch bridges, audio) with the
+ * GPUs at the highest addresses.  Every GPU is kept, in address order, and
+ * the count says how many functions were not. */
+static void test_many_functions_gpus_last(void)
+{
+    snprintf(root, sizeof root, "/tmp/cuprobe-pci-many-XXXXXX");
+    CHECK(mkdtemp(root) != NULL);
+    char rel[128];
+    for (int i = 0; i < 300; i++) {
+        int gpu = i >= 296;
+        char addr[16];
+        snprintf(addr, sizeof addr, "0000:%02x:%02x.%d", i / 32, i % 32 / 8 * 2 + (gpu ? 1 : 0), i % 8);
+        snprintf(rel, sizeof rel, "/sys/bus/pci/devices/%s/vendor", addr);
+        put_file(rel, "0x10de\n");
+        snprintf(rel, sizeof rel, "/sys/bus/pci/devices/%s/class", addr);
+        put_file(rel, gpu ? "0x030200\n" : i % 2 ? "0x068000\n" : "0x040300\n");
+        snprintf(rel, sizeof rel, "/sys/bus/pci/devices/%s/device", addr);
+        put_file(rel, gpu ? "0x2335\n" : "0x22a3\n");
+    }
+    put_file("/sys/bus/pci/devices/0000:ff:00.0/vendor", "0x8086\n");   /* not NVIDIA: not counted */
+    cp_host_facts *h = new_facts();
+    cp_fs *fs = cp_fs_open(root, false);
+    CHECK_I64(cp_host_read_pci(fs, h), 0);
+    CHECK_I64(h->npci_total, 300);
+    CHECK(h->npci <= CP_MAX_PCI);
+    int gpus = 0;
+    for (int i = 0; i < h->npci; i++) {
+        gpus += (h->pci[i].class_code >> 16) == 0x03;
+        if (i) CHECK(strcmp(h->pci[i - 1].addr, h->pci[i].addr) < 0);
+    }
+    CHECK_I64(gpus, 4);
+    /* hardware.pci_gpu names the GPUs and says how many functions it did not keep */
+    cp_facts *f = malloc(sizeof *f);
+    cp_finding *o = calloc(1, sizeof *o);
+    if (f && o) {
+        cp_facts_init(f);
+        f->host = *h;
+        cp_check_pci_gpu(f, o);
+        CHECK_I64(o->status, CP_PASS);
+        CHECK(strstr(o->summary, "4 NVIDIA GPUs on the PCI bus") != NULL);
+        CHECK(strstr(o->evidence, "0000:09:03.3") != NULL);
+        char want[96];
+        snprintf(want, sizeof want, "%d more NVIDIA functions not examined", 300 - h->npci);
+        CHECK(strstr(o->evidence, want) != NULL);
+    }
+    free(f);
+    free(o);
+    cp_fs_close(fs);
+    char cmd[320];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+    free(h);
+}
+
 int main(void)
 {
     RUN(test_link_speed);
@@ -178,6 +234,7 @@ int main(void)
     RUN(test_read_1gpu);
     RUN(test_read_2gpu);
     RUN(test_read_no_gpu);
+    RUN(test_many_functions_gpus_last);
     RUN(test_read_fault_injection);
     RUN(test_recorded);
     return TEST_END();

@@ -135,6 +135,14 @@ static void test_text_escape(void)
     CHECK_STR(text_of("\x9b" "31m", 4, 1), "\\x9b31m");                  /* raw 8-bit CSI */
     CHECK_STR(text_of("caf\xc3\xa9", 5, 1), "caf\xc3\xa9");
     CHECK_STR(text_of("\x7f\r", 2, 1), "\\x7f\\x0d");
+    char line[64] = "";
+    FILE *f = fmemopen(line, sizeof line - 1, "w");
+    if (f) {
+        cp_text_put_line(f, "one\ntwo\033[2J");
+        cp_text_put_line(f, NULL);
+        fclose(f);
+    }
+    CHECK_STR(line, "one\\ntwo\\x1b[2J");
     CHECK(cp_text_needs_escape("x\033[2J"));
     CHECK(!cp_text_needs_escape("GPU-1 \xc3\xa9\n"));
 }

@@ -19,6 +19,9 @@ void cp_check_pci_gpu(const cp_facts *f, cp_finding *o)
         } else other++;
     }
     if (other) cp_evidence(o, "%d other NVIDIA function%s (audio, NVSwitch, bridges)", other, other > 1 ? "s" : "");
+    if (CP_KNOWN(h->npci_total) && h->npci_total > h->npci)
+        cp_evidence(o, "%lld more NVIDIA function%s not examined (%d kept, GPUs first)",
+                    (long long)(h->npci_total - h->npci), h->npci_total - h->npci > 1 ? "s" : "", h->npci);
     if (gpus > 0) {
         char models[160] = "";
         for (int i = 0; i < h->npci; i++) {

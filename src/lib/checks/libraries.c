@@ -187,6 +187,22 @@ static bool differ(const char *a, const char *b)
     return false;
 }
 
+/* Different releases of one soname?  Like is compared with like: a copy's
+ * version may count in the library's own numbers (CUPTI's files count
+ * years, libcupti.so.2025.3.1) or in CUDA's (its wheel's dist-info says
+ * 13.0.85 for the same CUPTI); one soname binds the leading number of one
+ * scheme, so where those differ the two are compared by the CUDA release
+ * each ships with, and an unknown release cannot tell. */
+static bool releases_differ(const cp_library *a, const cp_library *b)
+{
+    int64_t la, lb, x, y;
+    if (cp_version_split(a->version, &la, &x, &y) < 1 || cp_version_split(b->version, &lb, &x, &y) < 1)
+        return false;
+    if (la == lb)
+        return differ(a->version, b->version);
+    return differ(a->cuda_release, b->cuda_release);
+}
+
 /* Inside the default toolkit (/usr/local/cuda or the first one found)? */
 static bool in_default_toolkit(const cp_facts *f, const char *path)
 {
@@ -238,7 +254,7 @@ void cp_check_libraries_shadow(const cp_facts *f, cp_finding *o)
             continue;
         for (int j = 0; j < L->nlib; j++) {
             const cp_library *c = &L->lib[j];
-            if (j == i || strcmp(c->soname, w->soname) != 0 || !differ(w->version, c->version))
+            if (j == i || strcmp(c->soname, w->soname) != 0 || !releases_differ(w, c))
                 continue;
             /* a wheel only loses to LD_LIBRARY_PATH: its RUNPATH beats ld.so.cache */
             bool hidden = by(c, "wheel") ? by(w, "LD_LIBRARY_PATH")
@@ -284,7 +300,15 @@ void cp_check_libraries_load(const cp_facts *f, cp_finding *o)
         }
     }
     if (!tried) {
-        cp_set(o, CP_SKIP, "no library was loaded (only on the machine itself, not from a snapshot or another root)");
+        if (L->load_skip[0])
+            cp_set(o, CP_SKIP, "%s", L->load_skip);
+        else if (strcmp(f->origin, "live") != 0)   /* a snapshot without the probe's answers */
+            cp_set(o, CP_SKIP, "%s", CP_LIBS_LOAD_NOT_HERE);
+        else if (L->nlib == 0)
+            cp_set(o, CP_SKIP, "no CUDA library on the loader path or in Python wheels");
+        else   /* the probe ran on this machine and said nothing */
+            cp_set(o, CP_SKIP, "no library was loaded: the load probe gave no answer before the deadline "
+                   "(it was stopped or died)");
         return;
     }
     if (failed) {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cuprobe/explain.h"
 #include "util/json.h"
+#include "util/text.h"
 
 static void human_bytes(FILE *out, int64_t b)
 {
@@ -31,19 +32,38 @@ static void text_values(const cp_explain_signal *s, FILE *out)
         fputc('\n', out);
     }
     if (s->error_enum) fprintf(out, "  values:   %s %d\n", s->error_enum, s->error_number);
-    if (s->xid >= 0) fprintf(out, "  values:   XID %d on PCI %s\n", s->xid, s->pci[0] ? s->pci : "N/A");
-    if (s->soname[0])
-        fprintf(out, "  values:   missing %s (version %s)\n", s->soname, s->soname_version[0] ? s->soname_version : "N/A");
+    if (s->xid >= 0) {
+        fprintf(out, "  values:   XID %d on PCI ", s->xid);
+        cp_text_put_line(out, s->pci[0] ? s->pci : "N/A");
+        fputc('\n', out);
+    }
+    if (s->soname[0]) {
+        fputs("  values:   missing ", out);
+        cp_text_put_line(out, s->soname);
+        fputs(" (version ", out);
+        cp_text_put_line(out, s->soname_version[0] ? s->soname_version : "N/A");
+        fputs(")\n", out);
+    }
 }
 
 static void text_here(const cp_here *h, FILE *out)
 {
     if (h->verdict == CP_HERE_NOT_ASKED) return;
     fprintf(out, "  here:     %s", cp_here_verdict_name(h->verdict));
-    if (h->summary[0]) fprintf(out, ": %s", h->summary);
+    if (h->summary[0]) {
+        fputs(": ", out);
+        cp_text_put_line(out, h->summary);
+    }
     fputc('\n', out);
-    for (int k = 0; k < h->nfiles; k++)
-        fprintf(out, "  library:  %s: %s (%s)\n", h->files[k].path, h->files[k].verdict, h->files[k].why);
+    for (int k = 0; k < h->nfiles && k < CP_HERE_MAX_FILES; k++) {
+        fputs("  library:  ", out);
+        cp_text_put_line(out, h->files[k].path);
+        fputs(": ", out);
+        cp_text_put_line(out, h->files[k].verdict);
+        fputs(" (", out);
+        cp_text_put_line(out, h->files[k].why);
+        fputs(")\n", out);
+    }
 }
 
 /* Render for people; see explain.h. */
@@ -57,12 +77,20 @@ void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
     fprintf(out, "%d known signal%s in the text\n", r->nsignals, r->nsignals == 1 ? "" : "s");
     for (int i = 0; i < r->nsignals; i++) {
         const cp_explain_signal *s = &r->signals[i];
-        fprintf(out, "\n%s[%s]%s %s%s%s  (line %ld", y, cp_layer_name(s->layer), z, b, s->code, z, s->first_line);
+        fprintf(out, "\n%s[%s]%s %s", y, cp_layer_name(s->layer), z, b);
+        cp_text_put_line(out, s->code);
+        fprintf(out, "%s  (line %ld", z, s->first_line);
         if (s->count > 1) fprintf(out, ", %ld lines", s->count);
-        fprintf(out, ")\n  cause:    %s\n  fix:      %s\n", s->cause, s->fix);
+        fputs(")\n  cause:    ", out);
+        cp_text_put_line(out, s->cause);
+        fputs("\n  fix:      ", out);
+        cp_text_put_line(out, s->fix);
+        fputc('\n', out);
         if (s->check) fprintf(out, "  check:    cuprobe doctor (%s)\n", s->check);
         text_values(s, out);
-        fprintf(out, "  evidence: %s\n", s->evidence);
+        fputs("  evidence: ", out);
+        cp_text_put_line(out, s->evidence);
+        fputc('\n', out);
         text_here(&s->here, out);
     }
 }
@@ -93,7 +121,7 @@ static void json_here(const cp_here *h, FILE *out)
     fputs(", \"summary\": ", out);
     cp_json_str(out, h->summary);
     fputs(", \"libraries\": [", out);
-    for (int k = 0; k < h->nfiles; k++) {
+    for (int k = 0; k < h->nfiles && k < CP_HERE_MAX_FILES; k++) {
         fputs(k ? ", {\"path\": " : "{\"path\": ", out);
         cp_json_str(out, h->files[k].path);
         fputs(", \"verdict\": ", out);

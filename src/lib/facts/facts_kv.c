@@ -337,8 +337,13 @@ static int load_host(cp_host_facts *h, const char *k, const char *v)
         return set_field(devnode_fields, rest, &h->dev[i], v);
     }
     if (strncmp(k, "env.", 4) == 0) {
-        if (h->nenv >= CP_MAX_ENV || !k[4]) return -1;
-        cp_env_var *e = &h->env[h->nenv++];
+        if (!k[4]) return -1;
+        cp_env_var *e = NULL;   /* a later line for the same name wins, as for every other key */
+        for (int i = 0; i < h->nenv && !e; i++)
+            if (strncmp(h->env[i].name, k + 4, sizeof h->env[i].name - 1) == 0 && strlen(k + 4) < sizeof h->env[i].name)
+                e = &h->env[i];
+        if (!e && h->nenv >= CP_MAX_ENV) return -1;
+        if (!e) e = &h->env[h->nenv++];
         snprintf(e->name, sizeof e->name, "%s", k + 4);
         snprintf(e->value, sizeof e->value, "%s", v);
         return 0;

@@ -28,7 +28,9 @@ int64_t cp_parse_link_speed(const char *text, size_t len);
  * Accepts optional 0x prefix when base16 is true, surrounding whitespace. */
 int64_t cp_parse_sysfs_int(const char *text, size_t len, int base16);
 
-/* Fill h->pci[] with every function of vendor 0x10de, sorted by address. */
+/* Fill h->pci[] with the functions of vendor 0x10de, sorted by address: at
+ * most CP_MAX_PCI, GPUs kept before any other function; npci_total counts
+ * every one (pci.c says more). */
 int cp_host_read_pci(cp_fs *fs, cp_host_facts *h);
 
 /* ---- kernel modules (/proc/modules) ------------------------------------ */

@@ -165,25 +165,46 @@ typedef struct {
     cp_host_facts *h;
 } pci_walk;
 
+/* The last kept function that is not a GPU, or -1. */
+static int last_non_gpu(const cp_host_facts *h)
+{
+    for (int i = h->npci - 1; i >= 0; i--)
+        if (!cp_is_gpu_function(&h->pci[i]))
+            return i;
+    return -1;
+}
+
 static int pci_entry(const char *name, cp_fs_type type, void *arg)
 {
     pci_walk *w = arg;
+    cp_host_facts *h = w->h;
     (void)type;                   /* entries are links to folders; a vendor file decides */
-    if (strlen(name) >= sizeof w->h->pci[0].addr)
+    if (strlen(name) >= sizeof h->pci[0].addr)
         return 0;
     int64_t vendor = read_int(w->fs, name, "vendor", 1);
     if (vendor != NVIDIA_VENDOR)
         return 0;
-    w->h->npci_total++;
-    if (w->h->npci < CP_MAX_PCI)
-        fill_function(w->fs, name, vendor, &w->h->pci[w->h->npci++]);
+    h->npci_total++;
+    if (h->npci < CP_MAX_PCI) {
+        fill_function(w->fs, name, vendor, &h->pci[h->npci++]);
+        return 0;
+    }
+    /* full: a GPU still takes the place of the last function that is not one */
+    int64_t cls = read_int(w->fs, name, "class", 1);
+    int k = CP_KNOWN(cls) && (cls >> 16) == 0x03 ? last_non_gpu(h) : -1;
+    if (k >= 0) {
+        memmove(&h->pci[k], &h->pci[k + 1], (size_t)(h->npci - 1 - k) * sizeof h->pci[0]);
+        cp_pci_function_init(&h->pci[h->npci - 1]);
+        fill_function(w->fs, name, vendor, &h->pci[h->npci - 1]);
+    }
     return 0;
 }
 
-/* Fill h->pci[] with the NVIDIA functions in address order (at most
- * CP_MAX_PCI; npci_total counts all).  An unreadable attribute stays
- * CP_UNKNOWN.  Returns 0, or -errno when the devices folder cannot be listed
- * (npci_total is then CP_UNKNOWN). */
+/* Fill h->pci[] with the NVIDIA functions in address order: at most
+ * CP_MAX_PCI, every GPU (display class 0x03) before any other function when
+ * there are more; npci_total counts all, so npci_total - npci were not kept.
+ * An unreadable attribute stays CP_UNKNOWN.  Returns 0, or -errno when the
+ * devices folder cannot be listed (npci_total is then CP_UNKNOWN). */
 int cp_host_read_pci(cp_fs *fs, cp_host_facts *h)
 {
     if (!fs || !h)

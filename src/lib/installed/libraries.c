@@ -13,6 +13,7 @@
 
 #include "util/alloc.h"
 #include "util/str.h"
+#include "util/version.h"
 #include "host/host.h"
 #include "installed/installed.h"
 #include "installed/libraries.h"
@@ -27,6 +28,7 @@ typedef struct {
     const char *dist;        /* wheel dist-info name before "-" or "_cuNN-" */
     int major_rule;
     int minor_in_soname;     /* CUDA <= 11 nvrtc/cupti: "libnvrtc.so.11.2" */
+    int cuda_numbered;       /* its wheel's dist-info counts in CUDA's numbers (13.0.85 is CUDA 13.0) */
 } lib_kind;
 
 /* cuFFT, cuRAND, cuSOLVER and cuSPARSE number their sonames on their own
@@ -34,17 +36,17 @@ typedef struct {
  * their CUDA major comes from the toolkit or wheel they sit in.  cuDNN's
  * sub-libraries (libcudnn_ops.so.9, ...) never match "libcudnn.so.". */
 static const lib_kind kinds[] = {
-    {"cublas", "libcublas.so.", "nvidia_cublas", MAJOR_FROM_SONAME, 0},
-    {"cublasLt", "libcublasLt.so.", "nvidia_cublas", MAJOR_FROM_SONAME, 0},
-    {"cudnn", "libcudnn.so.", "nvidia_cudnn", MAJOR_FROM_PLACE, 0},
-    {"cufft", "libcufft.so.", "nvidia_cufft", MAJOR_FROM_PLACE, 0},
-    {"curand", "libcurand.so.", "nvidia_curand", MAJOR_FROM_PLACE, 0},
-    {"cusolver", "libcusolver.so.", "nvidia_cusolver", MAJOR_FROM_PLACE, 0},
-    {"cusparse", "libcusparse.so.", "nvidia_cusparse", MAJOR_FROM_PLACE, 0},
-    {"nccl", "libnccl.so.", "nvidia_nccl", MAJOR_FROM_PLACE, 0},
-    {"nvrtc", "libnvrtc.so.", "nvidia_cuda_nvrtc", MAJOR_FROM_SONAME, 1},
-    {"nvJitLink", "libnvJitLink.so.", "nvidia_nvjitlink", MAJOR_FROM_SONAME, 0},
-    {"cupti", "libcupti.so.", "nvidia_cuda_cupti", MAJOR_FROM_SONAME, 1},
+    {"cublas", "libcublas.so.", "nvidia_cublas", MAJOR_FROM_SONAME, 0, 0},
+    {"cublasLt", "libcublasLt.so.", "nvidia_cublas", MAJOR_FROM_SONAME, 0, 0},
+    {"cudnn", "libcudnn.so.", "nvidia_cudnn", MAJOR_FROM_PLACE, 0, 0},
+    {"cufft", "libcufft.so.", "nvidia_cufft", MAJOR_FROM_PLACE, 0, 0},
+    {"curand", "libcurand.so.", "nvidia_curand", MAJOR_FROM_PLACE, 0, 0},
+    {"cusolver", "libcusolver.so.", "nvidia_cusolver", MAJOR_FROM_PLACE, 0, 0},
+    {"cusparse", "libcusparse.so.", "nvidia_cusparse", MAJOR_FROM_PLACE, 0, 0},
+    {"nccl", "libnccl.so.", "nvidia_nccl", MAJOR_FROM_PLACE, 0, 0},
+    {"nvrtc", "libnvrtc.so.", "nvidia_cuda_nvrtc", MAJOR_FROM_SONAME, 1, 1},
+    {"nvJitLink", "libnvJitLink.so.", "nvidia_nvjitlink", MAJOR_FROM_SONAME, 0, 1},
+    {"cupti", "libcupti.so.", "nvidia_cuda_cupti", MAJOR_FROM_SONAME, 1, 1},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -400,9 +402,20 @@ static void settle(lobs *o, int i)
         cp_str_copy(l->version_source, sizeof l->version_source, "dist-info");
     }
     const cp_toolkit *tk = cp_toolkit_holding(o->rt, l->path);
-    int64_t tmaj = CP_UNKNOWN, tmin, tpatch;
+    int64_t tmaj = CP_UNKNOWN, tmin = CP_UNKNOWN, tpatch;
     if (tk && cp_version_split(tk->version, &tmaj, &tmin, &tpatch) < 1)
         tmaj = CP_UNKNOWN;
+    /* the release it ships with, whatever its own numbers: CUPTI's files
+     * count years (libcupti.so.2025.3.1), its wheels CUDA's (13.0.85) */
+    int64_t rmaj = CP_UNKNOWN, rmin = CP_UNKNOWN, rpatch;
+    if (CP_KNOWN(tmaj)) {
+        rmaj = tmaj;
+        rmin = tmin;
+    } else if (d.best && k->cuda_numbered && cp_version_split(d.version, &rmaj, &rmin, &rpatch) < 2) {
+        rmaj = CP_UNKNOWN;
+    }
+    if (CP_KNOWN(rmaj) && CP_KNOWN(rmin) && rmaj > 0 && rmaj < 1000 && rmin >= 0 && rmin < 100)
+        cp_cuda_version_str(rmaj * 1000 + rmin * 10, l->cuda_release, sizeof l->cuda_release);
     if (CP_KNOWN(own))
         l->cuda_major = own;
     else if (CP_KNOWN(tmaj))
@@ -460,6 +473,17 @@ int cp_libraries_observe(cp_fs *fs, const cp_host_facts *h, const cp_runtime_fac
     free(o->seen);
     free(o);
     return rc;
+}
+
+/* See libraries.h. */
+const char *cp_libraries_load_skip(bool snapshot, bool live_root, bool cuda_live, bool gpu_here)
+{
+    if (snapshot || !live_root || !cuda_live)
+        return CP_LIBS_LOAD_NOT_HERE;
+    if (!gpu_here)
+        return "no library was loaded: this machine shows no NVIDIA GPU (PCI bus, /proc/driver/nvidia), "
+               "so no program could use them";
+    return NULL;
 }
 
 /* The answer of `said` for copy i of libs: by path when said names paths,

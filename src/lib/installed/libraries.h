@@ -38,4 +38,12 @@ int cp_libraries_observe(cp_fs *fs, const cp_host_facts *h, const cp_runtime_fac
  * kept) is matched by position, as it was read then. */
 void cp_libraries_attach_answers(cp_libraries_facts *libs, const cp_libraries_facts *said);
 
+/* Does the libraries probe run in this observation?  NULL when it does;
+ * else why not, in words for libraries.load (kept in out->load_skip by
+ * the caller): a replayed snapshot, a file-system view other than this
+ * machine's root, libcuda not observed live, or no NVIDIA GPU here (PCI or
+ * /proc/driver/nvidia), where loading costs ~100 ms and tells nothing a
+ * program could use. */
+const char *cp_libraries_load_skip(bool snapshot, bool live_root, bool cuda_live, bool gpu_here);
+
 #endif

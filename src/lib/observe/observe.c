@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "util/alloc.h"
+#include "util/str.h"
 #include "cuprobe/cuprobe.h"
 #include "facts/facts_kv.h"
 #include "installed/frameworks.h"
@@ -375,7 +376,11 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
          * and only where a GPU could use them: without one every layer above
          * the hardware is blocked anyway, and loading costs ~100 ms */
         bool gpu_here = f->host.procfs.present || cp_gpus_on_bus(f) > 0;
-        if (!o->from_dir && cp_fs_is_live(s->fs) && (live & CP_LIVE_CUDA) && gpu_here && probes.n < 3) {
+        const char *skip = cp_libraries_load_skip(o->from_dir != NULL, cp_fs_is_live(s->fs),
+                                                  (live & CP_LIVE_CUDA) != 0, gpu_here);
+        if (skip) {
+            cp_str_copy(f->libraries.load_skip, sizeof f->libraries.load_skip, skip);
+        } else if (probes.n < 3) {
             probes.blocks[probes.n] = CP_KV_LIBS;
             cp_probe_start(&probes.jobs[probes.n++], libs_child, &f->libraries);
         }

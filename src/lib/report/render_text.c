@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cuprobe/cuprobe.h"
+#include "util/text.h"
 
 #define C_RESET "\033[0m"
 #define C_BOLD "\033[1m"
@@ -39,14 +40,16 @@ static void put_status(FILE *out, cp_status s, int color, int width)
     else fprintf(out, "%-*s", width, status_word(s));
 }
 
-/* Print text with every line after the first indented by `indent`. */
+/* Print each line of text after `indent`, as safe text. */
 static void put_lines(FILE *out, const char *text, const char *indent)
 {
     const char *p = text;
     while (*p) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        fprintf(out, "%s%.*s\n", indent, (int)n, p);
+        fputs(indent, out);
+        cp_text_put_n(out, p, n, 0);
+        fputc('\n', out);
         p += n + (nl ? 1 : 0);
     }
 }
@@ -60,25 +63,29 @@ static void put_stack(const cp_report *r, FILE *out, int color)
         fprintf(out, "  %-12s ", cp_layer_name((cp_layer)l));
         put_status(out, s, color, 8);
         if (s == CP_BLOCKED) fprintf(out, "by %s\n", cp_layer_name((cp_layer)root_layer));
-        else fprintf(out, "%s%s\n", idx >= 0 ? r->findings[idx].summary : "",
-                     l == root_layer ? (color ? C_BOLD "   <- root cause" C_RESET : "   <- root cause") : "");
+        else {
+            cp_text_put_line(out, idx >= 0 ? r->findings[idx].summary : "");
+            fprintf(out, "%s\n", l == root_layer ? (color ? C_BOLD "   <- root cause" C_RESET : "   <- root cause") : "");
+        }
     }
 }
 
 /* Render the report for people; see report.h. */
 void cp_render_text(const cp_report *r, const cp_facts *f, FILE *out, int color, int verbose)
 {
-    fprintf(out, "%scuprobe %s%s  doctor, level %d, %s%s%s\n\n", color ? C_BOLD : "", cp_version(),
-            color ? C_RESET : "", r->level, strcmp(f->origin, "live") == 0 ? "this machine" : "snapshot ",
-            strcmp(f->origin, "live") == 0 ? "" : f->origin,
-            f->hostname[0] ? "" : "");
+    fprintf(out, "%scuprobe %s%s  doctor, level %d, %s", color ? C_BOLD : "", cp_version(),
+            color ? C_RESET : "", r->level, strcmp(f->origin, "live") == 0 ? "this machine" : "snapshot ");
+    if (strcmp(f->origin, "live") != 0) cp_text_put_line(out, f->origin);
+    fputs("\n\n", out);
     put_stack(r, out, color);
     fputc('\n', out);
     if (r->root >= 0) {
         const cp_finding *x = &r->findings[r->root];
-        fprintf(out, "%sroot cause%s: %s: %s\n", color ? C_BOLD : "", color ? C_RESET : "",
-                cp_layer_name(x->layer), x->summary);
-        fprintf(out, "  fix: %s\n\n", x->fix);
+        fprintf(out, "%sroot cause%s: %s: ", color ? C_BOLD : "", color ? C_RESET : "", cp_layer_name(x->layer));
+        cp_text_put_line(out, x->summary);
+        fputs("\n  fix: ", out);
+        cp_text_put_line(out, x->fix);
+        fputs("\n\n", out);
     } else {
         fprintf(out, "%shealthy%s: every layer examined works\n\n", color ? C_BOLD C_GREEN : "", color ? C_RESET : "");
     }
@@ -89,10 +96,15 @@ void cp_render_text(const cp_report *r, const cp_facts *f, FILE *out, int color,
             if ((int)x->layer != l) continue;
             fprintf(out, "  ");
             put_status(out, x->status, color, 5);
-            fprintf(out, "%-24s %s\n", x->check, x->summary);
+            fprintf(out, "%-24s ", x->check);
+            cp_text_put_line(out, x->summary);
+            fputc('\n', out);
             int detail = verbose || x->status == CP_WARN || x->status == CP_FAIL;
             if (detail && x->evidence[0]) put_lines(out, x->evidence, "         | ");
-            if ((x->status == CP_WARN || x->status == CP_FAIL) && i != r->root)
-                fprintf(out, "         fix: %s\n", x->fix);
+            if ((x->status == CP_WARN || x->status == CP_FAIL) && i != r->root) {
+                fputs("         fix: ", out);
+                cp_text_put_line(out, x->fix);
+                fputc('\n', out);
+            }
         }
 }

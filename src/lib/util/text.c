@@ -47,6 +47,12 @@ void cp_text_put(FILE *out, const char *s)
 }
 
 /* See text.h. */
+void cp_text_put_line(FILE *out, const char *s)
+{
+    if (s) cp_text_put_n(out, s, strlen(s), 0);
+}
+
+/* See text.h. */
 int cp_text_needs_escape(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;

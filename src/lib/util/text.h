@@ -21,6 +21,10 @@ void cp_text_put_n(FILE *out, const char *s, size_t n, int keep_newline);
 /* cp_text_put_n over a NUL-terminated string, newlines kept; NULL writes nothing. */
 void cp_text_put(FILE *out, const char *s);
 
+/* cp_text_put_n over a one-line value, a newline written "\n" (so a value
+ * cannot start a line of its own); NULL writes nothing. */
+void cp_text_put_line(FILE *out, const char *s);
+
 /* True when s (NUL-terminated) holds a byte cp_text_put would escape. */
 int cp_text_needs_escape(const char *s);
 
