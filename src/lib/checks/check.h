@@ -51,6 +51,8 @@ const char *cp_mib(int64_t bytes, char *buf, int cap);
  * (C11 keeps such a temporary until the end of the full expression.) */
 typedef struct { char s[48]; } cp_numtext;
 cp_numtext cp_num(int64_t v);
+/* A permission mode in octal, "0666"; "N/A" when unknown. */
+cp_numtext cp_mode(int64_t mode);
 /* A compute capability "9.0", "N/A" when either part is unknown. */
 cp_numtext cp_cc(int64_t major, int64_t minor);
 

@@ -75,6 +75,15 @@ cp_numtext cp_num(int64_t v)
     return t;
 }
 
+/* A permission mode "0666", "N/A" when unknown (check.h). */
+cp_numtext cp_mode(int64_t mode)
+{
+    cp_numtext t;
+    if (!CP_KNOWN(mode) || mode < 0) snprintf(t.s, sizeof t.s, "N/A");
+    else snprintf(t.s, sizeof t.s, "%04llo", (unsigned long long)mode);
+    return t;
+}
+
 /* "9.0", "N/A" when either part is unknown (check.h). */
 cp_numtext cp_cc(int64_t major, int64_t minor)
 {
