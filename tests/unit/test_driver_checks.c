@@ -128,6 +128,12 @@ static void test_contradictions(void)
     CHECK(strstr(o.evidence, "libcuda reports 1000000 devices, the PCI bus has 1 NVIDIA GPU") != NULL);
     CHECK(strstr(o.evidence, "libcuda reports 1000000 devices, NVML 1") != NULL);
     f->cuda.device_count = 1;
+    f->nvml.device_count = 4;
+    memset(&o, 0, sizeof o);
+    cp_check_devices(f, &o);
+    CHECK_I64(o.status, CP_FAIL);
+    CHECK(strstr(o.evidence, "NVML reports 4 GPUs, the PCI bus has 1") != NULL);
+    f->nvml.device_count = 1;
 
     f->cuda.dev[0].cc_major = 8;
     memset(&o, 0, sizeof o);
@@ -141,6 +147,11 @@ static void test_contradictions(void)
     cp_check_devices(f, &o);
     CHECK_I64(o.status, CP_FAIL);
     CHECK(strstr(o.evidence, "4096 MiB of memory from libcuda, 143771 MiB from NVML") != NULL);
+    f->nvml.dev[0].inv.mig_current = 1;     /* a MIG instance has a part of its GPU's memory */
+    memset(&o, 0, sizeof o);
+    cp_check_devices(f, &o);
+    CHECK_I64(o.status, CP_PASS);
+    f->nvml.dev[0].inv.mig_current = 0;
     f->cuda.dev[0].total_mem_bytes = 150754820096LL - (16LL << 20);   /* rounding is not news */
     memset(&o, 0, sizeof o);
     cp_check_devices(f, &o);

@@ -530,11 +530,19 @@ static int contradictions(const cp_facts *f, cp_finding *o)
     int nvml = cp_nvml_ok(f) && CP_KNOWN(f->nvml.device_count);
     /* the bus list is complete only when it was not capped */
     int bus_known = bus > 0 && f->host.npci_total <= f->host.npci;
-    if (bus_known && n > bus) {
+    /* with MIG on, CUDA's devices are instances: more of them than GPUs, each
+     * with a part of its GPU's memory, at its GPU's bus id */
+    int mig = 0;
+    for (int i = 0; nvml && i < f->nvml.ndev; i++) mig |= f->nvml.dev[i].inv.mig_current == 1;
+    if (bus_known && n > bus && !mig) {
         cp_evidence(o, "libcuda reports %s devices, the PCI bus has %d NVIDIA GPU%s", cp_num(n).s, bus, bus == 1 ? "" : "s");
         bad++;
     }
-    if (nvml && n > f->nvml.device_count) {
+    if (bus_known && nvml && f->nvml.device_count > bus) {
+        cp_evidence(o, "NVML reports %s GPUs, the PCI bus has %d", cp_num(f->nvml.device_count).s, bus);
+        bad++;
+    }
+    if (nvml && n > f->nvml.device_count && !mig) {
         cp_evidence(o, "libcuda reports %s devices, NVML %s", cp_num(n).s, cp_num(f->nvml.device_count).s);
         bad++;
     }
@@ -555,7 +563,7 @@ static int contradictions(const cp_facts *f, cp_finding *o)
         }
         /* the two report the same framebuffer; a few MiB of difference is rounding, not news */
         int64_t a = d->total_mem_bytes, b = inv->mem_total_bytes;
-        if (CP_KNOWN(a) && CP_KNOWN(b) && a > 0 && b > 0 && (a > b ? a - b : b - a) > (a > b ? a : b) / 20) {
+        if (!mig && CP_KNOWN(a) && CP_KNOWN(b) && a > 0 && b > 0 && (a > b ? a - b : b - a) > (a > b ? a : b) / 20) {
             char ma[32], mb[32];
             cp_evidence(o, "%s: %s of memory from libcuda, %s from NVML", d->pci_bus_id,
                         cp_mib(a, ma, sizeof ma), cp_mib(b, mb, sizeof mb));

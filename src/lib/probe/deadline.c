@@ -149,6 +149,7 @@ static int has_exited(pid_t pid)
 static void finish(cp_probe_job *j, int timeout_ms)
 {
     int status = 0;
+    if (j->pid <= 0) { close(j->fd); j->fd = -1; return; }
     int exited = has_exited(j->pid);
     /* the child's group goes in every case: a helper the library started
      * must not outlive the probe, whatever the probe's end */
