@@ -184,6 +184,8 @@ typedef struct {
     int64_t signal;           /* for CP_PROBE_CRASHED */
     int64_t maxrss_kb;        /* the probe process's own peak RSS */
     char detail[160];
+    char stage[16];           /* the probe's last step begun: "load" (dlopen), "init" (cuInit,
+                                 nvmlInit_v2), "query" (the devices), "done"; "" unknown */
 } cp_probe_run;
 
 /* Result of loading one NVIDIA library through the loader. */

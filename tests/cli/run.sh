@@ -22,6 +22,12 @@
 #   stderr:     TEXT            stderr must contain TEXT
 #   stdout-is:  FILE            stdout must equal FILE (repository path)
 #   max-ms:     N               the run must take at most N milliseconds
+#
+# After every case the runner looks for processes left behind: the tool runs
+# with CUPROBE_TEST_MARK=<runner pid>.<case> in its environment, which every
+# process it starts inherits (probe children, what a fake driver forks), so a
+# process still carrying the mark once the tool has exited (2 s allowed for
+# a killed one to go) fails the case and is killed by its pid.
 tool=$1
 build=$2
 out=$build/results.txt
@@ -31,6 +37,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuprobe-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 field() { sed -n "s/^$1: //p" "$2"; }
+# shellcheck source=tests/leftovers.sh
+. "$(dirname "$0")/../leftovers.sh"
 
 for case in tests/cli/cases/*.case; do
     name=${case##*/}; name=${name%.case}
@@ -70,8 +78,10 @@ EOT
     case $input in ''|/*) ;; *) input=$root/$input ;; esac
     t0=$(date +%s%N)
     # shellcheck disable=SC2086 # args are split on purpose
-    env -i "$@" ASAN_OPTIONS=detect_leaks=1 "$root/$tool" $args <"${input:-/dev/null}" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    mark=$$.$name
+    env -i "$@" ASAN_OPTIONS=detect_leaks=1 CUPROBE_TEST_MARK="$mark" "$root/$tool" $args <"${input:-/dev/null}" >"$tmp/$name.out" 2>"$tmp/$name.err"
     code=$?
+    left=$(leftovers_wait "$mark")
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))
     ok=1 why=""
     want=$(field exit "$case")
@@ -110,6 +120,9 @@ EOT
     maxms=$(field max-ms "$case")
     [ -n "$maxms" ] && [ "$ms" -gt "$maxms" ] && { ok=0; why="$why; took $ms ms > $maxms"; }
     grep -q "ERROR: AddressSanitizer\|runtime error:" "$tmp/$name.err" && { ok=0; why="$why; sanitizer report"; }
+    [ -n "$left" ] && { ok=0; why="$why; processes left behind: $left"; }
+    # an unknown number (CP_UNKNOWN) is never printed as one
+    grep -q -- "-9223372036854775808" "$tmp/$name.out" && { ok=0; why="$why; an unknown value printed as a number"; }
     if [ $ok = 1 ]; then pass=$((pass + 1)); printf 'ok     cli %s\n' "$name"
     else
         fail=$((fail + 1)); printf 'FAIL   cli %s: %s\n' "$name" "$why"

@@ -19,9 +19,18 @@
  * one call returns several values, its first key listed decides support and
  * the others default to 0.  Global keys and their defaults:
  *
+ *   cuda.drop=cuInit,cuDeviceGetCount   these exported names are absent:
+ *                          dlsym does not find them (see fk_drop below)
+ *   cuda.load.hang=1       loading the library (dlopen) never finishes
+ *   cuda.count=N           cuDeviceGetCount answers N whatever the devices
+ *                          (a driver whose answers contradict each other)
  *   cuda.stub=1            every libcuda call returns 34 CUDA_ERROR_STUB_LIBRARY
  *   cuda.init=N            CUresult of cuInit (default 0)
  *   cuda.init.hang=1       cuInit never returns
+ *   cuda.init.fork_holder=1  cuInit forks a process that keeps every inherited
+ *                          descriptor (the probe's answer pipe too) open and
+ *                          sleeps forever, as a driver helper might; it
+ *                          inherits the environment (and a test's marker)
  *   cuda.crash=1           cuInit raises SIGSEGV
  *   cuda.version=13000     cuDriverGetVersion (missing: 801)
  *   cuda.devices=N         physical devices (default 0; cuInit then gives 100)
@@ -39,6 +48,8 @@
  *   ordinals or "GPU-" UUID prefixes (unique), read up to the first invalid
  *   or repeated entry; no device left -> cuInit returns 100.
  *
+ *   nvml.drop=nvmlInit_v2,nvmlShutdown   exported names made absent
+ *   nvml.load.hang=1       loading the library never finishes
  *   nvml.init=N            nvmlReturn_t of nvmlInit_v2 (default 0)
  *   nvml.init.hang=1       nvmlInit_v2 never returns
  *   nvml.driver=580.159.04 nvmlSystemGetDriverVersion
@@ -61,14 +72,30 @@
  *   nvml.devN.temp=36      degrees C
  *   nvml.devN.power_mw, .power_limit_mw
  *   nvml.devN.util_gpu=0, .util_mem   nvmlDeviceGetUtilizationRates, percent
+ *
+ * Dropping a symbol: a constructor (FK_LOAD_CONSTRUCTOR in each fake) reads
+ * the scenario when the library is loaded and points the dynamic-symbol
+ * entry of each listed name at the empty string, so dlsym's hash chain
+ * finds the entry but its name no longer compares equal.  The change is
+ * made in this process's private copy of the page (mprotect writable,
+ * restore), never in the file.  It happens once per load: a process that
+ * keeps the library loaded (the in-process unit tests) and wants another
+ * drop list loads a copy of the file under another name.  The fakes'
+ * exported functions never call each other through the symbol table, so a
+ * dropped name cannot break the others.
  */
 #ifndef CP_FAKE_COMMON_H
 #define CP_FAKE_COMMON_H
 
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define FK_MAX_ENTRIES 1024
 #define FK_KEY 64
@@ -200,5 +227,142 @@ static int fk_pci(const char *v, unsigned *dom, unsigned *bus, unsigned *dev, un
 {
     return v && sscanf(v, "%x:%x:%x.%x", dom, bus, dev, fn) == 4;
 }
+
+/* ---- dropping exported names (see the header comment) ---- */
+
+static int fk_anchor;         /* an address inside this library */
+
+typedef struct {
+    ElfW(Addr) base;
+    const ElfW(Phdr) *phdr;
+    int phnum;
+} fk_self;
+
+static int fk_find_self(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    fk_self *self = arg;
+    ElfW(Addr) a = (ElfW(Addr))&fk_anchor;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        ElfW(Addr) lo = info->dlpi_addr + p->p_vaddr;
+        if (p->p_type == PT_LOAD && a >= lo && a < lo + p->p_memsz) {
+            self->base = info->dlpi_addr;
+            self->phdr = info->dlpi_phdr;
+            self->phnum = info->dlpi_phnum;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A d_ptr of the dynamic section: glibc relocates them in place on most
+ * targets, not on all. */
+static ElfW(Addr) fk_dyn_addr(const fk_self *self, ElfW(Addr) v)
+{
+    return v < self->base ? v + self->base : v;
+}
+
+/* Number of dynamic symbols, from DT_HASH or DT_GNU_HASH. */
+static size_t fk_nsyms(const fk_self *self, const ElfW(Dyn) *dyn)
+{
+    const uint32_t *hash = NULL, *gnu = NULL;
+    for (const ElfW(Dyn) *d = dyn; d->d_tag != DT_NULL; d++) {
+        if (d->d_tag == DT_HASH) hash = (const uint32_t *)fk_dyn_addr(self, d->d_un.d_ptr);
+        if (d->d_tag == DT_GNU_HASH) gnu = (const uint32_t *)fk_dyn_addr(self, d->d_un.d_ptr);
+    }
+    if (hash)
+        return hash[1];
+    if (!gnu)
+        return 0;
+    uint32_t nbuckets = gnu[0], symoffset = gnu[1], bloom_size = gnu[2];
+    const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)&gnu[4] + bloom_size);
+    const uint32_t *chain = buckets + nbuckets;
+    uint32_t last = 0;
+    for (uint32_t b = 0; b < nbuckets; b++)
+        if (buckets[b] > last) last = buckets[b];
+    if (last < symoffset)
+        return symoffset;
+    while (!(chain[last - symoffset] & 1))
+        last++;
+    return (size_t)last + 1;
+}
+
+/* The protection a PT_LOAD segment of ours gives address a. */
+static int fk_prot_at(const fk_self *self, ElfW(Addr) a)
+{
+    for (int i = 0; i < self->phnum; i++) {
+        const ElfW(Phdr) *p = &self->phdr[i];
+        ElfW(Addr) lo = self->base + p->p_vaddr;
+        if (p->p_type == PT_LOAD && a >= lo && a < lo + p->p_memsz)
+            return (p->p_flags & PF_R ? PROT_READ : 0) | (p->p_flags & PF_W ? PROT_WRITE : 0) |
+                   (p->p_flags & PF_X ? PROT_EXEC : 0);
+    }
+    return PROT_READ;
+}
+
+/* Make the exported name `name` unfindable by dlsym in this process. */
+static void fk_drop_one(const fk_self *self, const ElfW(Dyn) *dyn, const char *name)
+{
+    const char *strtab = NULL;
+    ElfW(Sym) *symtab = NULL;
+    size_t strsz = 0;
+    for (const ElfW(Dyn) *d = dyn; d->d_tag != DT_NULL; d++) {
+        if (d->d_tag == DT_STRTAB) strtab = (const char *)fk_dyn_addr(self, d->d_un.d_ptr);
+        if (d->d_tag == DT_SYMTAB) symtab = (ElfW(Sym) *)fk_dyn_addr(self, d->d_un.d_ptr);
+        if (d->d_tag == DT_STRSZ) strsz = d->d_un.d_val;
+    }
+    size_t n = fk_nsyms(self, dyn);
+    if (!strtab || !symtab || strsz == 0)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    for (size_t i = 1; i < n; i++) {
+        ElfW(Sym) *s = &symtab[i];
+        if (s->st_shndx == SHN_UNDEF || s->st_name == 0 || s->st_name >= strsz ||
+            strcmp(strtab + s->st_name, name) != 0)
+            continue;
+        ElfW(Addr) a = (ElfW(Addr))&s->st_name;
+        void *pg = (void *)(a & ~(ElfW(Addr))(page - 1));
+        int prot = fk_prot_at(self, a);
+        if (mprotect(pg, (size_t)page, PROT_READ | PROT_WRITE) != 0)
+            return;
+        s->st_name = 0;       /* "": the hash still leads here, the name no longer matches */
+        mprotect(pg, (size_t)page, prot);
+    }
+}
+
+/* Drop every name the scenario lists under key ("cuda.drop"). */
+static void fk_drop(const char *key)
+{
+    const char *list = fk_get(key);
+    fk_self self = { 0, NULL, 0 };
+    if (!list || !*list || !dl_iterate_phdr(fk_find_self, &self))
+        return;
+    const ElfW(Dyn) *dyn = NULL;
+    for (int i = 0; i < self.phnum; i++)
+        if (self.phdr[i].p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)(self.base + self.phdr[i].p_vaddr);
+    if (!dyn)
+        return;
+    char buf[FK_VAL];
+    snprintf(buf, sizeof buf, "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *t = fk_trim(tok);
+        if (*t)
+            fk_drop_one(&self, dyn, t);
+    }
+}
+
+/* In each fake (lib "cuda" or "nvml"): when the library is loaded, drop the
+ * names of LIB.drop, and with LIB.load.hang=1 never finish loading. */
+#define FK_LOAD_CONSTRUCTOR(lib) \
+    __attribute__((constructor)) static void fk_at_load(void) \
+    { \
+        fk_drop(lib ".drop"); \
+        if (fk_int(lib ".load.hang", 0)) \
+            for (;;) \
+                pause(); \
+    }
 
 #endif

@@ -25,6 +25,8 @@ enum {
 
 #define FK_MAX_DEV 64
 
+FK_LOAD_CONSTRUCTOR("cuda")
+
 static int g_init;            /* the last cuInit succeeded */
 static int g_vis[FK_MAX_DEV]; /* visible ordinal -> physical device */
 static int g_nvis;
@@ -98,6 +100,9 @@ CUresult cuInit(unsigned int flags)
     if (fk_int("cuda.init.hang", 0))
         for (;;)
             pause();
+    if (fk_int("cuda.init.fork_holder", 0) && fork() == 0)
+        for (;;)
+            pause();          /* keeps the caller's descriptors open forever */
     if (flags != 0)
         return FK_INVALID_VALUE;
     long long r = fk_int("cuda.init", 0);
@@ -151,7 +156,7 @@ CUresult cuDeviceGetCount(int *count)
         return r;
     if (!count)
         return FK_INVALID_VALUE;
-    *count = g_nvis;
+    *count = (int)fk_int("cuda.count", g_nvis);
     return FK_SUCCESS;
 }
 
@@ -287,7 +292,8 @@ static int parse_uuid(const char *s, CUuuid *out)
     return n == 32 && *s == '\0';
 }
 
-CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+/* Not through the symbol table: cuDeviceGetUuid_v2 may be dropped. */
+static CUresult get_uuid(CUuuid *uuid, CUdevice dev)
 {
     int phys;
     CUresult r = physical(dev, &phys);
@@ -298,10 +304,15 @@ CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
     return parse_uuid(fk_dev("cuda", phys, "uuid"), uuid) ? FK_SUCCESS : FK_NOT_SUPPORTED;
 }
 
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+    return get_uuid(uuid, dev);
+}
+
 /* CUDA 9.2's name; the same answer without MIG. */
 CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
 {
-    return cuDeviceGetUuid_v2(uuid, dev);
+    return get_uuid(uuid, dev);
 }
 
 static const struct { int code; const char *name, *text; } errors[] = {

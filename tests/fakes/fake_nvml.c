@@ -38,6 +38,8 @@ enum {
 };
 
 #define FK_MAX_DEV 64
+
+FK_LOAD_CONSTRUCTOR("nvml")
 #define FK_MAX_PROCS 256
 
 static int g_init;            /* nvmlInit_v2 reference count */
@@ -103,7 +105,8 @@ nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length)
     return put_str(fk_get("nvml.version"), version, length);
 }
 
-nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *version)
+/* Not through the symbol table, here and below: a name may be dropped. */
+static nvmlReturn_t cuda_driver_version(int *version)
 {
     long long v;
     if (!g_init)
@@ -116,10 +119,15 @@ nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *version)
     return FK_SUCCESS;
 }
 
+nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *version)
+{
+    return cuda_driver_version(version);
+}
+
 /* The real _v2 asks libcuda; here it answers the same. */
 nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *version)
 {
-    return nvmlSystemGetCudaDriverVersion(version);
+    return cuda_driver_version(version);
 }
 
 static int ndevices(void)
@@ -377,7 +385,7 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int type, int counter,
     return rc;
 }
 
-nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *reasons)
+static nvmlReturn_t clock_events(nvmlDevice_t d, unsigned long long *reasons)
 {
     long long v;
     nvmlReturn_t rc = dev_num(d, "clock_events", &v);
@@ -388,10 +396,15 @@ nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned lon
     return rc;
 }
 
+nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *reasons)
+{
+    return clock_events(d, reasons);
+}
+
 /* The pre-535 name of the same call. */
 nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long *reasons)
 {
-    return nvmlDeviceGetCurrentClocksEventReasons(d, reasons);
+    return clock_events(d, reasons);
 }
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned int *gen)

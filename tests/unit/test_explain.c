@@ -223,8 +223,8 @@ static void test_checks_exist(void)
     free(rows);
 }
 
-/* doctor words a failed cuInit or nvmlInit with the row explain prints for
- * that name: one meaning per error name, whichever command shows it. */
+/* doctor words a failed cuInit or nvmlInit with the meaning explain prints
+ * for that name: one meaning per error name, whichever command shows it. */
 static void test_doctor_wording(void)
 {
     static cp_facts f;
@@ -248,7 +248,8 @@ static void test_doctor_wording(void)
                 cp_check_cuinit(&f, &o);
             }
             CHECK_I64(o.status, CP_FAIL);
-            CHECK_STR(o.fix, kb.fix);
+            /* the meaning is explain's; the fix is doctor's, from this machine's facts */
+            CHECK(o.fix[0] != '\0' && strstr(o.fix, "arguments") == NULL);
             if (!strstr(o.evidence, kb.cause)) fprintf(stderr, "  code %d: evidence lacks the kb cause\n", code);
             CHECK(strstr(o.evidence, kb.cause) != NULL);
             n++;

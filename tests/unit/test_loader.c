@@ -213,6 +213,82 @@ static void test_load_missing_symbol(void)
     use_fakes();
 }
 
+/* A scenario file of its own, for a test; the caller unlinks it. */
+static bool write_scenario(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return false;
+    bool ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+    close(fd);
+    setenv("CUPROBE_FAKE_SCENARIO", path, 1);
+    return ok;
+}
+
+/* The fakes drop any exported name by scenario, at load time: a copy under
+ * another name is loaded afresh (the fake in use stays loaded in this
+ * process), and the loader names the first required symbol it lacks, the
+ * file asked for and the real path. */
+static void test_load_dropped_symbols(void)
+{
+    char dir[] = "/tmp/cuprobe-drop-XXXXXX", scen[] = "/tmp/cuprobe-scenario-XXXXXX";
+    char cuda[PATH_MAX], nvml[PATH_MAX], real[PATH_MAX];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(cuda, sizeof cuda, "%s/libcuda.so.1", dir);
+    snprintf(nvml, sizeof nvml, "%s/libnvidia-ml.so.1", dir);
+    CHECK(copy_file(fake_cuda, cuda) && copy_file(fake_nvml, nvml));
+    CHECK(realpath(cuda, real) != NULL);
+    CHECK(write_scenario(scen, "# filled below\n"));
+    /* include= is relative to the scenario's folder: name the real one */
+    char inc[PATH_MAX + 64];
+    snprintf(inc, sizeof inc, "%s/healthy-1gpu.txt", scenarios);
+    FILE *fp = fopen(scen, "w");
+    CHECK(fp != NULL);
+    if (fp) {
+        fprintf(fp, "include=%s\ncuda.drop=cuDeviceGetCount , cuDeviceGetUuid_v2\nnvml.drop=nvmlInit_v2\n", inc);
+        fclose(fp);
+    }
+    setenv("CUPROBE_LIBCUDA", cuda, 1);
+    setenv("CUPROBE_LIBNVML", nvml, 1);
+
+    cp_cuda_api api;
+    cp_lib_load rec;
+    CHECK(cp_dl_load(&cp_cuda_lib, &api, &rec) == NULL);
+    CHECK(rec.loaded);
+    CHECK_STR(rec.missing_symbol, "cuDeviceGetCount");
+    CHECK_STR(rec.requested, cuda);
+    CHECK_STR(rec.path, real);
+    CHECK(strstr(rec.error, "cuDeviceGetCount") != NULL);
+
+    /* an optional name dropped stays NULL, the rest loads */
+    fp = fopen(scen, "w");
+    if (fp) {
+        fprintf(fp, "include=%s\ncuda.drop=cuDeviceGetUuid_v2,cuDeviceGetUuid\n", inc);
+        fclose(fp);
+    }
+    void *h = cp_dl_load(&cp_cuda_lib, &api, &rec);
+    CHECK(h != NULL);
+    CHECK(api.cuDeviceGetUuid == NULL && api.cuInit != NULL);
+    /* kept loaded from here on (the probe does not close libcuda either) */
+
+    cp_nvml_facts n;
+    fp = fopen(scen, "w");
+    if (fp) {
+        fprintf(fp, "include=%s\nnvml.drop=nvmlInit_v2\n", inc);
+        fclose(fp);
+    }
+    cp_nvml_probe_fill(&n);
+    CHECK(n.lib.loaded);
+    CHECK_STR(n.lib.missing_symbol, "nvmlInit_v2");
+    CHECK_I64(n.init_result, CP_UNKNOWN);
+
+    unlink(scen);
+    unlink(cuda);
+    unlink(nvml);
+    rmdir(dir);
+    use_fakes();
+}
+
 static void test_cuda_healthy(void)
 {
     cp_cuda_facts f;
@@ -533,6 +609,7 @@ int main(void)
     RUN(test_load_records_path);
     RUN(test_load_missing_library);
     RUN(test_load_missing_symbol);
+    RUN(test_load_dropped_symbols);
     RUN(test_cuda_healthy);
     RUN(test_cuda_stub);
     RUN(test_cuda_failed_init_keeps_version);

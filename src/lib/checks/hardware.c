@@ -40,8 +40,8 @@ void cp_check_pci_gpu(const cp_facts *f, cp_finding *o)
         return;
     }
     cp_set(o, CP_FAIL, "no NVIDIA GPU on the PCI bus");
-    cp_evidence(o, "/sys/bus/pci/devices: %lld PCI function%s of vendor 0x10de, none a display controller",
-                (long long)h->npci_total, h->npci_total == 1 ? "" : "s");
+    cp_evidence(o, "/sys/bus/pci/devices: %s PCI function%s of vendor 0x10de, none a display controller",
+                cp_num(h->npci_total).s, h->npci_total == 1 ? "" : "s");
     if (h->container.in_container == CP_YES)
         cp_fix(o, "this is a %s container: start it with the GPUs passed in "
                "(docker run --gpus all, or the NVIDIA device plugin on Kubernetes)",
@@ -73,8 +73,7 @@ void cp_check_pcie_link(const cp_facts *f, cp_finding *o)
         known++;
         link_words(p->cur_speed_mts, cur, sizeof cur);
         link_words(p->max_speed_mts, max, sizeof max);
-        cp_evidence(o, "%s: %s x%lld of %s x%lld", p->addr, cur, (long long)p->cur_width,
-                    max, (long long)p->max_width);
+        cp_evidence(o, "%s: %s x%s of %s x%s", p->addr, cur, cp_num(p->cur_width).s, max, cp_num(p->max_width).s);
         if (p->cur_width < p->max_width) narrow++;
         if (CP_KNOWN(p->cur_speed_mts) && CP_KNOWN(p->max_speed_mts) && p->cur_speed_mts < p->max_speed_mts)
             slow++;
@@ -82,8 +81,8 @@ void cp_check_pcie_link(const cp_facts *f, cp_finding *o)
     for (int i = 0; i < f->nvml.ndev; i++) {
         const cp_nvml_device *d = &f->nvml.dev[i];
         if (CP_KNOWN(d->sample.pcie_gen_cur) && CP_KNOWN(d->sample.pcie_width_cur))
-            cp_evidence(o, "%s (NVML): Gen%lld x%lld, max Gen%lld x%lld", d->inv.pci_bus_id, (long long)d->sample.pcie_gen_cur,
-                        (long long)d->sample.pcie_width_cur, (long long)d->inv.pcie_gen_max, (long long)d->inv.pcie_width_max);
+            cp_evidence(o, "%s (NVML): Gen%s x%s, max Gen%s x%s", d->inv.pci_bus_id, cp_num(d->sample.pcie_gen_cur).s,
+                        cp_num(d->sample.pcie_width_cur).s, cp_num(d->inv.pcie_gen_max).s, cp_num(d->inv.pcie_width_max).s);
     }
     if (!known) {
         cp_set(o, CP_SKIP, "link speed and width not readable in sysfs");
@@ -112,9 +111,9 @@ void cp_check_memory_health(const cp_facts *f, cp_finding *o)
         size_t l = 0;
         l += (size_t)snprintf(line + l, sizeof line - l, "%s:", d->inv.pci_bus_id);
         if (CP_KNOWN(d->sample.remap_pending))
-            l += (size_t)snprintf(line + l, sizeof line - l, " row remap pending %s, failed %s, rows %lld corr/%lld unc;",
+            l += (size_t)snprintf(line + l, sizeof line - l, " row remap pending %s, failed %s, rows %s corr/%s unc;",
                                   d->sample.remap_pending ? "yes" : "no", d->sample.remap_failure > 0 ? "yes" : "no",
-                                  (long long)d->sample.remap_correctable, (long long)d->sample.remap_uncorrectable);
+                                  cp_num(d->sample.remap_correctable).s, cp_num(d->sample.remap_uncorrectable).s);
         if (CP_KNOWN(d->sample.retired_pending) && l < sizeof line)
             l += (size_t)snprintf(line + l, sizeof line - l, " retired pages pending %s;", d->sample.retired_pending ? "yes" : "no");
         if (CP_KNOWN(d->sample.ecc_uncorrected_volatile) && l < sizeof line)

@@ -135,8 +135,8 @@ void cp_check_devnodes(const cp_facts *f, cp_finding *o)
         int needed = strcmp(d->path, "/dev/nvidiactl") == 0 || strcmp(d->path, "/dev/nvidia-uvm") == 0
                      || (strncmp(d->path, "/dev/nvidia", 11) == 0 && d->path[11] >= '0' && d->path[11] <= '9');
         if (d->exists)
-            cp_evidence(o, "%s %s %lld:%lld mode %04llo", d->path, d->is_chr ? "char" : "NOT a char device",
-                        (long long)d->major, (long long)d->minor, (long long)d->mode);
+            cp_evidence(o, "%s %s %s:%s mode %s", d->path, d->is_chr ? "char" : "NOT a char device",
+                        cp_num(d->major).s, cp_num(d->minor).s, cp_mode(d->mode).s);
         if (d->exists && d->path[11] >= '0' && d->path[11] <= '9') ngpu_nodes++;
         if (needed && (!d->exists || !d->is_chr)) {
             nmissing++;

@@ -73,7 +73,7 @@ void cp_check_libraries_found(const cp_facts *f, cp_finding *o)
         cp_evidence(o, "%d other cop%s of these libraries not handed out by the loader (see libraries.shadow)",
                     hidden, hidden == 1 ? "y" : "ies");
     if (L->nlib_total > L->nlib)
-        cp_evidence(o, "%lld copies found; the first %d are described", (long long)L->nlib_total, L->nlib);
+        cp_evidence(o, "%s copies found; the first %d are described", cp_num(L->nlib_total).s, L->nlib);
     if (elsewhere)
         cp_set(o, CP_PASS, "%d CUDA librar%s on the loader path, %d more cop%s in wheels or toolkits only",
                loaded, loaded == 1 ? "y" : "ies", elsewhere, elsewhere == 1 ? "y" : "ies");

@@ -17,8 +17,8 @@ void cp_check_devnode_access(const cp_facts *f, cp_finding *o)
         known++;
         if (d->accessible == CP_NO) {
             denied++;
-            cp_evidence(o, "cannot open '%s' for read+write (mode %04llo, uid %lld)", d->path,
-                        (long long)d->mode, (long long)h->uid);
+            cp_evidence(o, "cannot open '%s' for read+write (mode %s, uid %s)", d->path,
+                        cp_mode(d->mode).s, cp_num(h->uid).s);
         }
     }
     if (!known) { cp_set(o, CP_SKIP, "no device node to try"); return; }
@@ -28,7 +28,7 @@ void cp_check_devnode_access(const cp_facts *f, cp_finding *o)
                "you are in (usermod -aG video $USER, then log in again)");
         return;
     }
-    cp_set(o, CP_PASS, "every NVIDIA device node is read+writable by uid %lld", (long long)h->uid);
+    cp_set(o, CP_PASS, "every NVIDIA device node is read+writable by uid %s", cp_num(h->uid).s);
 }
 
 typedef struct { char uuid[96]; } known_gpu;
@@ -183,13 +183,13 @@ void cp_check_gpu_processes(const cp_facts *f, cp_finding *o)
         const cp_nvml_device *d = &f->nvml.dev[i];
         if (!CP_KNOWN(d->sample.nprocs_total)) continue;
         if (d->sample.nprocs_total > 0) busy++;
-        total += d->sample.nprocs_total;
+        if (CP_KNOWN(d->sample.nprocs_total)) total += d->sample.nprocs_total;
         for (int p = 0; p < d->sample.nprocs; p++)
-            cp_evidence(o, "%s: pid %lld uses %s", d->inv.pci_bus_id, (long long)d->sample.procs[p].pid,
+            cp_evidence(o, "%s: pid %s uses %s", d->inv.pci_bus_id, cp_num(d->sample.procs[p].pid).s,
                         cp_mib(d->sample.procs[p].used_bytes, mib, sizeof mib));
     }
     if (busy) {
-        cp_set(o, CP_WARN, "%lld other compute process%s on %d GPU%s", (long long)total, total > 1 ? "es" : "",
+        cp_set(o, CP_WARN, "%s other compute process%s on %d GPU%s", cp_num(total).s, total > 1 ? "es" : "",
                busy, busy > 1 ? "s" : "");
         cp_fix(o, "they share the GPU's time and memory with your job: check them with 'ps -p <pid>' "
                "(processes in other containers may show no name), or pick an idle GPU");

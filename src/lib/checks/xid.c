@@ -83,7 +83,7 @@ static int tally_xids(const cp_kernel_log *k, cp_finding *o, xid_tally *now, xid
             if (layer_of(x) != (int)o->layer || is_history(age) != history) continue;
             tally_add(history ? past : now, x ? (int)x->severity : CP_XID_SEV_WARN, x, e->xid, age);
             if (++listed <= XID_LISTED)
-                cp_evidence(o, "Xid %lld at %s%s%s%s: %s", (long long)e->xid, e->pci, x ? " " : "",
+                cp_evidence(o, "Xid %s at %s%s%s%s: %s", cp_num(e->xid).s, e->pci, x ? " " : "",
                             x ? x->mnemonic : "", ago(age, when, sizeof when), e->text);
         }
     return listed;
@@ -104,7 +104,7 @@ static void tally_off_bus(const cp_kernel_log *k, cp_finding *o, xid_tally *now,
     t->age_s = age;
     if (age != CP_UNKNOWN)
         snprintf(when, sizeof when, ", %s%s ago", k->fell_off_bus > 1 ? "the newest " : "", age_str(age, a, sizeof a));
-    cp_evidence(o, "%lld kernel log line%s: GPU has fallen off the bus%s", (long long)k->fell_off_bus,
+    cp_evidence(o, "%s kernel log line%s: GPU has fallen off the bus%s", cp_num(k->fell_off_bus).s,
                 k->fell_off_bus > 1 ? "s" : "", when);
 }
 
@@ -122,7 +122,7 @@ void cp_check_xid(const cp_facts *f, cp_finding *o)
     int past_sev = past.worst < CP_XID_SEV_WARN ? past.worst : CP_XID_SEV_WARN;
     int worst = now.worst > past_sev ? now.worst : past_sev;
     if (o->layer == CP_LAYER_DRIVER && k->api_mismatch > 0) {
-        cp_evidence(o, "NVRM: API mismatch in the kernel log (%lld line%s)", (long long)k->api_mismatch,
+        cp_evidence(o, "NVRM: API mismatch in the kernel log (%s line%s)", cp_num(k->api_mismatch).s,
                     k->api_mismatch > 1 ? "s" : "");
         if (worst < CP_XID_SEV_FAIL) {
             cp_set(o, CP_FAIL, "the kernel log reports a driver API mismatch between user space and the kernel module");
@@ -140,8 +140,8 @@ void cp_check_xid(const cp_facts *f, cp_finding *o)
         snprintf(old, sizeof old, " (%d older than %d h)", past.count, XID_HISTORY_S / 3600);
     else if (w == &past)
         snprintf(old, sizeof old, " is old (%s ago)", age_str(w->age_s, age, sizeof age));
-    cp_set(o, st, "%d %s XID%s in the kernel log%s, worst Xid %lld%s%s%s", count, cp_layer_name(o->layer),
-           count > 1 ? "s" : "", w == &now ? old : "", (long long)w->id, w == &past ? old : "",
+    cp_set(o, st, "%d %s XID%s in the kernel log%s, worst Xid %s%s%s%s", count, cp_layer_name(o->layer),
+           count > 1 ? "s" : "", w == &now ? old : "", cp_num(w->id).s, w == &past ? old : "",
            w->x ? ": " : "", w->x ? w->x->meaning : "");
     const char *action = w->x && w->x->action ? w->x->action : "look the XID up in NVIDIA's XID catalog";
     if (st != CP_PASS && w == &past)

@@ -23,6 +23,7 @@ typedef struct {
 /* Fields of the probe run and the library load, shared by cuda and nvml. */
 #define RUN_AND_LIB(S) \
     FN(S, run.state), FD(S, run.elapsed_ms), FI(S, run.signal), FI(S, run.maxrss_kb), FS(S, run.detail), \
+    FS(S, run.stage), \
     FB(S, lib.loaded), FS(S, lib.requested), FS(S, lib.path), FS(S, lib.error), \
     FS(S, lib.missing_symbol), FS(S, lib.version_from_path)
 

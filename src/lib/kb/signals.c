@@ -56,6 +56,13 @@ static const code_rule nvml_rules[] = {
     { 12, 13, CP_LAYER_DRIVER, "install the driver's libnvidia-ml.so.1 of the same version as the kernel module", "driver.nvml" },
     { 14, 16, CP_LAYER_HARDWARE, "drain the GPU, reset it or reboot; if it repeats, RMA", "hardware.pci_gpu" },
     { 18, 18, CP_LAYER_DRIVER, "reboot or reload the nvidia modules", "driver.version_match" },
+    /* results nvmlInit_v2 gives on real machines: never the arguments' fault */
+    { 7, 7, CP_LAYER_DRIVER, "install the libnvidia-ml of the kernel module's version (one driver package)", "driver.nvml" },
+    { 17, 17, CP_LAYER_SYSTEM, "the OS refused the call: in a container, pass the GPU through the NVIDIA Container Toolkit (--gpus); "
+      "else check SELinux/AppArmor denials in 'dmesg'", "system.devnode_access" },
+    { 20, 20, CP_LAYER_SYSTEM, "free host memory or raise the process's memory limits", "driver.nvml" },
+    { 999, 999, CP_LAYER_DRIVER, "read 'dmesg | grep -i nvrm' for the driver's reason and run `cuprobe doctor`; after a driver "
+      "upgrade, reboot", "driver.nvml" },
     { 0, 999, CP_LAYER_DRIVER, "check the NVML call's arguments and the driver version", "driver.nvml" },
 };
 

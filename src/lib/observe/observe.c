@@ -81,29 +81,41 @@ static int64_t self_maxrss_kb(void)
     return getrusage(RUSAGE_SELF, &ru) == 0 ? (int64_t)ru.ru_maxrss : CP_UNKNOWN;
 }
 
-/* Send the load record before the call that may hang. */
-static void cuda_loaded(const cp_lib_load *lib, void *arg)
+/* The step a probe child begins, sent at once: if the deadline cuts it,
+ * the parent knows where (answers key <block>.run.stage). */
+static void probe_stage(cp_probe_out *out, const char *block, const char *stage)
 {
-    cp_probe_out *out = arg;
-    cp_facts_put_lib(&out->buf, "cuda.", lib);
+    char key[32];
+    snprintf(key, sizeof key, "%s.run.stage", block);
+    cp_kv_put_str(&out->buf, key, stage);
     cp_probe_flush(out);
 }
 
-static void nvml_loaded(const cp_lib_load *lib, void *arg)
+/* Send the load record and the step before a call that may hang. */
+static void cuda_loaded(const char *stage, const cp_lib_load *lib, void *arg)
+{
+    cp_probe_out *out = arg;
+    cp_facts_put_lib(&out->buf, "cuda.", lib);
+    probe_stage(out, "cuda", stage);
+}
+
+static void nvml_loaded(const char *stage, const cp_lib_load *lib, void *arg)
 {
     cp_probe_out *out = arg;
     cp_facts_put_lib(&out->buf, "nvml.", lib);
-    cp_probe_flush(out);
+    probe_stage(out, "nvml", stage);
 }
 
 static void cuda_child(cp_probe_out *out, void *arg)
 {
     (void)arg;
+    probe_stage(out, "cuda", "load");
     cp_facts *f = cp_malloc(sizeof *f);
     if (!f) { out->buf.failed = true; return; }
     cp_facts_init(f);
     cp_cuda_probe_fill_ex(&f->cuda, cuda_loaded, out);
     f->cuda.run.maxrss_kb = self_maxrss_kb();
+    snprintf(f->cuda.run.stage, sizeof f->cuda.run.stage, "done");
     cp_facts_put_cuda(&out->buf, &f->cuda);
     free(f);
 }
@@ -111,11 +123,13 @@ static void cuda_child(cp_probe_out *out, void *arg)
 static void nvml_child(cp_probe_out *out, void *arg)
 {
     (void)arg;
+    probe_stage(out, "nvml", "load");
     cp_facts *f = cp_malloc(sizeof *f);
     if (!f) { out->buf.failed = true; return; }
     cp_facts_init(f);
     cp_nvml_probe_fill_ex(&f->nvml, nvml_loaded, out);
     f->nvml.run.maxrss_kb = self_maxrss_kb();
+    snprintf(f->nvml.run.stage, sizeof f->nvml.run.stage, "done");
     cp_facts_put_nvml(&out->buf, &f->nvml);
     free(f);
 }
@@ -141,12 +155,20 @@ static void probe_start(probe_set *p, unsigned which)
     p->n = 0;
     if (which & CP_LIVE_CUDA) {
         p->blocks[p->n] = CP_KV_CUDA;
-        cp_probe_start(&p->jobs[p->n++], cuda_child, NULL);
+        cp_probe_start(&p->jobs[p->n++], cuda_child, NULL, "cuda.end ok");
     }
     if (which & CP_LIVE_NVML) {
         p->blocks[p->n] = CP_KV_NVML;
-        cp_probe_start(&p->jobs[p->n++], nvml_child, NULL);
+        cp_probe_start(&p->jobs[p->n++], nvml_child, NULL, "nvml.end ok");
     }
+}
+
+/* The deadline the probes get: the default for none, never below the floor
+ * (shorter, no driver can be told from a cut-short step). */
+static int probe_deadline_ms(int asked)
+{
+    if (asked <= 0) return CP_TIMEOUT_DEFAULT_MS;
+    return asked < CP_TIMEOUT_MIN_MS ? CP_TIMEOUT_MIN_MS : asked;
 }
 
 /* Wait for the probes (deadline counted from their start) and fold their
@@ -176,8 +198,11 @@ static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreap
         }
         cp_probe_run *run = p->blocks[i] == CP_KV_CUDA ? &f->cuda.run : &f->nvml.run;
         int64_t rss = run->maxrss_kb;      /* the child's own word, kept over the job's */
+        char stage[sizeof run->stage];
+        snprintf(stage, sizeof stage, "%s", run->stage);
         *run = j->run;
         run->maxrss_kb = rss;
+        snprintf(run->stage, sizeof run->stage, "%s", stage);
         if (run->state == CP_PROBE_DONE && (seen < 0 || !(seen & p->blocks[i]))) {
             run->state = CP_PROBE_CRASHED;
             snprintf(run->detail, sizeof run->detail, "the probe process ended without a complete answer");
@@ -382,7 +407,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
             cp_str_copy(f->libraries.load_skip, sizeof f->libraries.load_skip, skip);
         } else if (probes.n < 3) {
             probes.blocks[probes.n] = CP_KV_LIBS;
-            cp_probe_start(&probes.jobs[probes.n++], libs_child, &f->libraries);
+            cp_probe_start(&probes.jobs[probes.n++], libs_child, &f->libraries, "libs.end ok");
         }
     }
     /* a snapshot carries the frameworks' GPU code in its answers: the
@@ -392,7 +417,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
         cp_frameworks_resolve_libs(s->fs, &f->host, &f->libraries, &f->frameworks);
     }
     free(py);
-    if (probes.n) probe_finish(&probes, f, o->timeout_ms > 0 ? o->timeout_ms : 5000, s->unreaped);
+    if (probes.n) probe_finish(&probes, f, probe_deadline_ms(o->timeout_ms), s->unreaped);
     *out = s;
     return 0;
 }

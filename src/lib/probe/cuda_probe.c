@@ -118,7 +118,7 @@ void cp_cuda_probe_fill_ex(cp_cuda_facts *out, cp_loaded_hook loaded, void *arg)
     if (!cp_dl_load(&cp_cuda_lib, &api, &out->lib))
         return;
     if (loaded)
-        loaded(&out->lib, arg);
+        loaded("init", &out->lib, arg);
 
     CUresult r = api.cuInit(0);
     out->init_result = r;
@@ -134,5 +134,7 @@ void cp_cuda_probe_fill_ex(cp_cuda_facts *out, cp_loaded_hook loaded, void *arg)
      * calls would only answer CUDA_ERROR_NOT_INITIALIZED */
     if (r != CP_CUDA_SUCCESS)
         return;
+    if (loaded)
+        loaded("query", &out->lib, arg);
     fill_devices(&api, out);
 }

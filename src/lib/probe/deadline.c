@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,13 +47,23 @@ void cp_probe_flush(cp_probe_out *out)
     cp_buf_free(&out->buf);
 }
 
+/* In the child: lead a process group of its own (what the vendor library
+ * starts joins it and dies with it) and die with the parent. */
+static void child_detach(pid_t parent)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(4);    /* the parent died before the line above */
+}
+
 /* Fork a child running fn; see deadline.h. */
-int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
+int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg, const char *marker)
 {
     memset(job, 0, sizeof *job);
     job->pid = -1;
     job->unreaped = -1;
     job->fd = -1;
+    job->marker = marker;
     job->run.signal = job->run.maxrss_kb = CP_UNKNOWN;
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) {
@@ -62,6 +73,7 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
     }
     fflush(NULL);   /* the child must not flush the parent's buffered output again */
     job->t0_ms = cp_now_ms();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         job->run.state = CP_PROBE_ERROR;
@@ -71,6 +83,7 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
         return -1;
     }
     if (pid == 0) {
+        child_detach(parent);
         close(p[0]);
         child_quiet_stdio();
         cp_probe_out out = { { 0 }, p[1] };
@@ -81,9 +94,20 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg)
         _exit(failed ? 3 : 0);
     }
     close(p[1]);
+    setpgid(pid, pid);        /* both sides set it: no window where a kill of the group misses */
     job->pid = pid;
     job->fd = p[0];
     return 0;
+}
+
+/* The answer ends with its marker line. */
+static int ends_with_marker(const cp_probe_job *j)
+{
+    if (!j->marker || j->out.failed || !j->out.data) return 0;
+    size_t m = strlen(j->marker), n = j->out.len;
+    const char *d = j->out.data;
+    if (n < m + 1 || d[n - 1] != '\n' || memcmp(d + n - 1 - m, j->marker, m) != 0) return 0;
+    return n == m + 1 || d[n - m - 2] == '\n';
 }
 
 /* Read what is available from a job's pipe; sets eof at end. */
@@ -95,6 +119,12 @@ static void drain(cp_probe_job *j)
         if (r > 0) {
             /* a runaway child cannot make the parent grow without bound */
             if (j->out.len < (size_t)16 << 20) cp_buf_append(&j->out, chunk, (size_t)r);
+            if (ends_with_marker(j)) {
+                /* complete: what still holds the pipe open is not waited for */
+                j->complete = 1;
+                j->run.elapsed_ms = cp_now_ms() - j->t0_ms;
+                return;
+            }
             continue;
         }
         if (r < 0 && errno == EINTR) continue;
@@ -105,44 +135,58 @@ static void drain(cp_probe_job *j)
     }
 }
 
+/* Has the child exited?  Asked without reaping it: the pid (and so the
+ * process group's id) stays ours until waitpid. */
+static int has_exited(pid_t pid)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    int r;
+    while ((r = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT)) < 0 && errno == EINTR) {}
+    return r == 0 && si.si_pid == pid;
+}
+
 static void finish(cp_probe_job *j, int timeout_ms)
 {
     int status = 0;
-    if (!j->eof) {
+    if (j->pid <= 0) { close(j->fd); j->fd = -1; return; }
+    int exited = has_exited(j->pid);
+    /* the child's group goes in every case: a helper the library started
+     * must not outlive the probe, whatever the probe's end */
+    kill(-j->pid, SIGKILL);
+    if (exited) {
+        pid_t r;
+        while ((r = waitpid(j->pid, &status, 0)) < 0 && errno == EINTR) {}
+    } else if (waitpid(j->pid, &status, WNOHANG) == j->pid) {
+        exited = 1;
+    }
+    if (!exited) j->unreaped = j->pid;   /* still leaving the driver: reap it later */
+    if (j->complete) {
+        j->run.state = CP_PROBE_DONE;
+    } else if (!j->eof) {
         /* "did not answer within" the deadline it was given; the poll's
-         * overshoot of a millisecond or two is not news */
+         * overshoot of a millisecond or two is not news.  A killed child can
+         * take a while to leave the driver (or never, in uninterruptible
+         * sleep): never wait for it */
         j->run.elapsed_ms = timeout_ms;
-        kill(j->pid, SIGKILL);
-        /* a killed child can take a while to leave the driver (or never, in
-         * uninterruptible sleep): never wait for it, reap it later */
-        if (waitpid(j->pid, &status, WNOHANG) == 0)
-            j->unreaped = j->pid;
         j->run.state = CP_PROBE_TIMEOUT;
         snprintf(j->run.detail, sizeof j->run.detail, "no answer within %.2g s",
                  j->run.elapsed_ms / 1000.0);
+    } else if (!exited) {
+        /* EOF, but the kernel is still tearing the child down (closing the
+         * GPU device files takes tens of ms): the caller checks the answer */
+        j->run.state = CP_PROBE_DONE;
+    } else if (WIFSIGNALED(status)) {
+        j->run.state = CP_PROBE_CRASHED;
+        j->run.signal = WTERMSIG(status);
+        snprintf(j->run.detail, sizeof j->run.detail, "probe process killed by signal %d (%s)",
+                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+        j->run.state = CP_PROBE_CRASHED;
+        snprintf(j->run.detail, sizeof j->run.detail, "probe process exited with status %d",
+                 WEXITSTATUS(status));
     } else {
-        pid_t r;
-        while ((r = waitpid(j->pid, &status, WNOHANG)) < 0 && errno == EINTR) {}
-        if (r == 0) {
-            /* the answer is complete (EOF) but the kernel is still tearing the
-             * child down (closing the GPU device files takes tens of ms):
-             * don't wait for that, let the caller reap it later */
-            j->run.state = CP_PROBE_DONE;
-            j->unreaped = j->pid;
-        } else if (r < 0) {
-            j->run.state = CP_PROBE_DONE;
-        } else if (WIFSIGNALED(status)) {
-            j->run.state = CP_PROBE_CRASHED;
-            j->run.signal = WTERMSIG(status);
-            snprintf(j->run.detail, sizeof j->run.detail, "probe process killed by signal %d (%s)",
-                     WTERMSIG(status), strsignal(WTERMSIG(status)));
-        } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-            j->run.state = CP_PROBE_CRASHED;
-            snprintf(j->run.detail, sizeof j->run.detail, "probe process exited with status %d",
-                     WEXITSTATUS(status));
-        } else {
-            j->run.state = CP_PROBE_DONE;
-        }
+        j->run.state = CP_PROBE_DONE;
     }
     close(j->fd);
     j->fd = -1;
@@ -159,22 +203,29 @@ void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms)
         struct pollfd pf[8];
         int idx[8], m = 0;
         for (int i = 0; i < n && m < 8; i++)
-            if (jobs[i].fd >= 0 && !jobs[i].eof) { pf[m].fd = jobs[i].fd; pf[m].events = POLLIN; idx[m++] = i; }
+            if (jobs[i].fd >= 0 && !jobs[i].eof && !jobs[i].complete) {
+                pf[m].fd = jobs[i].fd; pf[m].events = POLLIN; idx[m++] = i;
+            }
         if (m == 0) break;
+        /* past the deadline one last look that does not wait: an answer
+         * that came while the caller was busy is an answer */
         double left = end - cp_now_ms();
-        if (left <= 0) break;
-        int r = poll(pf, (nfds_t)m, (int)left + 1);
+        int r = poll(pf, (nfds_t)m, left > 0 ? (int)left + 1 : 0);
         if (r < 0 && errno != EINTR) break;
         for (int k = 0; k < m; k++)
             if (pf[k].revents) drain(&jobs[idx[k]]);
+        if (left <= 0) break;
     }
     for (int i = 0; i < n; i++)
         if (jobs[i].fd >= 0) finish(&jobs[i], timeout_ms);
 }
 
-/* Reap a child that cp_probe_wait left exiting; never blocks. */
+/* Kill the group of a child that cp_probe_wait left exiting, then reap the
+ * child if it is gone; never blocks. */
 void cp_probe_reap(pid_t pid)
 {
     int status;
-    if (pid > 0) waitpid(pid, &status, WNOHANG);
+    if (pid <= 0) return;
+    kill(-pid, SIGKILL);      /* the pid is unreaped, so the group id is still ours */
+    waitpid(pid, &status, WNOHANG);
 }

@@ -246,7 +246,7 @@ void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg)
     if (!cp_dl_load(&cp_nvml_lib, &api, &out->lib))
         return;
     if (loaded)
-        loaded(&out->lib, arg);
+        loaded("init", &out->lib, arg);
 
     nvmlReturn_t r = api.nvmlInit();
     out->init_result = r;
@@ -256,6 +256,8 @@ void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg)
     }
     if (r != OK)
         return;
+    if (loaded)
+        loaded("query", &out->lib, arg);
 
     fill_system(&api, out);
 

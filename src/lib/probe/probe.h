@@ -9,22 +9,26 @@
 
 #include "cuprobe/facts.h"
 
-/* Called right after the library is loaded, before the first call that can
- * hang (cuInit, nvmlInit): the probe child sends the load record at once,
- * so a hang still says which library it was. */
-typedef void (*cp_loaded_hook)(const cp_lib_load *lib, void *arg);
+/* Called as each step that may hang begins: "init" right after the library
+ * is loaded, before cuInit / nvmlInit_v2, and "query" once that returned
+ * successfully, before the device calls.  The probe child sends the load
+ * record and the step at once, so a hang or a cut-short deadline still
+ * says which library and which step it was. */
+typedef void (*cp_loaded_hook)(const char *stage, const cp_lib_load *lib, void *arg);
 
 /* Load libcuda.so.1 (or $CUPROBE_LIBCUDA), cuInit(0), driver version, and
  * per-device name, CC, memory, PCI bus id, UUID, SMs, compute mode.  No
  * context is created.  out->run is left for the caller. */
 void cp_cuda_probe_fill(cp_cuda_facts *out);
-/* The same, calling loaded(lib, arg) between loading and cuInit (may be NULL). */
+/* The same, calling loaded(stage, lib, arg) before cuInit and before the
+ * device calls (may be NULL). */
 void cp_cuda_probe_fill_ex(cp_cuda_facts *out, cp_loaded_hook loaded, void *arg);
 
 /* Load libnvidia-ml.so.1 (or $CUPROBE_LIBNVML), nvmlInit_v2, versions and the
  * per-device state listed in cp_nvml_device.  Calls nvmlShutdown at the end. */
 void cp_nvml_probe_fill(cp_nvml_facts *out);
-/* The same, calling loaded(lib, arg) between loading and nvmlInit_v2. */
+/* The same, calling loaded(stage, lib, arg) before nvmlInit_v2 and before
+ * the device calls. */
 void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg);
 
 /* dlopen each library copy a program or framework would load (would_load,
