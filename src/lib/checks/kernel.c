@@ -305,10 +305,10 @@ void cp_check_devnodes(const cp_facts *f, cp_finding *o)
                         (long long)d->mode);
         else if (d->exists && strcmp(node_type(d), "char") == 0)
             cp_evidence(o, "%s char (major:minor not recorded) mode %04llo", d->path, (long long)d->mode);
-        else if (d->exists) {
+        else if (d->exists && m != 0) {   /* a node named for a device says so below */
             char is[96];
             node_is(f, d, is, sizeof is);
-            cp_evidence(o, "%s NOT a char device: %s", d->path, is);
+            cp_evidence(o, "%s is %s", d->path, is);
         }
         if (d->exists && gpu_node) ngpu_nodes++;
         if (needed && !d->exists) {
