@@ -245,25 +245,80 @@ done
 
 # ---- a device cgroup that refuses /dev/nvidia-uvm (EPERM) ---------------------
 
-# cgroup v1 takes a rule as text; cgroup v2 only a BPF program, which a shell
-# script cannot load.
-devcg=""
-if [ $is_root = 1 ] && [ -d /sys/fs/cgroup/devices ]; then
+# A child of this shell's cgroup that refuses char MAJ:MIN: on cgroup v2 a BPF
+# device program (loaded by python3 through bpf(2); the programs above it
+# still apply), on v1 a devices.deny rule.  The case's shell moves itself in
+# before it starts the tool; the child is removed after.
+cat >"$tmp/cgdeny.py" <<'EOF'
+# cgdeny.py CGROUP2_MOUNT MAJOR MINOR: make a child of this process's cgroup v2
+# whose BPF device program refuses char MAJOR:MINOR (every other device is
+# left to the programs above it) and print its path.  Exit 1 with the reason.
+import ctypes, ctypes.util, os, struct, sys
+mnt, major, minor = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rel = [l.split("::", 1)[1].strip() for l in open("/proc/self/cgroup") if l.startswith("0::")]
+if not rel:
+    sys.exit("no cgroup v2 membership")
+child = os.path.join(mnt + rel[0].rstrip("/"), "cuprobe-faults.%d" % os.getpid())
+def insn(code, dst, src, off, imm):
+    return struct.pack("<BBhi", code, dst | (src << 4), off, imm)
+prog = b"".join([
+    insn(0x61, 2, 1, 4, 0),          # r2 = ctx->major
+    insn(0x61, 3, 1, 8, 0),          # r3 = ctx->minor
+    insn(0x55, 2, 0, 3, major),      # if r2 != major goto allow
+    insn(0x55, 3, 0, 2, minor),      # if r3 != minor goto allow
+    insn(0xb7, 0, 0, 0, 0),          # r0 = 0 (refuse)
+    insn(0x95, 0, 0, 0, 0),          # exit
+    insn(0xb7, 0, 0, 0, 1),          # allow: r0 = 1
+    insn(0x95, 0, 0, 0, 0),          # exit
+])
+libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+libc.syscall.restype = ctypes.c_long
+NR_BPF = {"x86_64": 321, "aarch64": 280}.get(os.uname().machine)
+if NR_BPF is None:
+    sys.exit("unknown bpf syscall number on " + os.uname().machine)
+insns = ctypes.create_string_buffer(prog, len(prog))
+lic = ctypes.create_string_buffer(b"GPL")
+log = ctypes.create_string_buffer(4096)
+attr = ctypes.create_string_buffer(struct.pack("<IIQQIIQ", 15, len(prog) // 8, ctypes.addressof(insns),
+                                               ctypes.addressof(lic), 1, len(log), ctypes.addressof(log)), 128)
+fd = libc.syscall(NR_BPF, 5, attr, 128)            # BPF_PROG_LOAD, BPF_PROG_TYPE_CGROUP_DEVICE
+if fd < 0:
+    sys.exit("bpf(PROG_LOAD): %s %s" % (os.strerror(ctypes.get_errno()), log.value[:200]))
+try:
+    os.mkdir(child)
+except OSError as e:
+    sys.exit("cannot make %s: %s" % (child, e.strerror))
+cfd = os.open(child, os.O_RDONLY | os.O_DIRECTORY)
+attr = ctypes.create_string_buffer(struct.pack("<IIII", cfd, fd, 6, 2), 128)   # BPF_CGROUP_DEVICE, BPF_F_ALLOW_MULTI
+if libc.syscall(NR_BPF, 8, attr, 128) < 0:            # BPF_PROG_ATTACH
+    err = os.strerror(ctypes.get_errno())
+    os.rmdir(child)
+    sys.exit("bpf(PROG_ATTACH): " + err)
+print(child)
+EOF
+mm=$(stat -c '%t %T' /dev/nvidia-uvm 2>/dev/null)
+uvm_mm="$((0x${mm% *})) $((0x${mm#* }))"
+cg2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' /proc/self/mountinfo)
+devcg="" why_cg=""
+if [ $is_root = 0 ]; then
+    why_cg="not root: cannot make a cgroup"
+elif [ -n "$cg2" ] && grep -q '^0::' /proc/self/cgroup; then
+    # shellcheck disable=SC2086 # major and minor are two arguments
+    devcg=$(python3 "$tmp/cgdeny.py" "$cg2" $uvm_mm 2>"$tmp/cg.err") || { devcg=""; why_cg="cgroup v2: $(tail -n 1 "$tmp/cg.err")"; }
+elif [ -d /sys/fs/cgroup/devices ]; then
     self=$(sed -n 's/^[0-9]*:devices:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-    [ -n "$self" ] && [ -w "/sys/fs/cgroup/devices$self" ] && devcg=/sys/fs/cgroup/devices${self%/}/cuprobe-faults.$$
-fi
-if [ -z "$devcg" ]; then
-    SKIP cgroup-eperm-uvm "no writable cgroup v1 devices controller (cgroup v2 device rules need a BPF program)"
-elif ! mkdir "$devcg" 2>"$tmp/cg.err"; then
-    SKIP cgroup-eperm-uvm "cannot make a device cgroup: $(head -n 1 "$tmp/cg.err")"
-else
-    mm=$(stat -c '%t %T' /dev/nvidia-uvm)
-    if echo "c $((0x${mm% *})):$((0x${mm#* })) rwm" >"$devcg/devices.deny" 2>"$tmp/cg.err"; then
-        run cgroup-eperm-uvm 0 0 "echo \$\$ >$devcg/cgroup.procs"
-        expect cgroup-eperm-uvm system system.devnode_access "device cgroup refuses /dev/nvidia-uvm.*(--gpus|DeviceAllow)"
-    else
-        SKIP cgroup-eperm-uvm "the devices controller refused the rule: $(head -n 1 "$tmp/cg.err")"
+    devcg=/sys/fs/cgroup/devices${self%/}/cuprobe-faults.$$
+    if ! mkdir "$devcg" 2>"$tmp/cg.err"; then devcg=""; why_cg="cgroup v1: $(head -n 1 "$tmp/cg.err")"
+    elif ! echo "c ${uvm_mm% *}:${uvm_mm#* } rwm" >"$devcg/devices.deny" 2>"$tmp/cg.err"; then
+        rmdir "$devcg"; devcg=""; why_cg="cgroup v1: $(head -n 1 "$tmp/cg.err")"
     fi
+else
+    why_cg="no cgroup v2 mount and no cgroup v1 devices controller"
+fi
+if [ -z "$devcg" ]; then SKIP cgroup-eperm-uvm "cannot make a device cgroup: $why_cg"
+else
+    run cgroup-eperm-uvm 0 0 "echo \$\$ >$devcg/cgroup.procs"
+    expect cgroup-eperm-uvm system system.devnode_access "device cgroup refuses /dev/nvidia-uvm.*(--gpus|DeviceAllow)"
     # the probe children may take a moment to leave it
     for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$devcg" 2>/dev/null && break; sleep 0.2; done
     [ -d "$devcg" ] && echo "faults: could not remove $devcg (remove it by hand)" >&2
