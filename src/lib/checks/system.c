@@ -71,7 +71,8 @@ void cp_check_devnode_access(const cp_facts *f, cp_finding *o)
     if (denied) {
         cp_set(o, CP_FAIL, "%d NVIDIA device node%s not accessible to this user", denied, denied > 1 ? "s" : "");
         cp_fix(o, "the nodes should be mode 0666 (driver default, NVreg_DeviceFileMode) or owned by a group "
-               "you are in (usermod -aG video $USER, then log in again)");
+               "you are in (usermod -aG video $USER, then log in again); where a udev rule or "
+               "NVreg_DeviceFileUID/GID makes them otherwise, change it there");
         return;
     }
     if (refused_gpu)
