@@ -26,6 +26,7 @@
  * host with 15 SR-IOV virtual functions per GPU and its NVSwitches fits */
 #define CP_MAX_PCI 256
 #define CP_MAX_DEVNODES 48
+#define CP_MAX_DEVMAJORS 160
 #define CP_MAX_XIDS 64
 #define CP_MAX_PROCS 16
 #define CP_MAX_VIS 32
@@ -79,10 +80,29 @@ typedef struct {
     char path[64];            /* "/dev/nvidia0" */
     bool exists;
     bool is_chr;
-    int64_t major, minor;
+    char type[8];             /* what the path is: "char", "block", "file", "dir", "other";
+                                 "" when not known (snapshots older than the key) */
+    int64_t major, minor;     /* of a character or block device, else CP_UNKNOWN */
     int64_t mode;             /* permission bits, e.g. 0666 */
-    cp_tri accessible;        /* read+write for this user */
+    cp_tri accessible;        /* read+write for this user (access(2)) */
+    int64_t open_errno;       /* opened O_RDWR and closed at once (live only): 0, or the
+                                 errno (EPERM: a device cgroup; EACCES: the mode);
+                                 CP_UNKNOWN when not tried */
 } cp_devnode;
+
+/* One line of /proc/devices: a major number and the driver that registered it. */
+typedef struct {
+    int64_t major;
+    bool block;               /* listed under "Block devices:" */
+    char name[32];            /* "nvidia-frontend", "nvidia-uvm", "mem" */
+} cp_devmajor;
+
+typedef struct {
+    bool present;             /* /proc/devices was read (not in snapshots older than it) */
+    int n;                    /* kept in m[] */
+    int64_t total;            /* lines seen */
+    cp_devmajor m[CP_MAX_DEVMAJORS];
+} cp_proc_devices;
 
 typedef struct {
     cp_tri in_container;
@@ -159,6 +179,7 @@ typedef struct {
     cp_procfs_nvidia procfs;
     int ndev;
     cp_devnode dev[CP_MAX_DEVNODES];
+    cp_proc_devices devices;  /* /proc/devices: which driver owns which major */
     cp_container container;
     cp_visibility vis;
     cp_kernel_log klog;

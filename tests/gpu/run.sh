@@ -12,7 +12,7 @@ skip() { skip=$((skip + 1)); echo "skip   gpu $1: $2"; }
 have_gpu=1
 [ -e /dev/nvidiactl ] || have_gpu=0
 [ -r /proc/driver/nvidia/version ] || have_gpu=0
-names="healthy_stack snapshot_replay visibility_hides_all json_devices arch_vs_cuobjdump"
+names="healthy_stack snapshot_replay visibility_hides_all json_devices arch_vs_cuobjdump faults"
 if [ $have_gpu = 0 ]; then
     for t in $names; do skip "$t" "no NVIDIA GPU on this machine"; done
     printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
@@ -72,6 +72,12 @@ if command -v cuobjdump >/dev/null 2>&1; then
     done
     if [ -z "$m" ]; then ok arch_vs_cuobjdump; else bad arch_vs_cuobjdump "$m"; fi
 else skip arch_vs_cuobjdump "cuobjdump not installed"; fi
+
+# 6. kernel- and system-layer faults made in mount namespaces (tests/gpu/faults.sh:
+#    one line per case; as root, else the namespace cases skip)
+if sh tests/gpu/faults.sh "$tool" >"$tmp/faults.txt" 2>&1; then ok faults
+else bad faults "$(grep -c '^FAIL' "$tmp/faults.txt") case(s) failed"; fi
+sed 's/^/       | /' "$tmp/faults.txt"
 
 printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
 [ $fail = 0 ]

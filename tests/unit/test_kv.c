@@ -81,6 +81,8 @@ static void test_facts_roundtrip(void)
     snprintf(a.host.dev[0].path, sizeof a.host.dev[0].path, "/dev/nvidia0");
     a.host.dev[0].exists = true;
     a.host.dev[0].accessible = CP_NO;
+    snprintf(a.host.dev[0].type, sizeof a.host.dev[0].type, "char");
+    a.host.dev[0].open_errno = 1;     /* EPERM */
     a.host.nenv = 2;
     snprintf(a.host.env[0].name, sizeof a.host.env[0].name, "CUDA_VISIBLE_DEVICES");
     snprintf(a.host.env[0].value, sizeof a.host.env[0].value, "0,1");
@@ -110,9 +112,28 @@ static void test_facts_roundtrip(void)
     CHECK_I64(b.nvml.dev[0].sample.nprocs, 2);
     CHECK_I64(b.host.uid, 1000);
     CHECK_I64(b.host.dev[0].accessible, CP_NO);
+    CHECK_STR(b.host.dev[0].type, "char");
+    CHECK_I64(b.host.dev[0].open_errno, 1);
     CHECK_STR(b.host.env[0].value, "0,1");
     CHECK_STR(b.captured_at, "2026-11-30T04:00:00Z");
     cp_buf_free(&buf);
+}
+
+/* Answers written before the node type and the open's errno: both stay
+ * unknown, never a value a check could hold against the node. */
+static void test_devnode_old_keys(void)
+{
+    static cp_facts f;
+    char err[160];
+    cp_facts_init(&f);
+    const char *old = "host.dev.0.path /dev/nvidia-uvm\nhost.dev.0.exists 1\nhost.dev.0.is_chr 1\n"
+                      "host.dev.0.major 238\nhost.dev.0.minor 0\nhost.dev.0.mode 438\nhost.dev.0.accessible 1\n"
+                      "host.end ok\n";
+    CHECK_I64(cp_facts_load(old, strlen(old), &f, err, sizeof err), CP_KV_HOST);
+    CHECK_I64(f.host.ndev, 1);
+    CHECK_STR(f.host.dev[0].type, "");
+    CHECK_I64(f.host.dev[0].open_errno, CP_UNKNOWN);
+    CHECK(!f.host.devices.present);
 }
 
 static void test_load_errors(void)
@@ -306,6 +327,7 @@ int main(void)
     RUN(test_escape_roundtrip);
     RUN(test_malformed_lines);
     RUN(test_facts_roundtrip);
+    RUN(test_devnode_old_keys);
     RUN(test_load_errors);
     RUN(test_frameworks_roundtrip);
     RUN(test_libs_roundtrip);

@@ -1,4 +1,4 @@
-/* Kernel layer: /proc/modules and the /dev/nvidia* nodes. */
+/* Kernel layer: /proc/modules, /proc/devices and the /dev/nvidia* nodes. */
 #include "test.h"
 #include "host/host.h"
 
@@ -120,6 +120,109 @@ static void test_read_modules(void)
     free(h);
 }
 
+/* /proc/devices as on the H200 machines: the build machine's list with the
+ * NVIDIA majors of dev-stat.txt (195, 238, 241). */
+static const char h200_devices[] =
+    "Character devices:\n  1 mem\n  4 /dev/vc/0\n  4 tty\n 10 misc\n136 pts\n195 nvidia-frontend\n"
+    "203 cpu/cpuid\n238 nvidia-uvm\n241 nvidia-caps\n254 ndctl\n\nBlock devices:\n  7 loop\n259 blkext\n";
+
+static int64_t major_of(const cp_proc_devices *d, const char *name, bool block)
+{
+    for (int i = 0; i < d->n; i++)
+        if (d->m[i].block == block && strcmp(d->m[i].name, name) == 0)
+            return d->m[i].major;
+    return CP_UNKNOWN;
+}
+
+static void test_parse_proc_devices(void)
+{
+    static cp_proc_devices d;
+    cp_parse_proc_devices(S(h200_devices), &d);
+    CHECK_I64(d.n, 12);
+    CHECK_I64(d.total, 12);
+    CHECK_I64(major_of(&d, "nvidia-frontend", false), 195);
+    CHECK_I64(major_of(&d, "nvidia-uvm", false), 238);
+    CHECK_I64(major_of(&d, "nvidia-caps", false), 241);
+    CHECK_I64(major_of(&d, "mem", false), 1);
+    CHECK_I64(major_of(&d, "/dev/vc/0", false), 4);
+    CHECK_I64(major_of(&d, "loop", true), 7);
+    CHECK_I64(major_of(&d, "loop", false), CP_UNKNOWN);
+    CHECK_I64(major_of(&d, "blkext", true), 259);
+
+    /* lines before a section header, without a name, with a major past
+     * 4095, or with junk where the major should be are skipped */
+    cp_parse_proc_devices(S("195 nvidia\nCharacter devices:\n195\n4096 big\n12x bad\n99999999999 huge\n"
+                            "  5   /dev/tty  \n"), &d);
+    CHECK_I64(d.n, 1);
+    CHECK_STR(d.m[0].name, "/dev/tty");
+    CHECK_I64(d.m[0].major, 5);
+    /* no final newline, CRLF, NULs, a name longer than the field */
+    cp_parse_proc_devices(S("Character devices:\r\nCharacter devices:\n238 nvidia-uvm\r\n1\0 mem\n"
+                            "7 a-name-much-longer-than-thirty-one-bytes"), &d);
+    CHECK_I64(major_of(&d, "nvidia-uvm", false), 238);
+    CHECK_I64(d.n, 2);
+    CHECK_I64((long long)strlen(d.m[1].name), sizeof d.m[1].name - 1);
+    /* more majors than kept: counted */
+    static char many[20000];
+    size_t used = (size_t)snprintf(many, sizeof many, "Character devices:\n");
+    for (int i = 0; i < CP_MAX_DEVMAJORS + 10; i++)
+        used += (size_t)snprintf(many + used, sizeof many - used, "%d drv%d\n", i % 4096, i);
+    cp_parse_proc_devices(many, used, &d);
+    CHECK_I64(d.n, CP_MAX_DEVMAJORS);
+    CHECK_I64(d.total, CP_MAX_DEVMAJORS + 10);
+    cp_parse_proc_devices(NULL, 5, &d);
+    CHECK_I64(d.n, 0);
+    cp_parse_proc_devices("", 0, &d);
+    CHECK_I64(d.n, 0);
+    cp_parse_proc_devices(S("x"), NULL);
+}
+
+static void test_read_proc_devices(void)
+{
+    cp_host_facts *h = calloc(1, sizeof *h);
+    cp_fs *fs = cp_fs_open("tests/fixtures/h200-1gpu/root", false);
+    CHECK_I64(cp_host_read_proc_devices(fs, h), 0);
+    CHECK(h->devices.present);
+    CHECK_I64(major_of(&h->devices, "nvidia-uvm", false), 238);
+    CHECK_I64(major_of(&h->devices, "nvidia-frontend", false), 195);
+    cp_fs_fail_read_at(fs, 1);
+    CHECK_I64(cp_host_read_proc_devices(fs, h), -EIO);
+    CHECK(!h->devices.present);
+    CHECK_I64(h->devices.n, 0);
+    cp_fs_close(fs);
+    /* a snapshot older than the file */
+    fs = cp_fs_open("tests/fixtures/no-such-root", false);
+    CHECK_I64(cp_host_read_proc_devices(fs, h), -ENOENT);
+    CHECK(!h->devices.present);
+    cp_fs_close(fs);
+    CHECK_I64(cp_host_read_proc_devices(NULL, NULL), -EINVAL);
+    free(h);
+}
+
+/* The open that stands for libcuda's: only on the live machine, and it
+ * reports the errno as it is. */
+static void test_try_open(void)
+{
+    int err = -1;
+    cp_fs *fs = cp_fs_open("/", false);
+    CHECK_I64(cp_fs_try_open_rw(fs, "/dev/null", &err), 1);
+    CHECK_I64(err, 0);
+    CHECK_I64(cp_fs_try_open_rw(fs, "/dev/no-such-node-here", &err), 1);
+    CHECK_I64(err, ENOENT);
+    CHECK_I64(cp_fs_try_open_rw(fs, "/tmp", &err), 1);      /* a folder cannot be opened for writing */
+    CHECK_I64(err, EISDIR);
+    CHECK_I64(cp_fs_try_open_rw(fs, "/dev/../dev/null", &err), 0);   /* ".." refused */
+    CHECK_I64(cp_fs_try_open_rw(fs, "/dev/null", NULL), 0);
+    cp_fs_close(fs);
+    /* a snapshot's or a --root tree's files are not the machine's: not tried */
+    fs = cp_fs_open("tests/fixtures/h200-1gpu/root", false);
+    err = -1;
+    CHECK_I64(cp_fs_try_open_rw(fs, "/dev/nvidia-uvm", &err), 0);
+    CHECK_I64(err, -1);
+    cp_fs_close(fs);
+    CHECK_I64(cp_fs_try_open_rw(NULL, "/dev/null", &err), 0);
+}
+
 static const cp_devnode *find_node(const cp_host_facts *h, const char *path)
 {
     for (int i = 0; i < h->ndev; i++)
@@ -145,7 +248,10 @@ static void test_devnodes_fixture(void)
             /* a snapshot keeps placeholders: not character devices, and
              * their permissions are not the machine's */
             CHECK(!d->is_chr);
+            CHECK_STR(d->type, "file");
+            CHECK_I64(d->major, CP_UNKNOWN);
             CHECK_I64(d->accessible, CP_TRI_UNKNOWN);
+            CHECK_I64(d->open_errno, CP_UNKNOWN);
         }
     }
     CHECK(find_node(h, "/dev/nvidia-caps") == NULL);
@@ -183,6 +289,11 @@ static void test_devnodes_live(void)
         if (d->is_chr) {
             CHECK(d->major >= 0 && d->minor >= 0);
             CHECK(d->accessible != CP_TRI_UNKNOWN);
+            CHECK_STR(d->type, "char");
+            if (strncmp(d->path, "/dev/nvidia-caps/", 17) != 0)
+                CHECK(d->open_errno != CP_UNKNOWN);
+        } else {
+            CHECK_I64(d->open_errno, CP_UNKNOWN);
         }
     }
     cp_fs_close(fs);
@@ -195,6 +306,9 @@ int main(void)
     RUN(test_parse_desktop);
     RUN(test_parse_odd);
     RUN(test_read_modules);
+    RUN(test_parse_proc_devices);
+    RUN(test_read_proc_devices);
+    RUN(test_try_open);
     RUN(test_devnodes_fixture);
     RUN(test_devnodes_live);
     return TEST_END();

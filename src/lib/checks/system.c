@@ -1,34 +1,88 @@
 /* System layer: permissions, visibility variables, containers, who else is
  * on the GPU, compute mode, MIG, memory headroom. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include "check.h"
+#include "util/str.h"
 
-/* The device nodes are there but this user may not open them. */
+static bool is_gpu_node(const char *path)
+{
+    const char *p = path + 11;
+    if (strncmp(path, "/dev/nvidia", 11) != 0 || !*p) return false;
+    for (; *p; p++)
+        if (*p < '0' || *p > '9') return false;
+    return true;
+}
+
+/* The device nodes are there but this process may not open them: a device
+ * cgroup refuses the open (EPERM, which access(2) cannot see), or the mode
+ * and owner do (EACCES). */
 void cp_check_devnode_access(const cp_facts *f, cp_finding *o)
 {
     const cp_host_facts *h = &f->host;
-    int denied = 0, known = 0;
+    int denied = 0, known = 0, refused = 0, refused_core = 0, refused_gpu = 0, gpu_open = 0;
+    char rules[192] = "", refused_paths[192] = "";
     for (int i = 0; i < h->ndev; i++) {
         const cp_devnode *d = &h->dev[i];
         if (!d->exists || !d->is_chr || strncmp(d->path, "/dev/nvidia-caps", 16) == 0) continue;
-        if (d->accessible == CP_TRI_UNKNOWN) continue;
+        if (d->open_errno == 0 && is_gpu_node(d->path)) gpu_open++;
+        if (d->open_errno == EPERM) {
+            char rule[112];
+            known++;
+            refused++;
+            if (is_gpu_node(d->path)) refused_gpu++;
+            else if (strcmp(d->path, "/dev/nvidiactl") == 0 || strcmp(d->path, "/dev/nvidia-uvm") == 0) refused_core++;
+            cp_evidence(o, "open('%s') refused: %s (EPERM): a device cgroup does not allow char %s:%s",
+                        d->path, strerror(EPERM), cp_num(d->major).s, cp_num(d->minor).s);
+            snprintf(rule, sizeof rule, "c %s:%s rwm", cp_num(d->major).s, cp_num(d->minor).s);
+            cp_str_append(rules, sizeof rules, ", ", rule);
+            cp_str_append(refused_paths, sizeof refused_paths, ", ", d->path);
+            continue;
+        }
+        bool no_access = d->open_errno == EACCES || (!CP_KNOWN(d->open_errno) && d->accessible == CP_NO);
+        if (!CP_KNOWN(d->open_errno) && d->accessible == CP_TRI_UNKNOWN) continue;
         known++;
-        if (d->accessible == CP_NO) {
+        if (no_access) {
             denied++;
             cp_evidence(o, "cannot open '%s' for read+write (mode %s, uid %s)", d->path,
                         cp_mode(d->mode).s, cp_num(h->uid).s);
+        } else if (CP_KNOWN(d->open_errno) && d->open_errno != 0) {
+            cp_evidence(o, "open('%s'): %s", d->path, strerror((int)d->open_errno));
         }
     }
     if (!known) { cp_set(o, CP_SKIP, "no device node to try"); return; }
+    /* a batch job or a container given some of the GPUs: the others are refused
+     * on purpose, and CUDA uses the ones it may open */
+    if (refused_core || (refused_gpu && !gpu_open)) {
+        cp_set(o, CP_FAIL, "a device cgroup refuses %s to this process (open: EPERM)", refused_paths);
+        if (h->container.in_container == CP_YES)
+            cp_fix(o, "the container's device cgroup does not allow the GPU: start it with the GPU through the NVIDIA "
+                   "Container Toolkit (docker run --gpus all, or CDI --device nvidia.com/gpu=all) or the NVIDIA device "
+                   "plugin in Kubernetes, or allow the devices in its cgroup (docker run --device-cgroup-rule='%s')",
+                   rules);
+        else
+            cp_fix(o, "a device cgroup refuses the GPU to this process: a systemd unit's DevicePolicy=/DeviceAllow= "
+                   "(allow '%s'), or the batch scheduler's device constraint (Slurm ConstrainDevices: ask for the "
+                   "GPU with --gres=gpu:N)", rules);
+        return;
+    }
     if (denied) {
         cp_set(o, CP_FAIL, "%d NVIDIA device node%s not accessible to this user", denied, denied > 1 ? "s" : "");
         cp_fix(o, "the nodes should be mode 0666 (driver default, NVreg_DeviceFileMode) or owned by a group "
-               "you are in (usermod -aG video $USER, then log in again)");
+               "you are in (usermod -aG video $USER, then log in again); where a udev rule or "
+               "NVreg_DeviceFileUID/GID makes them otherwise, change it there");
         return;
     }
-    cp_set(o, CP_PASS, "every NVIDIA device node is read+writable by uid %s", cp_num(h->uid).s);
+    if (refused_gpu)
+        cp_set(o, CP_PASS, "%d GPU node%s held back by a device cgroup (a job or container given the other GPUs); "
+               "the rest are open to uid %s", refused_gpu, refused_gpu > 1 ? "s" : "", cp_num(h->uid).s);
+    else if (refused)
+        cp_set(o, CP_PASS, "the nodes CUDA needs are open to uid %s (a device cgroup holds back %s)",
+               cp_num(h->uid).s, refused_paths);
+    else
+        cp_set(o, CP_PASS, "every NVIDIA device node is read+writable by uid %s", cp_num(h->uid).s);
 }
 
 typedef struct { char uuid[96]; } known_gpu;

@@ -93,9 +93,11 @@ void cp_facts_init(cp_facts *f)
     }
     for (int i = 0; i < CP_MAX_DEVNODES; i++) {
         cp_devnode *d = &h->dev[i];
-        d->major = d->minor = d->mode = CP_UNKNOWN;
+        d->major = d->minor = d->mode = d->open_errno = CP_UNKNOWN;
         d->accessible = CP_TRI_UNKNOWN;
     }
+    for (int i = 0; i < CP_MAX_DEVMAJORS; i++)
+        h->devices.m[i].major = CP_UNKNOWN;
     h->container.in_container = CP_TRI_UNKNOWN;
     h->container.cgroup_version = CP_UNKNOWN;
     h->vis.cuda.first_invalid = -1;

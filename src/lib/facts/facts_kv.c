@@ -84,7 +84,9 @@ static const field proc_fields[] = {
 static const field devnode_fields[] = {
     FS(cp_devnode, path), FB(cp_devnode, exists), FB(cp_devnode, is_chr),
     FI(cp_devnode, major), FI(cp_devnode, minor), FI(cp_devnode, mode),
-    FN(cp_devnode, accessible), { NULL, FT_INT, 0, 0 }
+    FN(cp_devnode, accessible),
+    /* newer keys: a snapshot without them leaves them unknown ("", CP_UNKNOWN) */
+    FS(cp_devnode, type), FI(cp_devnode, open_errno), { NULL, FT_INT, 0, 0 }
 };
 
 static const field fw_fields[] = {

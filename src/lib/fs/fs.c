@@ -253,6 +253,8 @@ static cp_fs_type type_of(mode_t m)
         return CP_FS_DIR;
     if (S_ISCHR(m))
         return CP_FS_CHR;
+    if (S_ISBLK(m))
+        return CP_FS_BLK;
     return CP_FS_OTHER;
 }
 
@@ -468,10 +470,11 @@ cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
     cp_fs_type t = type_of(st.st_mode);
     if (mode)
         *mode = (int64_t)(st.st_mode & 07777);
+    bool dev = t == CP_FS_CHR || t == CP_FS_BLK;
     if (rdev_major)
-        *rdev_major = t == CP_FS_CHR ? (int64_t)major(st.st_rdev) : CP_UNKNOWN;
+        *rdev_major = dev ? (int64_t)major(st.st_rdev) : CP_UNKNOWN;
     if (rdev_minor)
-        *rdev_minor = t == CP_FS_CHR ? (int64_t)minor(st.st_rdev) : CP_UNKNOWN;
+        *rdev_minor = dev ? (int64_t)minor(st.st_rdev) : CP_UNKNOWN;
     cp_fs_rec_put(fs, mpath, t == CP_FS_DIR ? REC_DIR : REC_PLACEHOLDER, NULL, 0);
     return t;
 }
@@ -504,6 +507,22 @@ int cp_fs_access_rw(cp_fs *fs, const char *path)
     if (access(full, R_OK | W_OK) == 0)
         return 1;
     return (errno == EACCES || errno == EROFS || errno == EPERM) ? 0 : -1;
+}
+
+/* Open and close at once; see fs.h. */
+int cp_fs_try_open_rw(cp_fs *fs, const char *path, int *err)
+{
+    char full[PATH_MAX];
+    if (!fs || !fs->live || !err || check_path(path) != 0 || prefixed(fs, path, full, sizeof full) != 0)
+        return 0;
+    int fd = open(full, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        *err = errno;
+        return 1;
+    }
+    *err = 0;
+    (void)close(fd);   /* nothing was written: a failed close loses nothing */
+    return 1;
 }
 
 /* ------------------------------------------------------------ listing -- */

@@ -84,11 +84,12 @@ int cp_fs_host_path(cp_fs *fs, const char *path, char *out, size_t cap);
 int cp_fs_readlink(cp_fs *fs, const char *path, char *buf, size_t cap);
 
 /* What a path is, following links. */
-typedef enum { CP_FS_MISSING = 0, CP_FS_FILE, CP_FS_DIR, CP_FS_CHR, CP_FS_OTHER } cp_fs_type;
+typedef enum { CP_FS_MISSING = 0, CP_FS_FILE, CP_FS_DIR, CP_FS_CHR, CP_FS_OTHER, CP_FS_BLK } cp_fs_type;
 
 /* stat(2) through the root.  On success fills the optional outputs (mode:
- * permission bits, rdev_major/minor for device nodes) and returns the type;
- * CP_FS_MISSING when it does not exist or cannot be seen. */
+ * permission bits, rdev_major/minor for character and block devices,
+ * CP_UNKNOWN for anything else) and returns the type; CP_FS_MISSING when it
+ * does not exist or cannot be seen. */
 cp_fs_type cp_fs_stat(cp_fs *fs, const char *path, int64_t *mode,
                       int64_t *rdev_major, int64_t *rdev_minor);
 
@@ -100,6 +101,15 @@ cp_fs_type cp_fs_stat_real(cp_fs *fs, const char *path, char *real, size_t cap);
 
 /* access(path, R_OK|W_OK) through the root: 1 yes, 0 no, -1 unknown. */
 int cp_fs_access_rw(cp_fs *fs, const char *path);
+
+/* Open a device node the way a driver library does (O_RDWR, non-blocking,
+ * no controlling terminal, close-on-exec) and close it at once, without an
+ * ioctl, which changes nothing on the device: the open alone says whether a
+ * device cgroup (EPERM), the node's mode (EACCES) or a missing driver
+ * (ENXIO, ENODEV) stands in the way, which access(2) cannot tell.  Live view
+ * only: returns 1 with *err set to 0 (opened) or the errno, 0 when nothing
+ * was tried (a snapshot or a --root tree, whose files are not the machine's). */
+int cp_fs_try_open_rw(cp_fs *fs, const char *path, int *err);
 
 /* Call cb(name, type, arg) for every entry of `dir` except "." and "..", in
  * sorted order so results never depend on directory order.  A non-zero

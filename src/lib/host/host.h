@@ -51,9 +51,23 @@ int cp_host_read_procfs(cp_fs *fs, cp_procfs_nvidia *p);
 /* ---- device nodes ------------------------------------------------------- */
 
 /* /dev/nvidiactl, /dev/nvidia[0-9]*, /dev/nvidia-uvm, /dev/nvidia-uvm-tools,
- * /dev/nvidia-modeset, /dev/nvidia-caps/<*>: which exist, are character
- * devices and are read+writable by this user.  Live view only. */
+ * /dev/nvidia-modeset, /dev/nvidia-caps/<*>: which exist, what each is (type,
+ * major:minor), whether this user may read+write it, and, in a live view,
+ * what opening it O_RDWR (then closing it at once, no ioctl) answered: the
+ * errno a device cgroup (EPERM) or the mode (EACCES) gives.  A snapshot
+ * carries these in its answers, so the observe step reads them live only. */
 int cp_host_read_devnodes(cp_fs *fs, cp_host_facts *h);
+
+/* Parse /proc/devices text ("Character devices:" then "NNN name" lines,
+ * "Block devices:" then more) into d: every major with its driver's name
+ * and section, in file order; lines outside a section or without a major
+ * of at most 4095 and a name are skipped; past CP_MAX_DEVMAJORS only
+ * counted (total).  Leaves d->present alone. */
+void cp_parse_proc_devices(const char *text, size_t len, cp_proc_devices *d);
+/* Read /proc/devices through the view (a snapshot keeps the file in its
+ * root/, so a replay parses it again) into h->devices; present says it was
+ * read.  Returns 0 or -errno (snapshots older than the file: -ENOENT). */
+int cp_host_read_proc_devices(cp_fs *fs, cp_host_facts *h);
 
 /* ---- containers and cgroups --------------------------------------------- */
 

@@ -216,6 +216,7 @@ static void observe_host_files(cp_fs *fs, cp_facts *f)
     cp_host_facts *h = &f->host;
     cp_host_read_pci(fs, h);
     cp_host_read_modules(fs, h);
+    cp_host_read_proc_devices(fs, h);
     cp_host_read_procfs(fs, &h->procfs);
     cp_host_read_container(fs, &h->container);
     cp_host_read_kernel_log(fs, &h->klog);
