@@ -19,6 +19,8 @@
 #   not-stdout: TEXT            stdout must not contain TEXT
 #   stderr:     TEXT            stderr must contain TEXT
 #   stdout-is:  FILE            stdout must equal FILE (repository path)
+#   stdout-to:  FILE            send stdout to FILE (e.g. /dev/full) instead of the
+#                               checked output file (stdout/stdout-is then see nothing)
 #   max-ms:     N               the run must take at most N milliseconds
 tool=$1
 build=$2
@@ -57,9 +59,11 @@ EOT
     args=$(field args "$case" | sub)
     input=$(field stdin "$case" | sub)
     case $input in ''|/*) ;; *) input=$root/$input ;; esac
+    sink=$(field stdout-to "$case")
+    : >"$tmp/$name.out"
     t0=$(date +%s%N)
     # shellcheck disable=SC2086 # args are split on purpose
-    env -i "$@" ASAN_OPTIONS=detect_leaks=1 "$root/$tool" $args <"${input:-/dev/null}" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    env -i "$@" ASAN_OPTIONS=detect_leaks=1 "$root/$tool" $args <"${input:-/dev/null}" >"${sink:-$tmp/$name.out}" 2>"$tmp/$name.err"
     code=$?
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))
     ok=1 why=""
