@@ -144,9 +144,5 @@ int cmd_explain(int argc, char **argv)
     else cp_explain_render_text(&r, stdout, cli_use_color(color));
     int code = r.nsignals ? 0 : CP_EXIT_NO_SIGNAL;
     cp_explain_free(&r);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        perror("cuprobe: cannot write the explanation");
-        return CP_EXIT_ERROR;
-    }
     return code;
 }
