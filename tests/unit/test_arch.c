@@ -376,6 +376,8 @@ static void test_text_report(void)
                     "  PTX:  compute_90 (PTX 9.0)\n  compressed entries: 1 of 4 (SASS 0, PTX 1)\n"
                     "  on CC 8.0 (--sm 8.0): native\n") != NULL);
     CHECK(strstr(s, "on CC 8.0 (--sm 8.0): cannot run") != NULL);    /* lib\xff.so: sm_90 only */
+    CHECK(strstr(s, "/r/lib\\xff.so (ELF, 1 fatbin container") != NULL);  /* escaped, cp_text_put */
+    CHECK(strchr(s, '\xff') == NULL);
     CHECK(strstr(s, "1 other ELF file carries no GPU code\n") != NULL);
     CHECK(strstr(s, "//") == NULL);                                   /* "r/" joined without a doubled '/' */
     CHECK(strstr(s, "no GPU here") == NULL);

@@ -8,6 +8,7 @@
 #include "cuprobe/report.h"
 #include "fatbin/arch_int.h"
 #include "util/json.h"
+#include "util/text.h"
 #include "util/version.h"
 
 static int verdict_code(cp_run_verdict v)
@@ -40,7 +41,8 @@ static void text_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
     int64_t zs = 0, zp = 0;
     for (int i = 0; i < s->ncodes; i++)
         *(s->codes[i].kind == CP_CODE_SASS ? &zs : &zp) += s->codes[i].compressed;
-    fprintf(out, "%s (%s, %lld fatbin container%s, %lld entr%s)\n", path, s->is_elf ? "ELF" : "fatbin",
+    cp_text_put(out, path);   /* a file name may hold any byte but '/' and NUL */
+    fprintf(out, " (%s, %lld fatbin container%s, %lld entr%s)\n", s->is_elf ? "ELF" : "fatbin",
             (long long)s->containers, s->containers == 1 ? "" : "s", (long long)s->entries,
             s->entries == 1 ? "y" : "ies");
     if (s->entries == 0) {
@@ -60,8 +62,9 @@ static void text_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
         char why[512];
         cp_run_verdict v = cp_arch_verdict(s, t->major, t->minor, t->driver_cuda, why, sizeof why);
         cp_arch_worse(r, verdict_code(v));
-        fprintf(out, "  on CC %d.%d (%s): %s\n    %s\n", t->major, t->minor, t->label,
-                cp_run_verdict_name(v), why);
+        fprintf(out, "  on CC %d.%d (", t->major, t->minor);
+        cp_text_put(out, t->label);   /* a GPU name, from the driver */
+        fprintf(out, "): %s\n    %s\n", cp_run_verdict_name(v), why);
     }
 }
 
