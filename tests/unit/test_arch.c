@@ -407,7 +407,7 @@ static void test_fifo_named(void)
     alarm(10);
     CHECK_I64(cp_arch_scan(fifo, &s, err, sizeof err), -1);
     alarm(0);
-    CHECK(strstr(err, "not a regular file") != NULL);
+    CHECK(strstr(err, "a FIFO, not a regular file") != NULL);
 }
 
 /* The tool itself, as the bug was seen: `cuprobe arch --json --sm 90 DIR`

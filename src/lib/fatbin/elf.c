@@ -12,6 +12,7 @@
 
 #define EHDR_SIZE 64u
 #define SHDR_SIZE 64u
+#define SHT_PROGBITS 1u
 #define SHT_NOBITS 8u
 #define SHN_XINDEX 0xffffu
 /* More fatbin sections than this is a hostile file (sections overlapping the
@@ -36,14 +37,16 @@ static shdr read_shdr(const unsigned char *p)
 }
 
 /* Is the name at strtab offset off exactly want, NUL included, inside the
- * table (which the caller has checked lies in the file)? */
+ * table (which the caller has checked lies in the file)?  Read aside from
+ * the window, which holds the section headers being walked. */
 static int name_is(cp_src *src, const shdr *strtab, uint32_t off, const char *want)
 {
     size_t n = strlen(want);
-    if (off >= strtab->size || strtab->size - off <= n)
+    unsigned char p[32];
+    if (off >= strtab->size || strtab->size - off <= n || n + 1 > sizeof p)
         return 0;
-    const unsigned char *p = cp_src_at(src, strtab->offset + off, n + 1);
-    return p && memcmp(p, want, n) == 0 && p[n] == '\0';
+    return cp_src_copy(src, strtab->offset + off, p, n + 1) == 0 && memcmp(p, want, n) == 0 &&
+           p[n] == '\0';
 }
 
 static int in_file(uint64_t off, uint64_t size, uint64_t len)
@@ -122,6 +125,12 @@ static int read_table(cp_src *src, uint64_t *shoff, uint64_t *shentsize, uint64_
         cp_fatbin_err(err, errcap, "'%s': section table out of bounds", name);
         return -1;
     }
+    if (*shnum > CP_ELF_MAX_SECTIONS) {
+        cp_fatbin_err(err, errcap, "'%s': %llu sections, more than a real binary holds (at most %u): "
+                      "the file is damaged or crafted", name, (unsigned long long)*shnum,
+                      CP_ELF_MAX_SECTIONS);
+        return -1;
+    }
     if (shstrndx >= *shnum || section(src, *shoff, *shentsize, shstrndx, strs, err, errcap) != 0 ||
         strs->type == SHT_NOBITS || !in_file(strs->offset, strs->size, src->len)) {
         cp_fatbin_err(err, errcap, "'%s': section name table out of bounds", name);
@@ -142,10 +151,12 @@ int cp_elf_fatbin_sections(cp_src *src, cp_elf_region_fn fn, void *arg, char *er
         shdr h;
         if (section(src, shoff, shentsize, i, &h, err, errcap) != 0)
             return -1;
+        if (h.type != SHT_PROGBITS)
+            continue;   /* fatbin sections hold bytes; no name to look up for the rest */
         const char *what = name_is(src, &strs, h.name, ".nv_fatbin") ? ".nv_fatbin"
                          : name_is(src, &strs, h.name, "__nv_relfatbin") ? "__nv_relfatbin"
                          : NULL;
-        if (!what || h.type == SHT_NOBITS)
+        if (!what)
             continue;
         if (++found > MAX_FATBIN_SECTIONS) {
             cp_fatbin_err(err, errcap, "'%s': more than %d fatbin sections", src->name,

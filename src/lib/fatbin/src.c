@@ -48,6 +48,32 @@ const unsigned char *cp_src_at(cp_src *src, uint64_t off, size_t n)
     return src->win;
 }
 
+/* See src.h. */
+const char *cp_src_kind(unsigned mode)
+{
+    return S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+         : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : S_ISLNK(mode) ? "a symbolic link"
+         : S_ISREG(mode) ? "a regular file" : "a special file";
+}
+
+/* See src.h. */
+int cp_src_copy(cp_src *src, uint64_t off, void *buf, size_t n)
+{
+    if (off > src->len || n > src->len - off || n > CP_SRC_WINDOW)
+        return -1;
+    if (src->data) {
+        memcpy(buf, src->data + off, n);
+        return 0;
+    }
+    if (off >= src->win_off && off - src->win_off + n <= src->win_len) {
+        memcpy(buf, src->win + (off - src->win_off), n);
+        return 0;
+    }
+    errno = 0;
+    ssize_t got = pread(src->fd, buf, n, (off_t)off);
+    return got >= 0 && (size_t)got == n ? 0 : -1;
+}
+
 /* Open path as a cp_src with a 16 KB pread window on the heap and run fn
  * over it; see src.h.  O_NONBLOCK keeps open(2) from waiting for a FIFO's
  * writer (the fstat below then refuses it); it changes nothing for the
@@ -61,8 +87,13 @@ int cp_src_run_file(const char *path, cp_src_fn fn, void *out, char *err, size_t
         return -1;
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        cp_fatbin_err(err, errcap, "'%s': not a regular file", path);
+    if (fstat(fd, &st) != 0) {
+        cp_fatbin_err(err, errcap, "cannot stat '%s': %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        cp_fatbin_err(err, errcap, "'%s': %s, not a regular file", path, cp_src_kind(st.st_mode));
         close(fd);
         return -1;
     }

@@ -56,6 +56,20 @@ typedef struct {
  * (errno then says why; 0 for a short read). */
 const unsigned char *cp_src_at(cp_src *src, uint64_t off, size_t n);
 
+/* Copy n bytes at off into buf without moving the window: for a few bytes
+ * far from the headers being walked (a section's name), which would
+ * otherwise refill the window twice per header.  Returns 0, or -1 like
+ * cp_src_at. */
+int cp_src_copy(cp_src *src, uint64_t off, void *buf, size_t n);
+
+/* The most section headers (and program headers) a file may have before it
+ * is called damaged.  The ELF format allows 2^32 through extended
+ * numbering, and a crafted sparse file of 2^24 empty sections took 31 s;
+ * real shared libraries have under a hundred, and the objects arch meets
+ * (nvcc -c, static archives) a few thousand. */
+#define CP_ELF_MAX_SECTIONS (1u << 18)
+#define CP_ELF_MAX_SEGMENTS (1u << 12)
+
 /* Fill err with "'NAME': cannot read at 0xOFF: WHY" after cp_src_at failed.
  * Returns -1 (inline, so callers' flow analysis sees it). */
 static inline int cp_src_read_failed(cp_src *src, uint64_t off, char *err, size_t errcap)
@@ -64,6 +78,9 @@ static inline int cp_src_read_failed(cp_src *src, uint64_t off, char *err, size_
                   (unsigned long long)off, errno ? strerror(errno) : "short read");
     return -1;
 }
+
+/* What a file of this st_mode is, for messages: "a FIFO", "a folder", ... */
+const char *cp_src_kind(unsigned mode);
 
 /* Run fn over the file at path as a cp_src (pread window on the heap).
  * Returns fn's result, or -1 with err naming the file when it cannot be
