@@ -38,3 +38,17 @@ strip --strip-unneeded "$out/rdc80.obj" 2>/dev/null || true
 # A bare fatbin file, as `nvcc -fatbin` writes it.
 "$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
     -o "$out/bare.fatbin" "$here/k.cu"
+# cuFFT's layout in small (ldata.c): one module in .nv_fatbin (sm_75), the
+# others in .ldata, found only through the pointers to them, which are
+# R_X86_64_RELATIVE relocations: sm_90 + compute_90 (pointed at), sm_90
+# (right after it, not pointed at), sm_80 (after 8 bytes of other data,
+# pointed at), LTO IR for sm_90 (pointed at).
+tmp=$(mktemp -d)
+"$nvcc" -fatbin -gencode arch=compute_75,code=sm_75 -o "$tmp/f75.fatbin" "$here/k.cu"
+"$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
+    -o "$tmp/f90p.fatbin" "$here/k.cu"
+"$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 -o "$tmp/f90.fatbin" "$here/k.cu"
+"$nvcc" -fatbin -gencode arch=compute_80,code=sm_80 -o "$tmp/f80.fatbin" "$here/k.cu"
+"$nvcc" -fatbin -gencode arch=compute_90,code=lto_90 -o "$tmp/flto.fatbin" "$here/k.cu"
+(cd "$tmp" && ${CC:-cc} -shared -fPIC -nostdlib -Wl,-s -o "$out/ldata.so" "$here/ldata.c")
+rm -rf "$tmp"

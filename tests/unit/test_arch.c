@@ -275,9 +275,9 @@ static int members_everywhere(const char *json, const char *first_key, const cha
 static const char *const top_keys[] = { "targets", "files", "files_without_gpu_code", "note", "exit_code", NULL };
 static const char *const target_keys[] = { "label", "cc", "driver_cuda", NULL };
 static const char *const code_keys[] = { "name", "kind", "sm", "variant", "ptx_isa", "count", "compressed", "bytes", NULL };
-static const char *const verdict_keys[] = { "target", "verdict", "why", NULL };
-static const char *const scanned_keys[] = { "path", "format", "containers", "entries", "unknown_entries", "codes",
-                                            "verdicts", "error", NULL };
+static const char *const verdict_keys[] = { "target", "verdict", "why", "coverage", NULL };
+static const char *const scanned_keys[] = { "path", "format", "containers", "entries", "unknown_entries",
+                                            "lto_entries", "referenced_containers", "codes", "verdicts", "error", NULL };
 
 /* docs/arch.schema.json requires exactly the members this test looks for. */
 static void test_utf8_checker(void)
@@ -294,9 +294,11 @@ static void test_schema_lists_them(void)
     static const char *const req[] = {
         "\"required\": [\"targets\", \"files\", \"files_without_gpu_code\", \"note\", \"exit_code\"]",
         "\"required\": [\"label\", \"cc\", \"driver_cuda\"]",
-        "\"required\": [\"path\", \"format\", \"containers\", \"entries\", \"unknown_entries\", \"codes\", \"verdicts\", \"error\"]",
+        "\"required\": [\"path\", \"format\", \"containers\", \"entries\", \"unknown_entries\", \"lto_entries\", "
+        "\"referenced_containers\", \"codes\", \"verdicts\", \"error\"]",
         "\"required\": [\"name\", \"kind\", \"sm\", \"variant\", \"ptx_isa\", \"count\", \"compressed\", \"bytes\"]",
-        "\"required\": [\"target\", \"verdict\", \"why\"]",
+        "\"required\": [\"target\", \"verdict\", \"why\", \"coverage\"]",
+        "\"required\": [\"modules\", \"native\", \"ptx_jit\", \"none\"]",
         "\"required\": [\"path\", \"error\"]",
     };
     static char schema[32768];

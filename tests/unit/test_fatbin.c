@@ -195,7 +195,7 @@ static void test_errors(void)
     CHECK_I64(cp_arch_scan("/nonexistent/x.so", &s, err, sizeof err), -1);
     CHECK_STR(err, "cannot open '/nonexistent/x.so': No such file or directory");
     CHECK_I64(cp_arch_scan("tests", &s, err, sizeof err), -1);
-    CHECK_STR(err, "'tests': not a regular file");
+    CHECK_STR(err, "'tests': a folder, not a regular file");
 }
 
 /* A summary holding exactly the codes named in spec ("sm_90 compute_80:9.0"). */
@@ -305,6 +305,8 @@ static const struct { const char *file, *want; } samples[] = {
     { "multi-none.so", "sm_80 compute_90(9.0)" },
     { "rdc80.obj", "sm_80z1" },  /* -rdc cubins are zstd-compressed by default */
     { "bare.fatbin", "sm_90 compute_90(9.0)z1" },
+    /* cuFFT's layout: .nv_fatbin has sm_75 only, the rest is in .ldata */
+    { "ldata.so", "sm_75 sm_80 sm_90x2 compute_90(9.0)z1" },
 };
 
 static void test_samples(void)
@@ -349,6 +351,59 @@ static void test_rebuild_with_nvcc(void)
     }
     unlink(path);
     rmdir(dir);
+}
+
+/* cuFFT keeps its kernels in .ldata, found through relocations: the file
+ * said "cannot run" on sm_90 from its one .nv_fatbin module (sm_75).  Now
+ * every module is found and the verdict follows their coverage. */
+static void test_coverage(void)
+{
+    cp_arch_summary s;
+    cp_arch_cover c;
+    char err[256], why[768];
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/ldata.so", &s, err, sizeof err), 0);
+    CHECK_I64(s.containers, 5);
+    CHECK_I64(s.referenced, 4);          /* 3 pointed at, 1 right after one of them */
+    CHECK_I64(s.lto_entries, 1);
+    CHECK_I64(s.unknown_entries, 0);
+    CHECK_I64(cp_arch_judge(&s, 9, 0, 0, &c, why, sizeof why), CP_RUN_PARTLY);
+    CHECK_I64(c.total, 4);               /* the LTO IR module is not counted */
+    CHECK_I64(c.native, 2);
+    CHECK_I64(c.jit, 0);
+    CHECK_I64(c.none, 2);
+    CHECK(strstr(why, "in 2 of 4 modules") != NULL);
+    CHECK(strstr(why, "carry only sm_75 sm_80") != NULL);
+    CHECK_STR(cp_run_verdict_name(CP_RUN_PARTLY), "runs only partly");
+    /* the file as a whole (what explain --check asks): sm_90 is there */
+    CHECK_I64(cp_arch_verdict(&s, 9, 0, 0, why, sizeof why), CP_RUN_NATIVE);
+    /* CC 10.0: only compute_90 reaches it, by JIT; CC 8.6: sm_80 */
+    CHECK_I64(cp_arch_judge(&s, 10, 0, 0, &c, why, sizeof why), CP_RUN_PARTLY);
+    CHECK_I64(c.jit, 1);
+    CHECK_I64(c.native, 0);
+    /* CC 5.0: nothing runs: "cannot run", not partly */
+    CHECK_I64(cp_arch_judge(&s, 5, 0, 0, &c, why, sizeof why), CP_RUN_CANNOT);
+    CHECK_I64(c.none, 4);
+    /* one module, or every module covered: the plain verdict */
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/multi.so", &s, err, sizeof err), 0);
+    CHECK_I64(cp_arch_judge(&s, 9, 0, 0, &c, why, sizeof why), CP_RUN_NATIVE);
+    CHECK_I64(c.total, 1);
+    CHECK_I64(c.native, 1);
+}
+
+/* The real cuFFT where the toolkit is installed: 23948 modules, not 1. */
+static void test_real_cufft(void)
+{
+    const char *lib = "/usr/local/cuda/lib64/libcufft.so.12";
+    cp_arch_summary s;
+    cp_arch_cover c;
+    char err[256], why[768];
+    if (access(lib, R_OK) != 0) { fprintf(stderr, "  skip: no %s\n", lib); return; }
+    CHECK_I64(cp_arch_scan(lib, &s, err, sizeof err), 0);
+    CHECK(s.containers > 1000);
+    CHECK(s.referenced > 1000);
+    cp_run_verdict v = cp_arch_judge(&s, 9, 0, 0, &c, why, sizeof why);
+    CHECK(v == CP_RUN_NATIVE || v == CP_RUN_PARTLY);
+    CHECK(c.native > 0);
 }
 
 static double now_s(void)
@@ -447,5 +502,7 @@ int main(void)
     RUN(test_samples);
     RUN(test_rebuild_with_nvcc);
     RUN(test_huge_section_count);
+    RUN(test_coverage);
+    RUN(test_real_cufft);
     return TEST_END();
 }

@@ -13,7 +13,7 @@
 
 static int verdict_code(cp_run_verdict v)
 {
-    return v == CP_RUN_PTX_JIT ? CP_EXIT_WARN : v == CP_RUN_CANNOT ? CP_EXIT_FAIL : 0;
+    return v == CP_RUN_PTX_JIT || v == CP_RUN_PARTLY ? CP_EXIT_WARN : v == CP_RUN_CANNOT ? CP_EXIT_FAIL : 0;
 }
 
 /* "sm_75 sm_80 x3" or "compute_120 (PTX 8.8)" lists for one kind. */
@@ -57,14 +57,25 @@ static void text_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
             (long long)s->entries, (long long)zs, (long long)zp);
     if (s->unknown_entries)
         fprintf(out, "  entries of unknown kind: %lld\n", (long long)s->unknown_entries);
+    if (s->lto_entries)
+        fprintf(out, "  LTO IR entries: %lld (linked at run time by nvJitLink, not run as is)\n",
+                (long long)s->lto_entries);
+    if (s->referenced)
+        fprintf(out, "  containers outside the fatbin sections, found through relocations: %lld\n",
+                (long long)s->referenced);
     for (int i = 0; i < r->o->ntargets; i++) {
         const cp_arch_target *t = &r->o->targets[i];
-        char why[512];
-        cp_run_verdict v = cp_arch_verdict(s, t->major, t->minor, t->driver_cuda, why, sizeof why);
+        char why[768];
+        cp_arch_cover c;
+        cp_run_verdict v = cp_arch_judge(s, t->major, t->minor, t->driver_cuda, &c, why, sizeof why);
         cp_arch_worse(r, verdict_code(v));
         fprintf(out, "  on CC %d.%d (", t->major, t->minor);
         cp_text_put(out, t->label);   /* a GPU name, from the driver */
         fprintf(out, "): %s\n    %s\n", cp_run_verdict_name(v), why);
+        if (c.total > 1)
+            fprintf(out, "    modules: %lld of %lld run (%lld natively, %lld by PTX JIT), %lld cannot\n",
+                    (long long)(c.native + c.jit), (long long)c.total, (long long)c.native,
+                    (long long)c.jit, (long long)c.none);
     }
 }
 
@@ -97,21 +108,24 @@ static void json_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
         fputc('}', out);
         return;
     }
-    fprintf(out, ",\"format\":\"%s\",\"containers\":%lld,\"entries\":%lld,\"unknown_entries\":%lld,",
+    fprintf(out, ",\"format\":\"%s\",\"containers\":%lld,\"entries\":%lld,\"unknown_entries\":%lld,"
+            "\"lto_entries\":%lld,\"referenced_containers\":%lld,",
             s->is_elf ? "elf" : "fatbin", (long long)s->containers, (long long)s->entries,
-            (long long)s->unknown_entries);
+            (long long)s->unknown_entries, (long long)s->lto_entries, (long long)s->referenced);
     json_codes(out, s);
     fputs(",\"verdicts\":[", out);
     for (int i = 0; i < r->o->ntargets; i++) {
         const cp_arch_target *t = &r->o->targets[i];
-        char why[512];
-        cp_run_verdict v = cp_arch_verdict(s, t->major, t->minor, t->driver_cuda, why, sizeof why);
+        char why[768];
+        cp_arch_cover c;
+        cp_run_verdict v = cp_arch_judge(s, t->major, t->minor, t->driver_cuda, &c, why, sizeof why);
         cp_arch_worse(r, verdict_code(v));
         fprintf(out, "%s{\"target\":%d,\"verdict\":", i ? "," : "", i);
         cp_json_str(out, cp_run_verdict_name(v));
         fputs(",\"why\":", out);
         cp_json_str(out, why);
-        fputc('}', out);
+        fprintf(out, ",\"coverage\":{\"modules\":%lld,\"native\":%lld,\"ptx_jit\":%lld,\"none\":%lld}}",
+                (long long)c.total, (long long)c.native, (long long)c.jit, (long long)c.none);
     }
     fputs("],\"error\":null}", out);
 }

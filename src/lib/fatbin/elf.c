@@ -2,13 +2,17 @@
  * Find the fatbin sections of an ELF64 little-endian file (REFERENCE 4.1):
  * .nv_fatbin (linked device code) and __nv_relfatbin (relocatable device
  * code, -rdc objects and libraries such as NCCL).  Sections are found by name
- * through the section-name string table; program headers are not needed.
- * This file only finds them: what is in a section is the caller's (the
+ * through the section-name string table.  Containers outside them are found
+ * through the dynamic relocations that point at them, mapped to the file
+ * through the program headers (cp_elf_fatbin_sections in fatbin_int.h).
+ * This file only finds them: what is in a region is the caller's (the
  * callback of cp_elf_fatbin_sections), so nothing here calls upwards.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fatbin/fatbin_int.h"
+#include "util/alloc.h"
 
 #define EHDR_SIZE 64u
 #define SHDR_SIZE 64u
@@ -19,17 +23,51 @@
  * same bytes would multiply the work); real files have one or two. */
 #define MAX_FATBIN_SECTIONS 64
 
+#define SHT_RELA 4u
+#define SHF_ALLOC 2u
+#define SHF_EXECINSTR 4u
+#define RELA_SIZE 24u
+#define PHDR_SIZE 56u
+#define PT_LOAD 1u
+#define EM_X86_64 62u
+#define EM_AARCH64 183u
+#define R_X86_64_RELATIVE 8u
+#define R_AARCH64_RELATIVE 1027u
+#define CONTAINER_MAGIC_LEN 16u
+/* Tables kept while the section headers are walked; past these the rest
+ * are not used (real files have two or three RELA sections, a handful of
+ * code sections and of PT_LOAD segments). */
+#define MAX_RELA 16
+#define MAX_EXEC 32
+#define MAX_LOADS 32
+/* Containers a relocation may point at: more is a crafted file (cuFFT's
+ * relocations point at 164 of its 23948 containers). */
+#define MAX_REFS (1u << 20)
+
 typedef struct {
     uint32_t name, type;
-    uint64_t offset, size;
+    uint64_t flags, offset, size;
     uint32_t link;
 } shdr;
+
+typedef struct {
+    uint64_t off, size;
+} span;
+
+/* What the section walk keeps for the relocation pass. */
+typedef struct {
+    int nfat, nrela, nexec;
+    span fat[MAX_FATBIN_SECTIONS];   /* the fatbin sections given to the callback */
+    span rela[MAX_RELA];             /* allocated SHT_RELA sections (the dynamic relocations) */
+    span exec[MAX_EXEC];             /* code sections: a relocation into them is a code pointer */
+} found;
 
 static shdr read_shdr(const unsigned char *p)
 {
     shdr h;
     h.name = cp_le32(p);
     h.type = cp_le32(p + 4);
+    h.flags = cp_le64(p + 8);
     h.offset = cp_le64(p + 24);
     h.size = cp_le64(p + 32);
     h.link = cp_le32(p + 40);
@@ -139,6 +177,129 @@ static int read_table(cp_src *src, uint64_t *shoff, uint64_t *shentsize, uint64_
     return 0;
 }
 
+static int in_spans(const span *sp, int n, uint64_t off)
+{
+    for (int i = 0; i < n; i++)
+        if (off >= sp[i].off && off - sp[i].off < sp[i].size) return 1;
+    return 0;
+}
+
+/* One container a relocation points at, and how far its segment's bytes run. */
+typedef struct {
+    uint64_t off, limit;
+} ref;
+
+static int ref_cmp(const void *a, const void *b)
+{
+    const ref *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The PT_LOAD segments of the file, with their bytes in it. */
+typedef struct {
+    int n;
+    struct { uint64_t off, va, filesz; } seg[MAX_LOADS];
+} loads;
+
+static int read_loads(cp_src *src, loads *l, char *err, size_t errcap)
+{
+    const unsigned char *h = cp_src_at(src, 0, 64);
+    if (!h) return cp_src_read_failed(src, 0, err, errcap);
+    uint64_t phoff = cp_le64(h + 0x20), phentsize = cp_le16(h + 0x36), phnum = cp_le16(h + 0x38);
+    l->n = 0;
+    if (phoff == 0 || phentsize < PHDR_SIZE || phoff > src->len || phnum > CP_ELF_MAX_SEGMENTS ||
+        phnum > (src->len - phoff) / phentsize)
+        return 0;   /* no usable program headers: nothing is mapped, no reference followed */
+    for (uint64_t i = 0; i < phnum && l->n < MAX_LOADS; i++) {
+        const unsigned char *p = cp_src_at(src, phoff + i * phentsize, PHDR_SIZE);
+        if (!p) return cp_src_read_failed(src, phoff + i * phentsize, err, errcap);
+        uint64_t off = cp_le64(p + 8), va = cp_le64(p + 16), filesz = cp_le64(p + 32);
+        if (cp_le32(p) != PT_LOAD || !in_file(off, filesz, src->len)) continue;
+        l->seg[l->n].off = off;
+        l->seg[l->n].va = va;
+        l->seg[l->n++].filesz = filesz;
+    }
+    return 0;
+}
+
+/* Does the relocation target va start a container in the file's bytes (not
+ * in a fatbin section already walked, nor in code)?  Fills *r. */
+static int container_at(cp_src *src, const loads *l, const found *fd, uint64_t va, ref *r)
+{
+    for (int i = 0; i < l->n; i++) {
+        if (va < l->seg[i].va || va - l->seg[i].va >= l->seg[i].filesz) continue;
+        uint64_t off = l->seg[i].off + (va - l->seg[i].va), limit = l->seg[i].off + l->seg[i].filesz;
+        unsigned char c[CONTAINER_MAGIC_LEN];
+        if ((off & 7) || limit - off < sizeof c || in_spans(fd->fat, fd->nfat, off) ||
+            in_spans(fd->exec, fd->nexec, off) || cp_src_copy(src, off, c, sizeof c) != 0)
+            return 0;
+        uint64_t hdr = cp_le16(c + 6), body = cp_le64(c + 8);
+        if (cp_le32(c) != CP_FATBIN_MAGIC || hdr < CONTAINER_MAGIC_LEN || hdr > limit - off ||
+            body > limit - off - hdr)
+            return 0;
+        r->off = off;
+        r->limit = limit;
+        /* a fatbin section above it ends its run */
+        for (int k = 0; k < fd->nfat; k++)
+            if (fd->fat[k].off > off && fd->fat[k].off < r->limit) r->limit = fd->fat[k].off;
+        return 1;
+    }
+    return 0;
+}
+
+/* The relocation pass of cp_elf_fatbin_sections: collect the containers
+ * the RELATIVE relocations point at, then walk them in file order, each
+ * run of back-to-back containers once. */
+static int follow_relocations(cp_src *src, uint32_t relative, const found *fd, cp_elf_region_fn fn,
+                              void *arg, char *err, size_t errcap)
+{
+    loads l;
+    if (read_loads(src, &l, err, errcap) != 0) return -1;
+    if (l.n == 0 || fd->nrela == 0) return 0;
+    ref *refs = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (int k = 0; k < fd->nrela && rc == 0; k++) {
+        for (uint64_t i = 0; i < fd->rela[k].size / RELA_SIZE; i++) {
+            uint64_t at = fd->rela[k].off + i * RELA_SIZE;
+            const unsigned char *p = cp_src_at(src, at, RELA_SIZE);
+            if (!p) { rc = cp_src_read_failed(src, at, err, errcap); break; }
+            ref r;
+            if ((cp_le64(p + 8) & 0xffffffffu) != relative ||
+                !container_at(src, &l, fd, cp_le64(p + 16), &r))
+                continue;
+            if (n == cap) {
+                if (cap >= MAX_REFS) {
+                    cp_fatbin_err(err, errcap, "'%s': relocations point at more than %u fatbin containers: "
+                                  "the file is damaged or crafted", src->name, MAX_REFS);
+                    rc = -1;
+                    break;
+                }
+                size_t ncap = cap ? 2 * cap : 64;
+                ref *m = cp_realloc(refs, ncap * sizeof *m);
+                if (!m) {
+                    cp_fatbin_err(err, errcap, "'%s': out of memory", src->name);
+                    rc = -1;
+                    break;
+                }
+                refs = m;
+                cap = ncap;
+            }
+            refs[n++] = r;
+        }
+    }
+    if (rc == 0 && n) qsort(refs, n, sizeof *refs, ref_cmp);
+    uint64_t covered = 0;   /* the end of the last run walked */
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (i && refs[i].off < covered) continue;   /* inside a run already walked */
+        uint64_t end = refs[i].off;
+        rc = fn(src, refs[i].off, refs[i].limit - refs[i].off, CP_ELF_REFERENCED, arg, &end, err, errcap);
+        covered = end > refs[i].off ? end : refs[i].off + 1;
+    }
+    free(refs);
+    return rc;
+}
+
 /* See fatbin_int.h. */
 int cp_elf_fatbin_sections(cp_src *src, cp_elf_region_fn fn, void *arg, char *err, size_t errcap)
 {
@@ -146,19 +307,25 @@ int cp_elf_fatbin_sections(cp_src *src, cp_elf_region_fn fn, void *arg, char *er
     shdr strs;
     if (read_table(src, &shoff, &shentsize, &shnum, &strs, err, errcap) != 0)
         return -1;
-    int found = 0;
+    found fd;
+    memset(&fd, 0, sizeof fd);
     for (uint64_t i = 1; i < shnum; i++) {
         shdr h;
         if (section(src, shoff, shentsize, i, &h, err, errcap) != 0)
             return -1;
+        if (h.type == SHT_RELA && (h.flags & SHF_ALLOC) && fd.nrela < MAX_RELA &&
+            in_file(h.offset, h.size, src->len))
+            fd.rela[fd.nrela++] = (span){ h.offset, h.size };
         if (h.type != SHT_PROGBITS)
             continue;   /* fatbin sections hold bytes; no name to look up for the rest */
+        if ((h.flags & SHF_EXECINSTR) && fd.nexec < MAX_EXEC && in_file(h.offset, h.size, src->len))
+            fd.exec[fd.nexec++] = (span){ h.offset, h.size };
         const char *what = name_is(src, &strs, h.name, ".nv_fatbin") ? ".nv_fatbin"
                          : name_is(src, &strs, h.name, "__nv_relfatbin") ? "__nv_relfatbin"
                          : NULL;
         if (!what)
             continue;
-        if (++found > MAX_FATBIN_SECTIONS) {
+        if (fd.nfat >= MAX_FATBIN_SECTIONS) {
             cp_fatbin_err(err, errcap, "'%s': more than %d fatbin sections", src->name,
                           MAX_FATBIN_SECTIONS);
             return -1;
@@ -168,9 +335,13 @@ int cp_elf_fatbin_sections(cp_src *src, cp_elf_region_fn fn, void *arg, char *er
                           what);
             return -1;
         }
-        int rc = fn(src, h.offset, h.size, what, arg, err, errcap);
+        fd.fat[fd.nfat++] = (span){ h.offset, h.size };
+        int rc = fn(src, h.offset, h.size, what, arg, NULL, err, errcap);
         if (rc != 0)
             return rc;
     }
-    return 0;
+    const unsigned char *h = cp_src_at(src, 0, 64);
+    uint32_t machine = h ? cp_le16(h + 18) : 0;
+    uint32_t relative = machine == EM_X86_64 ? R_X86_64_RELATIVE : machine == EM_AARCH64 ? R_AARCH64_RELATIVE : 0;
+    return relative ? follow_relocations(src, relative, &fd, fn, arg, err, errcap) : 0;
 }
