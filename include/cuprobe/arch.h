@@ -1,8 +1,8 @@
 /*
  * Which GPU code a binary carries, and whether a GPU can run it.
  *
- * cp_arch_scan reads an ELF executable, shared library or object (or a bare
- * fatbin file) without loading it: the fatbin containers in its .nv_fatbin
+ * cp_arch_scan reads an ELF executable, shared library or object, a cubin,
+ * a bare fatbin, PTX text or a static archive of those, without loading it: the fatbin containers in its .nv_fatbin
  * and __nv_relfatbin sections and those elsewhere that its relocations
  * point at (cuFFT's .ldata), and every entry in them (SASS for sm_XX with
  * its a/f variant, PTX with its ISA version).  It reads only the headers,
@@ -51,8 +51,19 @@ typedef struct {
     int64_t modules;
 } cp_code_set;
 
+/* What kind of file a summary is of. */
+typedef enum {
+    CP_ARCH_ELF,              /* an ELF executable, library or object with fatbins */
+    CP_ARCH_FATBIN,           /* a bare fatbin (nvcc -fatbin) */
+    CP_ARCH_CUBIN,            /* an ELF file of GPU code itself (nvcc -cubin): one SASS module */
+    CP_ARCH_PTX,              /* PTX text (nvcc -ptx): one PTX module */
+    CP_ARCH_ARCHIVE           /* a static archive (ar) of such files: libcudadevrt.a */
+} cp_arch_format;
+
 typedef struct {
-    bool is_elf;              /* an ELF file (else a bare fatbin, or neither) */
+    bool is_elf;              /* an ELF file, cubin included (else a bare fatbin, or neither) */
+    cp_arch_format format;
+    int64_t members;          /* archive: members read (ELF, cubin or fatbin ones) */
     int64_t containers;       /* fatbin containers found: the file's modules */
     int64_t entries;          /* entries in them */
     int ncodes;
@@ -121,6 +132,9 @@ const char *cp_code_name(const cp_code *c, char *buf, size_t cap);
 
 /* "native", "PTX JIT", "cannot run", "no GPU code", "runs only partly". */
 const char *cp_run_verdict_name(cp_run_verdict v);
+
+/* "elf", "fatbin", "cubin", "ptx", "archive" (the JSON names). */
+const char *cp_arch_format_name(cp_arch_format f);
 
 /* ---- what to judge against ---- */
 

@@ -52,3 +52,17 @@ tmp=$(mktemp -d)
 "$nvcc" -fatbin -gencode arch=compute_90,code=lto_90 -o "$tmp/flto.fatbin" "$here/k.cu"
 (cd "$tmp" && ${CC:-cc} -shared -fPIC -nostdlib -Wl,-s -o "$out/ldata.so" "$here/ldata.c")
 rm -rf "$tmp"
+# A standalone cubin (nvcc -cubin: an ELF file of GPU code itself), PTX text
+# (nvcc -ptx), and a static archive (ar) of an object with a .nv_fatbin
+# section, under a name long enough for the archive's long-name table, beside
+# a text member that is passed over.
+"$nvcc" -cubin -arch sm_90 -o "$out/sm90.cubin" "$here/k.cu"
+"$nvcc" -ptx -arch sm_90 -o "$out/sm90.ptx" "$here/k.cu"
+tmp=$(mktemp -d)
+"$nvcc" -c -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90 \
+    -o "$tmp/a_member_with_a_long_name.o" "$here/k.cu"
+strip --strip-unneeded "$tmp/a_member_with_a_long_name.o" 2>/dev/null || true
+echo "not an object" >"$tmp/notes.txt"
+rm -f "$out/objs.a"
+(cd "$tmp" && ar rcS "$out/objs.a" notes.txt a_member_with_a_long_name.o)
+rm -rf "$tmp"

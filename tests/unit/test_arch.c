@@ -272,7 +272,7 @@ static int members_everywhere(const char *json, const char *first_key, const cha
     return objects;
 }
 
-static const char *const top_keys[] = { "targets", "files", "files_without_gpu_code", "note", "exit_code", NULL };
+static const char *const top_keys[] = { "targets", "files", "files_without_gpu_code", "skipped", "note", "exit_code", NULL };
 static const char *const target_keys[] = { "label", "cc", "driver_cuda", NULL };
 static const char *const code_keys[] = { "name", "kind", "sm", "variant", "ptx_isa", "count", "compressed", "bytes", NULL };
 static const char *const verdict_keys[] = { "target", "verdict", "why", "coverage", NULL };
@@ -292,7 +292,8 @@ static void test_utf8_checker(void)
 static void test_schema_lists_them(void)
 {
     static const char *const req[] = {
-        "\"required\": [\"targets\", \"files\", \"files_without_gpu_code\", \"note\", \"exit_code\"]",
+        "\"required\": [\"targets\", \"files\", \"files_without_gpu_code\", \"skipped\", \"note\", \"exit_code\"]",
+        "\"required\": [\"path\", \"why\"]",
         "\"required\": [\"label\", \"cc\", \"driver_cuda\"]",
         "\"required\": [\"path\", \"format\", \"containers\", \"entries\", \"unknown_entries\", \"lto_entries\", "
         "\"referenced_containers\", \"codes\", \"verdicts\", \"error\"]",
@@ -354,7 +355,9 @@ static void test_json_report(void)
     CHECK_I64(members_everywhere(j, "kind", code_keys + 2), 5);
     CHECK(members_everywhere(j, "verdict", verdict_keys + 2) == 4);
     CHECK(strstr(j, "{\"path\":\"tests/fatbin-samples/nothere.so\",\"error\":\"cannot open") != NULL);
-    CHECK(strstr(j, "\"files_without_gpu_code\":1,\"note\":null,\"exit_code\":3}\n") != NULL);
+    CHECK(strstr(j, "\"files_without_gpu_code\":1,\"skipped\":[{\"path\":\"") != NULL);
+    CHECK(strstr(j, "/r/README\",\"why\":\"not an ELF file, fatbin, PTX or archive\"}],\"note\":null,"
+                    "\"exit_code\":3}\n") != NULL);
     CHECK(strstr(j, "\"driver_cuda\":null") != NULL);
     CHECK_I64(code, 3);
     CHECK_I64(pr.n, 2);                                  /* bad.so, nothere.so */

@@ -168,7 +168,7 @@ static void test_errors(void)
     cp_arch_summary s;
     char err[256];
     CHECK_I64(cp_arch_scan_bytes((const unsigned char *)"hello world", 11, &s, err, sizeof err), -1);
-    CHECK_STR(err, "'<memory>': not an ELF file or fatbin");
+    CHECK_STR(err, "'<memory>': not an ELF file, fatbin, PTX or archive");
     build_elf();
     img[4] = 1;
     CHECK_I64(cp_arch_scan_bytes(img, img_len, &s, err, sizeof err), -1);
@@ -307,6 +307,10 @@ static const struct { const char *file, *want; } samples[] = {
     { "bare.fatbin", "sm_90 compute_90(9.0)z1" },
     /* cuFFT's layout: .nv_fatbin has sm_75 only, the rest is in .ldata */
     { "ldata.so", "sm_75 sm_80 sm_90x2 compute_90(9.0)z1" },
+    /* a cubin, PTX text and an archive used to be "no GPU code" / "not an ELF file" */
+    { "sm90.cubin", "sm_90" },
+    { "sm90.ptx", "compute_90(9.0)" },
+    { "objs.a", "sm_80 compute_90(9.0)z1" },
 };
 
 static void test_samples(void)
@@ -388,6 +392,52 @@ static void test_coverage(void)
     CHECK_I64(cp_arch_judge(&s, 9, 0, 0, &c, why, sizeof why), CP_RUN_NATIVE);
     CHECK_I64(c.total, 1);
     CHECK_I64(c.native, 1);
+}
+
+/* The formats beside ELF files with fatbins, each once; the archive's
+ * damage at every cut. */
+static void test_formats(void)
+{
+    cp_arch_summary s;
+    char err[256];
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/sm90.cubin", &s, err, sizeof err), 0);
+    CHECK_I64(s.format, CP_ARCH_CUBIN);
+    CHECK_I64(s.containers, 1);
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/sm90.ptx", &s, err, sizeof err), 0);
+    CHECK_I64(s.format, CP_ARCH_PTX);
+    CHECK_I64(s.codes[0].ptx_major * 10 + s.codes[0].ptx_minor, 90);
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/objs.a", &s, err, sizeof err), 0);
+    CHECK_I64(s.format, CP_ARCH_ARCHIVE);
+    CHECK_I64(s.members, 1);              /* notes.txt is passed over */
+    CHECK_STR(cp_arch_format_name(s.format), "archive");
+    /* PTX heads: comments first, variants; text that is not PTX */
+    static const char *const ptx[] = {
+        "//\n// Generated\n\n.version 8.8\n.target sm_100a\n", "  .version 7.0\n\t.target sm_75, debug\n",
+    };
+    CHECK_I64(cp_arch_scan_bytes((const unsigned char *)ptx[0], strlen(ptx[0]), &s, err, sizeof err), 0);
+    CHECK_STR(describe(&s), "compute_100a(8.8)");
+    CHECK_I64(cp_arch_scan_bytes((const unsigned char *)ptx[1], strlen(ptx[1]), &s, err, sizeof err), 0);
+    CHECK_STR(describe(&s), "compute_75(7.0)");
+    static const char *const not_ptx[] = {
+        "hello\n.version 8.8\n.target sm_90\n", ".version 8.8\n", ".version x\n.target sm_90\n",
+        ".version 8.8\n.target compute_90\n", "",
+    };
+    for (size_t i = 0; i < sizeof not_ptx / sizeof not_ptx[0]; i++)
+        CHECK_I64(cp_arch_scan_bytes((const unsigned char *)not_ptx[i], strlen(not_ptx[i]), &s, err, sizeof err), -1);
+    /* the archive cut at every length: an error or fewer codes, never a
+     * read outside it (ASan), never a hang */
+    static unsigned char a[16384];
+    FILE *f = fopen("tests/fatbin-samples/objs.a", "rb");
+    size_t n = f ? fread(a, 1, sizeof a, f) : 0;
+    if (f) fclose(f);
+    CHECK(n > 1000 && n < sizeof a);
+    for (size_t cut = 0; cut < n; cut++) {
+        int rc = cp_arch_scan_bytes(a, cut, &s, err, sizeof err);
+        CHECK(rc == -1 || s.entries <= 2);
+    }
+    /* a member's size running past the end */
+    a[8 + 48] = '9';
+    CHECK_I64(cp_arch_scan_bytes(a, n, &s, err, sizeof err), -1);
 }
 
 /* The real cuFFT where the toolkit is installed: 23948 modules, not 1. */
@@ -503,6 +553,7 @@ int main(void)
     RUN(test_rebuild_with_nvcc);
     RUN(test_huge_section_count);
     RUN(test_coverage);
+    RUN(test_formats);
     RUN(test_real_cufft);
     return TEST_END();
 }

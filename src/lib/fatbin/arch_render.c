@@ -5,6 +5,7 @@
  * and is kept byte for byte.
  */
 #include <stdio.h>
+#include <string.h>
 #include "cuprobe/report.h"
 #include "fatbin/arch_int.h"
 #include "util/json.h"
@@ -42,9 +43,15 @@ static void text_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
     for (int i = 0; i < s->ncodes; i++)
         *(s->codes[i].kind == CP_CODE_SASS ? &zs : &zp) += s->codes[i].compressed;
     cp_text_put(out, path);   /* a file name may hold any byte but '/' and NUL */
-    fprintf(out, " (%s, %lld fatbin container%s, %lld entr%s)\n", s->is_elf ? "ELF" : "fatbin",
-            (long long)s->containers, s->containers == 1 ? "" : "s", (long long)s->entries,
-            s->entries == 1 ? "y" : "ies");
+    if (s->format == CP_ARCH_CUBIN || s->format == CP_ARCH_PTX)
+        fprintf(out, " (%s, 1 module)\n", s->format == CP_ARCH_CUBIN ? "cubin" : "PTX");
+    else
+        fprintf(out, " (%s%.0lld%s, %lld fatbin container%s, %lld entr%s)\n",
+                s->format == CP_ARCH_ARCHIVE ? "archive, " : s->format == CP_ARCH_FATBIN ? "fatbin" : "ELF",
+                s->format == CP_ARCH_ARCHIVE ? (long long)s->members : 0LL,
+                s->format == CP_ARCH_ARCHIVE ? (s->members == 1 ? " member" : " members") : "",
+                (long long)s->containers, s->containers == 1 ? "" : "s", (long long)s->entries,
+                s->entries == 1 ? "y" : "ies");
     if (s->entries == 0) {
         fprintf(out, "  no GPU code\n");
         return;
@@ -110,7 +117,7 @@ static void json_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
     }
     fprintf(out, ",\"format\":\"%s\",\"containers\":%lld,\"entries\":%lld,\"unknown_entries\":%lld,"
             "\"lto_entries\":%lld,\"referenced_containers\":%lld,",
-            s->is_elf ? "elf" : "fatbin", (long long)s->containers, (long long)s->entries,
+            cp_arch_format_name(s->format), (long long)s->containers, (long long)s->entries,
             (long long)s->unknown_entries, (long long)s->lto_entries, (long long)s->referenced);
     json_codes(out, s);
     fputs(",\"verdicts\":[", out);
@@ -155,13 +162,37 @@ void cp_arch_render_begin(cp_arch_run *r)
     fputs("],\"files\":[", out);
 }
 
+/* "skipped 5 files (--json lists them):" and one line per reason with its count. */
+static void text_skipped(cp_arch_run *r)
+{
+    FILE *out = r->out;
+    if (!r->nskipped) return;
+    fprintf(out, "skipped %zu file%s (--json lists them):\n", r->nskipped, r->nskipped == 1 ? "" : "s");
+    for (size_t i = 0; i < r->nskipped; i++) {
+        size_t n = 0, j = 0;
+        while (j < i && strcmp(r->skipped[j].why, r->skipped[i].why) != 0) j++;
+        if (j < i) continue;   /* this reason was counted at its first file */
+        for (j = i; j < r->nskipped; j++)
+            n += strcmp(r->skipped[j].why, r->skipped[i].why) == 0;
+        fprintf(out, "  %zu: %s\n", n, r->skipped[i].why);
+    }
+}
+
 /* See arch_int.h. */
 void cp_arch_render_end(cp_arch_run *r)
 {
     FILE *out = r->out;
     const char *note = r->o->ntargets > 0 ? NULL : "no GPU here: give --sm to judge";
     if (r->o->json) {
-        fprintf(out, "\n],\"files_without_gpu_code\":%d,\"note\":", r->no_code);
+        fprintf(out, "\n],\"files_without_gpu_code\":%d,\"skipped\":[", r->no_code);
+        for (size_t i = 0; i < r->nskipped; i++) {
+            fprintf(out, "%s{\"path\":", i ? "," : "");
+            cp_json_str(out, r->skipped[i].path);
+            fputs(",\"why\":", out);
+            cp_json_str(out, r->skipped[i].why);
+            fputc('}', out);
+        }
+        fputs("],\"note\":", out);
         cp_json_str(out, note);
         fprintf(out, ",\"exit_code\":%d}\n", r->worst);
         return;
@@ -169,5 +200,6 @@ void cp_arch_render_end(cp_arch_run *r)
     if (r->no_code)
         fprintf(out, "%d other ELF file%s carr%s no GPU code\n", r->no_code, r->no_code == 1 ? "" : "s",
                 r->no_code == 1 ? "ies" : "y");
+    text_skipped(r);
     if (note) fprintf(out, "%s\n", note);
 }

@@ -8,6 +8,7 @@
  * This file only finds them: what is in a region is the caller's (the
  * callback of cp_elf_fatbin_sections), so nothing here calls upwards.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,7 +279,7 @@ static int follow_relocations(cp_src *src, uint32_t relative, const found *fd, c
                 size_t ncap = cap ? 2 * cap : 64;
                 ref *m = cp_realloc(refs, ncap * sizeof *m);
                 if (!m) {
-                    cp_fatbin_err(err, errcap, "'%s': out of memory", src->name);
+                    cp_fatbin_err(err, errcap, "'%s': %s", src->name, strerror(ENOMEM));
                     rc = -1;
                     break;
                 }

@@ -212,18 +212,120 @@ static int walk_region(cp_src *src, uint64_t off, uint64_t size, const char *wha
     return rc;
 }
 
+#define EM_CUDA 190u
+
+/* A cubin (nvcc -cubin): an ELF file of GPU code, one SASS module.  Its
+ * sm is in e_flags: bits 8-15 from ELF ABI version 8 (CUDA 13), the low
+ * byte before.  The a/f variant is not in the header, so none is said. */
+static int scan_cubin(cp_src *src, const unsigned char *h, cp_arch_summary *out, char *err, size_t errcap)
+{
+    uint32_t flags = cp_le32(h + 0x30);
+    uint32_t sm = h[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff;
+    if (sm < 10) {
+        cp_fatbin_err(err, errcap, "'%s': cubin of an unknown architecture (e_flags 0x%x)", src->name,
+                      (unsigned)flags);
+        return -1;
+    }
+    cp_code c;
+    memset(&c, 0, sizeof c);
+    c.kind = CP_CODE_SASS;
+    c.sm = (int)sm;
+    uint64_t mod = 0;
+    out->containers++;
+    out->entries++;
+    add_code(out, &c, 0, src->len, &mod);
+    add_module(out, mod);
+    return 0;
+}
+
+/* An ELF file: a cubin, or a host file whose fatbins elf.c finds. */
+static int scan_elf(cp_src *src, cp_arch_summary *out, char *err, size_t errcap)
+{
+    const unsigned char *h = src->len >= 64 ? cp_src_at(src, 0, 64) : NULL;
+    out->is_elf = true;
+    if (h && h[4] == 2 && h[5] == 1 && cp_le16(h + 18) == EM_CUDA) {
+        if (out->format != CP_ARCH_ARCHIVE) out->format = CP_ARCH_CUBIN;
+        unsigned char hh[64];
+        memcpy(hh, h, sizeof hh);
+        return scan_cubin(src, hh, out, err, errcap);
+    }
+    return cp_elf_fatbin_sections(src, walk_region, out, err, errcap);
+}
+
+/* PTX text: one PTX module of the ISA in its .version, for its .target. */
+static int scan_ptx(cp_src *src, cp_arch_summary *out)
+{
+    size_t n = src->len < CP_SRC_WINDOW ? (size_t)src->len : CP_SRC_WINDOW;
+    const unsigned char *p = n ? cp_src_at(src, 0, n) : NULL;
+    int major, minor, sm;
+    char variant;
+    if (!p || cp_ptx_head((const char *)p, n, &major, &minor, &sm, &variant) != 0)
+        return -1;
+    cp_code c;
+    memset(&c, 0, sizeof c);
+    c.kind = CP_CODE_PTX;
+    c.sm = sm;
+    c.variant = variant;
+    c.ptx_major = major;
+    c.ptx_minor = minor;
+    uint64_t mod = 0;
+    out->format = CP_ARCH_PTX;
+    out->containers++;
+    out->entries++;
+    add_code(out, &c, 0, src->len, &mod);
+    add_module(out, mod);
+    return 0;
+}
+
+/* One member of an archive (cp_ar_members' callback): read as a file of
+ * its own, named "ARCHIVE(MEMBER)" in messages.  Members that are neither
+ * ELF nor fatbin (text, other objects) are passed over. */
+static int scan_member(cp_src *src, uint64_t off, uint64_t size, const char *name, void *arg,
+                       char *err, size_t errcap)
+{
+    cp_arch_summary *out = arg;
+    char who[512];
+    const char *outer = src->name;
+    uint64_t base = src->base, len = src->len;
+    snprintf(who, sizeof who, "%s(%s)", outer, name);
+    src->base = base + off;
+    src->len = size;
+    src->win_len = 0;
+    src->name = who;
+    const unsigned char *m = size >= 4 ? cp_src_at(src, 0, 4) : NULL;
+    int rc = 0;
+    if (m && memcmp(m, "\177ELF", 4) == 0) {
+        out->members++;
+        rc = scan_elf(src, out, err, errcap);
+    } else if (m && cp_le32(m) == CP_FATBIN_MAGIC) {
+        out->members++;
+        rc = cp_fatbin_walk(src, 0, size, out, "fatbin", NULL, err, errcap);
+    }
+    src->base = base;
+    src->len = len;
+    src->win_len = 0;
+    src->name = outer;
+    return rc;
+}
+
 static int scan_src(cp_src *src, cp_arch_summary *out, char *err, size_t errcap)
 {
     const unsigned char *m = cp_src_at(src, 0, 4);
-    if (m && memcmp(m, "\177ELF", 4) == 0) {
-        out->is_elf = true;
-        return cp_elf_fatbin_sections(src, walk_region, out, err, errcap);
-    }
-    if (m && cp_le32(m) == CP_FATBIN_MAGIC)
+    if (m && memcmp(m, "\177ELF", 4) == 0)
+        return scan_elf(src, out, err, errcap);
+    if (m && cp_le32(m) == CP_FATBIN_MAGIC) {
+        out->format = CP_ARCH_FATBIN;
         return cp_fatbin_walk(src, 0, src->len, out, "fatbin", NULL, err, errcap);
+    }
+    if (cp_ar_is(src)) {
+        out->format = CP_ARCH_ARCHIVE;
+        return cp_ar_members(src, scan_member, out, err, errcap);
+    }
     if (!m && src->len >= 4)
         return cp_src_read_failed(src, 0, err, errcap);
-    cp_fatbin_err(err, errcap, "'%s': not an ELF file or fatbin", src->name);
+    if (scan_ptx(src, out) == 0)
+        return 0;
+    cp_fatbin_err(err, errcap, "'%s': not an ELF file, fatbin, PTX or archive", src->name);
     return -1;
 }
 
@@ -250,6 +352,19 @@ int cp_arch_scan(const char *path, cp_arch_summary *out, char *err, size_t errca
     memset(out, 0, sizeof *out);
     if (err && errcap) err[0] = '\0';
     return cp_src_run_file(path, scan_src_any, out, err, errcap);
+}
+
+/* See arch.h. */
+const char *cp_arch_format_name(cp_arch_format f)
+{
+    switch (f) {
+    case CP_ARCH_ELF: return "elf";
+    case CP_ARCH_FATBIN: return "fatbin";
+    case CP_ARCH_CUBIN: return "cubin";
+    case CP_ARCH_PTX: return "ptx";
+    case CP_ARCH_ARCHIVE: return "archive";
+    }
+    return "unknown";
 }
 
 /* See arch.h. */

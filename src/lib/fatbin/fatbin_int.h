@@ -6,6 +6,7 @@
  *     fatbin.c   cp_arch_scan: picks ELF or bare fatbin, walks containers
  *       |  \        and entries, keeps the summary
  *     elf.c   \  finds the fatbin sections and hands each region to a callback
+ *     formats.c|  archive members and the head of PTX text, likewise
  *       |      |
  *     src.c ---+  the bounded byte source (src.h)
  *
@@ -53,6 +54,25 @@ typedef int (*cp_elf_region_fn)(cp_src *src, uint64_t off, uint64_t size, const 
  * never called), fn's non-zero result, or -1 with err when a table is bad
  * or the file points at more containers than it can hold. */
 int cp_elf_fatbin_sections(cp_src *src, cp_elf_region_fn fn, void *arg, char *err, size_t errcap);
+
+/* Does src start like a static archive ("!<arch>\n")? */
+int cp_ar_is(cp_src *src);
+
+/* Called for each member of an archive but its symbol and long-name
+ * tables, in file order: [off, off + size) lies inside src, name is the
+ * member's ("cuda_device_runtime.o").  A non-zero return stops the walk. */
+typedef int (*cp_ar_member_fn)(cp_src *src, uint64_t off, uint64_t size, const char *name, void *arg,
+                               char *err, size_t errcap);
+
+/* Walk the members of the archive src (cp_ar_is).  Returns 0, fn's
+ * non-zero result, or -1 with err when a member header is bad or runs past
+ * the end.  Each step moves at least a header on. */
+int cp_ar_members(cp_src *src, cp_ar_member_fn fn, void *arg, char *err, size_t errcap);
+
+/* The head of PTX text (n bytes of a file's start): its ".version X.Y" and
+ * first ".target sm_NN[a|f]", with only comments and blank lines before
+ * .version.  Returns 0, or -1 when text does not start like PTX. */
+int cp_ptx_head(const char *text, size_t n, int *major, int *minor, int *sm, char *variant);
 
 /* The oldest CUDA (1000 * major + 10 * minor) whose driver JIT-compiles PTX
  * of ISA major.minor (REFERENCE 5.3).  *known is false for an ISA newer

@@ -44,9 +44,11 @@ void cp_fatbin_err(char *err, size_t errcap, const char *fmt, ...)
 typedef struct {
     const unsigned char *data;  /* the whole image, or NULL to read fd */
     int fd;
-    uint64_t len;               /* bytes in the image or file */
+    uint64_t base;              /* where offset 0 is in the image or file (a member of an
+                                 * archive); 0 for the whole */
+    uint64_t len;               /* bytes from base on */
     const char *name;           /* for messages: the path, or "<memory>" */
-    uint64_t win_off;           /* file offset of win[0] */
+    uint64_t win_off;           /* offset of win[0] (from base); set win_len 0 when base moves */
     size_t win_len;             /* valid bytes in win */
     unsigned char win[CP_SRC_WINDOW];
 } cp_src;
@@ -78,9 +80,6 @@ static inline int cp_src_read_failed(cp_src *src, uint64_t off, char *err, size_
                   (unsigned long long)off, errno ? strerror(errno) : "short read");
     return -1;
 }
-
-/* What a file of this st_mode is, for messages: "a FIFO", "a folder", ... */
-const char *cp_src_kind(unsigned mode);
 
 /* Run fn over the file at path as a cp_src (pread window on the heap).
  * Returns fn's result, or -1 with err naming the file when it cannot be
