@@ -541,6 +541,66 @@ static void test_huge_section_count(void)
     unlink(path);
 }
 
+/* A crafted library of 2^20 RELATIVE relocations, each into its own 8
+ * bytes of data, one of them at a container: the relocation pass looks in
+ * file order (one read a window, not one a relocation), so it stays well
+ * under a second, and finds the one. */
+static void test_many_relocations(void)
+{
+    const uint64_t nrel = 1u << 20, data_len = 8 * nrel + 4096;
+    const uint64_t phoff = 64, rela = 4096, data = rela + 24 * nrel, sh = data + data_len;
+    const uint64_t len = sh + 4 * 64;
+    unsigned char *b = calloc(1, len);
+    if (!b) { CHECK(b); return; }
+    static const char names[] = "\0.shstrtab\0.rela.dyn\0.data\0";
+    memcpy(b, "\177ELF\2\1\1", 7);
+    b[16] = 3; b[18] = 62;
+#define P16(o, v) do { for (int i_ = 0; i_ < 2; i_++) b[(o) + i_] = (unsigned char)((uint64_t)(v) >> (8 * i_)); } while (0)
+#define P32(o, v) do { for (int i_ = 0; i_ < 4; i_++) b[(o) + i_] = (unsigned char)((uint64_t)(v) >> (8 * i_)); } while (0)
+#define P64(o, v) do { for (int i_ = 0; i_ < 8; i_++) b[(o) + i_] = (unsigned char)((uint64_t)(v) >> (8 * i_)); } while (0)
+    P64(0x20, phoff); P64(0x28, sh); P16(0x36, 56); P16(0x38, 1); P16(0x3a, 64); P16(0x3c, 4); P16(0x3e, 1);
+    /* one PT_LOAD: the whole file at address 0x100000 */
+    P32(phoff, 1); P64(phoff + 8, 0); P64(phoff + 16, 0x100000); P64(phoff + 32, len); P64(phoff + 40, len);
+    memcpy(b + 128, names, sizeof names);
+    for (uint64_t i = 0; i < nrel; i++) {
+        uint64_t r = rela + 24 * i;
+        P64(r, 0x200000 + 8 * i); P64(r + 8, 8); P64(r + 16, 0x100000 + data + 8 * ((i * 7919) % nrel));
+    }
+    /* one container in .data, at the last 4 KB */
+    uint64_t c = data + 8 * nrel;
+    P32(c, 0xBA55ED50); P16(c + 4, 1); P16(c + 6, 16); P64(c + 8, 64);
+    P16(c + 16, 2); P32(c + 20, 64); P32(c + 44, 90);
+    P64(rela + 16, 0x100000 + c);   /* the first relocation points at it */
+    uint64_t h = sh + 64;
+    P32(h, 1); P32(h + 4, 3); P64(h + 24, 128); P64(h + 32, sizeof names);
+    h += 64;
+    P32(h, 11); P32(h + 4, 4); P64(h + 8, 2); P64(h + 24, rela); P64(h + 32, 24 * nrel); P64(h + 56, 24);
+    h += 64;
+    P32(h, 21); P32(h + 4, 1); P64(h + 8, 3); P64(h + 24, data); P64(h + 32, data_len);
+#undef P16
+#undef P32
+#undef P64
+    /* from a file, where each look outside the window is a read */
+    char path[] = "/tmp/cp_fatbin_rel_XXXXXX";
+    int fd = mkstemp(path);
+    int wrote = fd >= 0 && write(fd, b, len) == (ssize_t)len;
+    if (fd >= 0) close(fd);
+    free(b);
+    if (!wrote) { fprintf(stderr, "  skip: cannot write %s\n", path); unlink(path); return; }
+    cp_arch_summary s;
+    char err[256] = "";
+    double t0 = now_s();
+    int rc = cp_arch_scan(path, &s, err, sizeof err);
+    double t1 = now_s();
+    unlink(path);
+    if (rc != 0) fprintf(stderr, "  %s\n", err);
+    CHECK_I64(rc, 0);
+    CHECK_I64(s.referenced, 1);
+    CHECK_STR(describe(&s), "sm_90");
+    if (t1 - t0 >= 1.0) fprintf(stderr, "  took %.2f s\n", t1 - t0);
+    CHECK(t1 - t0 < 1.0);
+}
+
 int main(void)
 {
     RUN(test_hand_built_elf);
@@ -555,5 +615,6 @@ int main(void)
     RUN(test_coverage);
     RUN(test_formats);
     RUN(test_real_cufft);
+    RUN(test_many_relocations);
     return TEST_END();
 }

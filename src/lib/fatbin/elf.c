@@ -41,9 +41,10 @@
 #define MAX_RELA 16
 #define MAX_EXEC 32
 #define MAX_LOADS 32
-/* Containers a relocation may point at: more is a crafted file (cuFFT's
- * relocations point at 164 of its 23948 containers). */
-#define MAX_REFS (1u << 20)
+/* Relocation targets kept to be looked at: more is a crafted file (the
+ * largest library of CUDA 13.0, cuBLASLt, has 353,355 RELATIVE relocations,
+ * about 100,000 of them into data).  8 bytes each: 16 MB at most. */
+#define MAX_REFS (1u << 21)
 
 typedef struct {
     uint32_t name, type;
@@ -185,15 +186,10 @@ static int in_spans(const span *sp, int n, uint64_t off)
     return 0;
 }
 
-/* One container a relocation points at, and how far its segment's bytes run. */
-typedef struct {
-    uint64_t off, limit;
-} ref;
-
-static int ref_cmp(const void *a, const void *b)
+static int off_cmp(const void *a, const void *b)
 {
-    const ref *x = a, *y = b;
-    return x->off < y->off ? -1 : x->off > y->off;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 /* The PT_LOAD segments of the file, with their bytes in it. */
@@ -223,81 +219,93 @@ static int read_loads(cp_src *src, loads *l, char *err, size_t errcap)
     return 0;
 }
 
-/* Does the relocation target va start a container in the file's bytes (not
- * in a fatbin section already walked, nor in code)?  Fills *r. */
-static int container_at(cp_src *src, const loads *l, const found *fd, uint64_t va, ref *r)
+/* The file offset of the relocation target va into *off, when it is
+ * 8-aligned file bytes of a segment with room for a container header,
+ * outside the fatbin sections walked and outside code.  0 when it is not. */
+static int target(const loads *l, const found *fd, uint64_t va, uint64_t *off)
 {
     for (int i = 0; i < l->n; i++) {
         if (va < l->seg[i].va || va - l->seg[i].va >= l->seg[i].filesz) continue;
-        uint64_t off = l->seg[i].off + (va - l->seg[i].va), limit = l->seg[i].off + l->seg[i].filesz;
-        unsigned char c[CONTAINER_MAGIC_LEN];
-        if ((off & 7) || limit - off < sizeof c || in_spans(fd->fat, fd->nfat, off) ||
-            in_spans(fd->exec, fd->nexec, off) || cp_src_copy(src, off, c, sizeof c) != 0)
+        uint64_t o = l->seg[i].off + (va - l->seg[i].va), lim = l->seg[i].off + l->seg[i].filesz;
+        if ((o & 7) || lim - o < CONTAINER_MAGIC_LEN || in_spans(fd->fat, fd->nfat, o) ||
+            in_spans(fd->exec, fd->nexec, o))
             return 0;
-        uint64_t hdr = cp_le16(c + 6), body = cp_le64(c + 8);
-        if (cp_le32(c) != CP_FATBIN_MAGIC || hdr < CONTAINER_MAGIC_LEN || hdr > limit - off ||
-            body > limit - off - hdr)
-            return 0;
-        r->off = off;
-        r->limit = limit;
-        /* a fatbin section above it ends its run */
-        for (int k = 0; k < fd->nfat; k++)
-            if (fd->fat[k].off > off && fd->fat[k].off < r->limit) r->limit = fd->fat[k].off;
+        *off = o;
         return 1;
     }
     return 0;
 }
 
-/* The relocation pass of cp_elf_fatbin_sections: collect the containers
- * the RELATIVE relocations point at, then walk them in file order, each
- * run of back-to-back containers once. */
+/* Does a container start at off (its header inside limit)? */
+static int container_at(cp_src *src, uint64_t off, uint64_t limit)
+{
+    const unsigned char *c = cp_src_at(src, off, CONTAINER_MAGIC_LEN);
+    if (!c) return 0;
+    uint64_t hdr = cp_le16(c + 6), body = cp_le64(c + 8);
+    return cp_le32(c) == CP_FATBIN_MAGIC && hdr >= CONTAINER_MAGIC_LEN && hdr <= limit - off &&
+           body <= limit - off - hdr;
+}
+
+/* The relocation pass of cp_elf_fatbin_sections: collect the file offsets
+ * the RELATIVE relocations point at, sort them, and walk the containers
+ * there in file order, each run of back-to-back containers once.  Looking
+ * in file order keeps the window's reads sequential, so the cost is bounded
+ * by the file's size whatever the number of relocations. */
 static int follow_relocations(cp_src *src, uint32_t relative, const found *fd, cp_elf_region_fn fn,
                               void *arg, char *err, size_t errcap)
 {
     loads l;
     if (read_loads(src, &l, err, errcap) != 0) return -1;
     if (l.n == 0 || fd->nrela == 0) return 0;
-    ref *refs = NULL;
+    uint64_t *offs = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
     for (int k = 0; k < fd->nrela && rc == 0; k++) {
         for (uint64_t i = 0; i < fd->rela[k].size / RELA_SIZE; i++) {
-            uint64_t at = fd->rela[k].off + i * RELA_SIZE;
+            uint64_t at = fd->rela[k].off + i * RELA_SIZE, off;
             const unsigned char *p = cp_src_at(src, at, RELA_SIZE);
             if (!p) { rc = cp_src_read_failed(src, at, err, errcap); break; }
-            ref r;
-            if ((cp_le64(p + 8) & 0xffffffffu) != relative ||
-                !container_at(src, &l, fd, cp_le64(p + 16), &r))
+            if ((cp_le64(p + 8) & 0xffffffffu) != relative || !target(&l, fd, cp_le64(p + 16), &off))
                 continue;
             if (n == cap) {
                 if (cap >= MAX_REFS) {
-                    cp_fatbin_err(err, errcap, "'%s': relocations point at more than %u fatbin containers: "
+                    cp_fatbin_err(err, errcap, "'%s': more than %u relocations into data: "
                                   "the file is damaged or crafted", src->name, MAX_REFS);
                     rc = -1;
                     break;
                 }
-                size_t ncap = cap ? 2 * cap : 64;
-                ref *m = cp_realloc(refs, ncap * sizeof *m);
+                size_t ncap = cap ? 2 * cap : 256;
+                uint64_t *m = cp_realloc(offs, ncap * sizeof *m);
                 if (!m) {
                     cp_fatbin_err(err, errcap, "'%s': %s", src->name, strerror(ENOMEM));
                     rc = -1;
                     break;
                 }
-                refs = m;
+                offs = m;
                 cap = ncap;
             }
-            refs[n++] = r;
+            offs[n++] = off;
         }
     }
-    if (rc == 0 && n) qsort(refs, n, sizeof *refs, ref_cmp);
+    if (rc == 0 && n) qsort(offs, n, sizeof *offs, off_cmp);
     uint64_t covered = 0;   /* the end of the last run walked */
     for (size_t i = 0; i < n && rc == 0; i++) {
-        if (i && refs[i].off < covered) continue;   /* inside a run already walked */
-        uint64_t end = refs[i].off;
-        rc = fn(src, refs[i].off, refs[i].limit - refs[i].off, CP_ELF_REFERENCED, arg, &end, err, errcap);
-        covered = end > refs[i].off ? end : refs[i].off + 1;
+        uint64_t off = offs[i], limit = 0;
+        if ((i && off == offs[i - 1]) || (covered && off < covered))
+            continue;   /* the same target again, or inside a run already walked */
+        /* how far the bytes of its segment run (the first that holds it) */
+        for (int k = 0; k < l.n && !limit; k++)
+            if (off >= l.seg[k].off && off - l.seg[k].off < l.seg[k].filesz)
+                limit = l.seg[k].off + l.seg[k].filesz;
+        for (int k = 0; k < fd->nfat; k++)
+            if (fd->fat[k].off > off && fd->fat[k].off < limit) limit = fd->fat[k].off;
+        if (!limit || !container_at(src, off, limit))
+            continue;
+        uint64_t end = off;
+        rc = fn(src, off, limit - off, CP_ELF_REFERENCED, arg, &end, err, errcap);
+        covered = end > off ? end : off + 1;
     }
-    free(refs);
+    free(offs);
     return rc;
 }
 
