@@ -1,9 +1,10 @@
 /*
  * Which GPU code a binary carries, and whether a GPU can run it.
  *
- * cp_arch_scan reads an ELF executable, shared library or object (or a bare
- * fatbin file) without loading it: the fatbin containers in its .nv_fatbin
- * and __nv_relfatbin sections, and every entry in them (SASS for sm_XX with
+ * cp_arch_scan reads an ELF executable, shared library or object, a cubin,
+ * a bare fatbin, PTX text or a static archive of those, without loading it: the fatbin containers in its .nv_fatbin
+ * and __nv_relfatbin sections and those elsewhere that its relocations
+ * point at (cuFFT's .ldata), and every entry in them (SASS for sm_XX with
  * its a/f variant, PTX with its ISA version).  It reads only the headers,
  * with pread through one 16 KB window, so a 1 GB library costs little memory.
  *
@@ -41,14 +42,44 @@ typedef struct {
 } cp_code;
 
 #define CP_ARCH_MAX_CODES 64
+#define CP_ARCH_MAX_SETS 256
+
+/* Modules (fatbin containers: what one translation unit registers) that
+ * carry the same codes: bit i of codes is codes[i] of the summary. */
+typedef struct {
+    uint64_t codes;
+    int64_t modules;
+} cp_code_set;
+
+/* What kind of file a summary is of. */
+typedef enum {
+    CP_ARCH_ELF,              /* an ELF executable, library or object with fatbins */
+    CP_ARCH_FATBIN,           /* a bare fatbin (nvcc -fatbin) */
+    CP_ARCH_CUBIN,            /* an ELF file of GPU code itself (nvcc -cubin): one SASS module */
+    CP_ARCH_PTX,              /* PTX text (nvcc -ptx): one PTX module */
+    CP_ARCH_ARCHIVE           /* a static archive (ar) of such files: libcudadevrt.a */
+} cp_arch_format;
 
 typedef struct {
-    bool is_elf;              /* an ELF file (else a bare fatbin, or neither) */
-    int64_t containers;       /* fatbin containers found */
+    bool is_elf;              /* an ELF file, cubin included (else a bare fatbin, or neither) */
+    cp_arch_format format;
+    int64_t members;          /* archive: members read (ELF, cubin or fatbin ones) */
+    int64_t containers;       /* fatbin containers found: the file's modules */
     int64_t entries;          /* entries in them */
     int ncodes;
     cp_code codes[CP_ARCH_MAX_CODES];  /* sorted: SASS by sm, then PTX by sm */
     int64_t unknown_entries;  /* entries of a kind this reader does not know */
+    int64_t lto_entries;      /* LTO IR (nvcc code=lto_XX): for nvJitLink at run time, never
+                               * run as is; counted apart, not among codes */
+    int64_t referenced;       /* containers found outside the fatbin sections, through the
+                               * relocations that point at them (cuFFT's .ldata) */
+    /* Which codes each module carries, to judge coverage (cp_arch_judge):
+     * modules with SASS or PTX, grouped by their codes.  Past
+     * CP_ARCH_MAX_SETS distinct groups the rest are counted in
+     * modules_ungrouped and judged by the file as a whole. */
+    int nsets;
+    cp_code_set sets[CP_ARCH_MAX_SETS];
+    int64_t modules_ungrouped;
 } cp_arch_summary;
 
 /* Scan one file.  Returns 0 (a file without GPU code is 0 with
@@ -65,7 +96,9 @@ typedef enum {
     CP_RUN_NATIVE,            /* SASS the GPU runs as is */
     CP_RUN_PTX_JIT,           /* only PTX the driver can compile: works, first launch pays the JIT */
     CP_RUN_CANNOT,            /* nothing this GPU (or this driver's JIT) can run */
-    CP_RUN_NO_GPU_CODE        /* the file carries no GPU code at all */
+    CP_RUN_NO_GPU_CODE,       /* the file carries no GPU code at all */
+    CP_RUN_PARTLY             /* cp_arch_judge only: some modules run (natively or by JIT),
+                               * others carry code only for other GPUs */
 } cp_run_verdict;
 
 /* Can a GPU of compute capability cc_major.cc_minor run this code, under a
@@ -78,11 +111,30 @@ typedef enum {
 cp_run_verdict cp_arch_verdict(const cp_arch_summary *s, int cc_major, int cc_minor,
                                int64_t driver_cuda, char *why, size_t whycap);
 
+/* How many of a file's modules a GPU can run: natively, only by JIT, not
+ * at all; total counts the modules with SASS or PTX (LTO IR alone is not
+ * run as is). */
+typedef struct {
+    int64_t total, native, jit, none;
+} cp_arch_cover;
+
+/* The verdict of cp_arch_report: cp_arch_verdict over the file as a whole,
+ * and the coverage of its modules into *cover.  When some modules can run
+ * on the GPU and others cannot, the verdict is CP_RUN_PARTLY (the file is
+ * neither "native" because one module of 2782 carries sm_90, nor "cannot
+ * run" because its fatbin section carries sm_75 only), and why says how
+ * many modules run and what the others carry. */
+cp_run_verdict cp_arch_judge(const cp_arch_summary *s, int cc_major, int cc_minor,
+                             int64_t driver_cuda, cp_arch_cover *cover, char *why, size_t whycap);
+
 /* "sm_90a", "compute_120f" for one code. */
 const char *cp_code_name(const cp_code *c, char *buf, size_t cap);
 
-/* "native", "PTX JIT", "cannot run", "no GPU code". */
+/* "native", "PTX JIT", "cannot run", "no GPU code", "runs only partly". */
 const char *cp_run_verdict_name(cp_run_verdict v);
+
+/* "elf", "fatbin", "cubin", "ptx", "archive" (the JSON names). */
+const char *cp_arch_format_name(cp_arch_format f);
 
 /* ---- what to judge against ---- */
 
@@ -127,7 +179,7 @@ typedef struct {
  * reported; one met in a folder only when it carries GPU code (the rest
  * are counted).  Returns the exit code: 0 when everything runs natively on
  * every target (or there is no target), 1 when some code only through PTX
- * JIT, 2 when some cannot run, 3 when a file or folder could not be read
+ * JIT or a file runs only partly (cp_arch_judge), 2 when some cannot run, 3 when a file or folder could not be read
  * (the worst wins; report.h's CP_EXIT_*).  Allocates only the listing of
  * the folders being walked. */
 int cp_arch_report(const cp_arch_opts *o, const char *const *paths, int npaths, FILE *out);

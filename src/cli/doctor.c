@@ -67,9 +67,5 @@ int cmd_doctor(int argc, char **argv)
     }
     cp_report_free(&r);
     cp_session_free(s);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        perror("cuprobe: cannot write the report");
-        return CP_EXIT_ERROR;
-    }
     return code;
 }

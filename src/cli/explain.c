@@ -183,9 +183,5 @@ int cmd_explain(int argc, char **argv)
     if (!r.nsignals && nfile_words == 1 && stat(words0, &st) == 0 && S_ISREG(st.st_mode))
         cli_error(0, "'%s' was read as the message; to read the file: cuprobe explain --file '%s'", words0, words0);
     cp_explain_free(&r);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        perror("cuprobe: cannot write the explanation");
-        return CP_EXIT_ERROR;
-    }
     return code;
 }

@@ -1,10 +1,12 @@
 /* cuprobe: see the CUDA stack one layer at a time.  The tool is a plain
  * client of libcuprobe (include/cuprobe/). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 #include "options.h"
 #include "cuprobe/cuprobe.h"
+#include "cuprobe/report.h"
 
 /* The subcommands.  To add one: write cmd_NAME in src/cli/NAME.c, declare it
  * in cli.h, add a row here and its options to cli_options (usage.c). */
@@ -16,7 +18,7 @@ const cli_command cli_commands[] = {
     { NULL, NULL, NULL, NULL }
 };
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc >= 2 && (strcmp(argv[1], "help") == 0 || cli_asks_help(1, argv + 1))) {
         cli_print_help(stdout, argc >= 3 && strcmp(argv[1], "help") == 0 ? argv[2] : NULL);
@@ -37,4 +39,26 @@ int main(int argc, char **argv)
         return c->run(argc - 2, argv + 2);
     }
     return cli_usage_error("unknown command '%s'", argv[1]);
+}
+
+/* Every command's output reaches its reader or the exit code says it did
+ * not: `cuprobe arch ... > /dev/full` used to exit 0.  stdout is flushed
+ * and closed here, after the command, and a failure of any write to it is
+ * "write error: WHY" on stderr and exit 3, whatever the command found. */
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int e = errno;
+    bad |= ferror(stdout) != 0;
+    errno = 0;
+    if (fclose(stdout) != 0) {
+        bad = 1;
+        if (!e) e = errno;
+    }
+    if (!bad)
+        return rc;
+    fprintf(stderr, "cuprobe: write error: %s\n", e ? strerror(e) : "output error");
+    return CP_EXIT_ERROR;
 }

@@ -21,6 +21,8 @@
 #   not-stdout-bytes: TEXT      the same, TEXT with printf %b escapes (\033: no raw ESC byte)
 #   stderr:     TEXT            stderr must contain TEXT
 #   stdout-is:  FILE            stdout must equal FILE (repository path)
+#   stdout-to:  FILE            send stdout to FILE (e.g. /dev/full) instead of the
+#                               checked output file (stdout/stdout-is then see nothing)
 #   max-ms:     N               the run must take at most N milliseconds
 #
 # After every case the runner looks for processes left behind: the tool runs
@@ -76,10 +78,12 @@ EOT
     args=$(field args "$case" | sub)
     input=$(field stdin "$case" | sub)
     case $input in ''|/*) ;; *) input=$root/$input ;; esac
+    sink=$(field stdout-to "$case")
+    : >"$tmp/$name.out"
     t0=$(date +%s%N)
     # shellcheck disable=SC2086 # args are split on purpose
     mark=$$.$name
-    env -i "$@" ASAN_OPTIONS=detect_leaks=1 CUPROBE_TEST_MARK="$mark" "$root/$tool" $args <"${input:-/dev/null}" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    env -i "$@" ASAN_OPTIONS=detect_leaks=1 CUPROBE_TEST_MARK="$mark" "$root/$tool" $args <"${input:-/dev/null}" >"${sink:-$tmp/$name.out}" 2>"$tmp/$name.err"
     code=$?
     left=$(leftovers_wait "$mark")
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))

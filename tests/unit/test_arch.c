@@ -272,12 +272,12 @@ static int members_everywhere(const char *json, const char *first_key, const cha
     return objects;
 }
 
-static const char *const top_keys[] = { "targets", "files", "files_without_gpu_code", "note", "exit_code", NULL };
+static const char *const top_keys[] = { "targets", "files", "files_without_gpu_code", "skipped", "note", "exit_code", NULL };
 static const char *const target_keys[] = { "label", "cc", "driver_cuda", NULL };
 static const char *const code_keys[] = { "name", "kind", "sm", "variant", "ptx_isa", "count", "compressed", "bytes", NULL };
-static const char *const verdict_keys[] = { "target", "verdict", "why", NULL };
-static const char *const scanned_keys[] = { "path", "format", "containers", "entries", "unknown_entries", "codes",
-                                            "verdicts", "error", NULL };
+static const char *const verdict_keys[] = { "target", "verdict", "why", "coverage", NULL };
+static const char *const scanned_keys[] = { "path", "format", "containers", "entries", "unknown_entries",
+                                            "lto_entries", "referenced_containers", "codes", "verdicts", "error", NULL };
 
 /* docs/arch.schema.json requires exactly the members this test looks for. */
 static void test_utf8_checker(void)
@@ -292,11 +292,14 @@ static void test_utf8_checker(void)
 static void test_schema_lists_them(void)
 {
     static const char *const req[] = {
-        "\"required\": [\"targets\", \"files\", \"files_without_gpu_code\", \"note\", \"exit_code\"]",
+        "\"required\": [\"targets\", \"files\", \"files_without_gpu_code\", \"skipped\", \"note\", \"exit_code\"]",
+        "\"required\": [\"path\", \"why\"]",
         "\"required\": [\"label\", \"cc\", \"driver_cuda\"]",
-        "\"required\": [\"path\", \"format\", \"containers\", \"entries\", \"unknown_entries\", \"codes\", \"verdicts\", \"error\"]",
+        "\"required\": [\"path\", \"format\", \"containers\", \"entries\", \"unknown_entries\", \"lto_entries\", "
+        "\"referenced_containers\", \"codes\", \"verdicts\", \"error\"]",
         "\"required\": [\"name\", \"kind\", \"sm\", \"variant\", \"ptx_isa\", \"count\", \"compressed\", \"bytes\"]",
-        "\"required\": [\"target\", \"verdict\", \"why\"]",
+        "\"required\": [\"target\", \"verdict\", \"why\", \"coverage\"]",
+        "\"required\": [\"modules\", \"native\", \"ptx_jit\", \"none\"]",
         "\"required\": [\"path\", \"error\"]",
     };
     static char schema[32768];
@@ -352,7 +355,9 @@ static void test_json_report(void)
     CHECK_I64(members_everywhere(j, "kind", code_keys + 2), 5);
     CHECK(members_everywhere(j, "verdict", verdict_keys + 2) == 4);
     CHECK(strstr(j, "{\"path\":\"tests/fatbin-samples/nothere.so\",\"error\":\"cannot open") != NULL);
-    CHECK(strstr(j, "\"files_without_gpu_code\":1,\"note\":null,\"exit_code\":3}\n") != NULL);
+    CHECK(strstr(j, "\"files_without_gpu_code\":1,\"skipped\":[{\"path\":\"") != NULL);
+    CHECK(strstr(j, "/r/README\",\"why\":\"not an ELF file, fatbin, PTX or archive\"}],\"note\":null,"
+                    "\"exit_code\":3}\n") != NULL);
     CHECK(strstr(j, "\"driver_cuda\":null") != NULL);
     CHECK_I64(code, 3);
     CHECK_I64(pr.n, 2);                                  /* bad.so, nothere.so */
@@ -376,6 +381,8 @@ static void test_text_report(void)
                     "  PTX:  compute_90 (PTX 9.0)\n  compressed entries: 1 of 4 (SASS 0, PTX 1)\n"
                     "  on CC 8.0 (--sm 8.0): native\n") != NULL);
     CHECK(strstr(s, "on CC 8.0 (--sm 8.0): cannot run") != NULL);    /* lib\xff.so: sm_90 only */
+    CHECK(strstr(s, "/r/lib\\xff.so (ELF, 1 fatbin container") != NULL);  /* escaped, cp_text_put */
+    CHECK(strchr(s, '\xff') == NULL);
     CHECK(strstr(s, "1 other ELF file carries no GPU code\n") != NULL);
     CHECK(strstr(s, "//") == NULL);                                   /* "r/" joined without a doubled '/' */
     CHECK(strstr(s, "no GPU here") == NULL);
@@ -405,7 +412,7 @@ static void test_fifo_named(void)
     alarm(10);
     CHECK_I64(cp_arch_scan(fifo, &s, err, sizeof err), -1);
     alarm(0);
-    CHECK(strstr(err, "not a regular file") != NULL);
+    CHECK(strstr(err, "a FIFO, not a regular file") != NULL);
 }
 
 /* The tool itself, as the bug was seen: `cuprobe arch --json --sm 90 DIR`

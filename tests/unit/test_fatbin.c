@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 #include "test.h"
 #include "cuprobe/arch.h"
+#include "fatbin/elfdyn.h"
 
 /* ------------------------------------------------------ image builder -- */
 
@@ -165,7 +168,7 @@ static void test_errors(void)
     cp_arch_summary s;
     char err[256];
     CHECK_I64(cp_arch_scan_bytes((const unsigned char *)"hello world", 11, &s, err, sizeof err), -1);
-    CHECK_STR(err, "'<memory>': not an ELF file or fatbin");
+    CHECK_STR(err, "'<memory>': not an ELF file, fatbin, PTX or archive");
     build_elf();
     img[4] = 1;
     CHECK_I64(cp_arch_scan_bytes(img, img_len, &s, err, sizeof err), -1);
@@ -192,7 +195,7 @@ static void test_errors(void)
     CHECK_I64(cp_arch_scan("/nonexistent/x.so", &s, err, sizeof err), -1);
     CHECK_STR(err, "cannot open '/nonexistent/x.so': No such file or directory");
     CHECK_I64(cp_arch_scan("tests", &s, err, sizeof err), -1);
-    CHECK_STR(err, "'tests': not a regular file");
+    CHECK_STR(err, "'tests': a folder, not a regular file");
 }
 
 /* A summary holding exactly the codes named in spec ("sm_90 compute_80:9.0"). */
@@ -302,6 +305,12 @@ static const struct { const char *file, *want; } samples[] = {
     { "multi-none.so", "sm_80 compute_90(9.0)" },
     { "rdc80.obj", "sm_80z1" },  /* -rdc cubins are zstd-compressed by default */
     { "bare.fatbin", "sm_90 compute_90(9.0)z1" },
+    /* cuFFT's layout: .nv_fatbin has sm_75 only, the rest is in .ldata */
+    { "ldata.so", "sm_75 sm_80 sm_90x2 compute_90(9.0)z1" },
+    /* a cubin, PTX text and an archive used to be "no GPU code" / "not an ELF file" */
+    { "sm90.cubin", "sm_90" },
+    { "sm90.ptx", "compute_90(9.0)" },
+    { "objs.a", "sm_80 compute_90(9.0)z1" },
 };
 
 static void test_samples(void)
@@ -348,6 +357,250 @@ static void test_rebuild_with_nvcc(void)
     rmdir(dir);
 }
 
+/* cuFFT keeps its kernels in .ldata, found through relocations: the file
+ * said "cannot run" on sm_90 from its one .nv_fatbin module (sm_75).  Now
+ * every module is found and the verdict follows their coverage. */
+static void test_coverage(void)
+{
+    cp_arch_summary s;
+    cp_arch_cover c;
+    char err[256], why[768];
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/ldata.so", &s, err, sizeof err), 0);
+    CHECK_I64(s.containers, 5);
+    CHECK_I64(s.referenced, 4);          /* 3 pointed at, 1 right after one of them */
+    CHECK_I64(s.lto_entries, 1);
+    CHECK_I64(s.unknown_entries, 0);
+    CHECK_I64(cp_arch_judge(&s, 9, 0, 0, &c, why, sizeof why), CP_RUN_PARTLY);
+    CHECK_I64(c.total, 4);               /* the LTO IR module is not counted */
+    CHECK_I64(c.native, 2);
+    CHECK_I64(c.jit, 0);
+    CHECK_I64(c.none, 2);
+    CHECK(strstr(why, "in 2 of 4 modules") != NULL);
+    CHECK(strstr(why, "carry only sm_75 sm_80") != NULL);
+    CHECK_STR(cp_run_verdict_name(CP_RUN_PARTLY), "runs only partly");
+    /* the file as a whole (what explain --check asks): sm_90 is there */
+    CHECK_I64(cp_arch_verdict(&s, 9, 0, 0, why, sizeof why), CP_RUN_NATIVE);
+    /* CC 10.0: only compute_90 reaches it, by JIT; CC 8.6: sm_80 */
+    CHECK_I64(cp_arch_judge(&s, 10, 0, 0, &c, why, sizeof why), CP_RUN_PARTLY);
+    CHECK_I64(c.jit, 1);
+    CHECK_I64(c.native, 0);
+    /* CC 5.0: nothing runs: "cannot run", not partly */
+    CHECK_I64(cp_arch_judge(&s, 5, 0, 0, &c, why, sizeof why), CP_RUN_CANNOT);
+    CHECK_I64(c.none, 4);
+    /* one module, or every module covered: the plain verdict */
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/multi.so", &s, err, sizeof err), 0);
+    CHECK_I64(cp_arch_judge(&s, 9, 0, 0, &c, why, sizeof why), CP_RUN_NATIVE);
+    CHECK_I64(c.total, 1);
+    CHECK_I64(c.native, 1);
+}
+
+/* The formats beside ELF files with fatbins, each once; the archive's
+ * damage at every cut. */
+static void test_formats(void)
+{
+    cp_arch_summary s;
+    char err[256];
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/sm90.cubin", &s, err, sizeof err), 0);
+    CHECK_I64(s.format, CP_ARCH_CUBIN);
+    CHECK_I64(s.containers, 1);
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/sm90.ptx", &s, err, sizeof err), 0);
+    CHECK_I64(s.format, CP_ARCH_PTX);
+    CHECK_I64(s.codes[0].ptx_major * 10 + s.codes[0].ptx_minor, 90);
+    CHECK_I64(cp_arch_scan("tests/fatbin-samples/objs.a", &s, err, sizeof err), 0);
+    CHECK_I64(s.format, CP_ARCH_ARCHIVE);
+    CHECK_I64(s.members, 1);              /* notes.txt is passed over */
+    CHECK_STR(cp_arch_format_name(s.format), "archive");
+    /* PTX heads: comments first, variants; text that is not PTX */
+    static const char *const ptx[] = {
+        "//\n// Generated\n\n.version 8.8\n.target sm_100a\n", "  .version 7.0\n\t.target sm_75, debug\n",
+    };
+    CHECK_I64(cp_arch_scan_bytes((const unsigned char *)ptx[0], strlen(ptx[0]), &s, err, sizeof err), 0);
+    CHECK_STR(describe(&s), "compute_100a(8.8)");
+    CHECK_I64(cp_arch_scan_bytes((const unsigned char *)ptx[1], strlen(ptx[1]), &s, err, sizeof err), 0);
+    CHECK_STR(describe(&s), "compute_75(7.0)");
+    static const char *const not_ptx[] = {
+        "hello\n.version 8.8\n.target sm_90\n", ".version 8.8\n", ".version x\n.target sm_90\n",
+        ".version 8.8\n.target compute_90\n", "",
+    };
+    for (size_t i = 0; i < sizeof not_ptx / sizeof not_ptx[0]; i++)
+        CHECK_I64(cp_arch_scan_bytes((const unsigned char *)not_ptx[i], strlen(not_ptx[i]), &s, err, sizeof err), -1);
+    /* the archive cut at every length: an error or fewer codes, never a
+     * read outside it (ASan), never a hang */
+    static unsigned char a[16384];
+    FILE *f = fopen("tests/fatbin-samples/objs.a", "rb");
+    size_t n = f ? fread(a, 1, sizeof a, f) : 0;
+    if (f) fclose(f);
+    CHECK(n > 1000 && n < sizeof a);
+    for (size_t cut = 0; cut < n; cut++) {
+        int rc = cp_arch_scan_bytes(a, cut, &s, err, sizeof err);
+        CHECK(rc == -1 || s.entries <= 2);
+    }
+    /* a member's size running past the end */
+    a[8 + 48] = '9';
+    CHECK_I64(cp_arch_scan_bytes(a, n, &s, err, sizeof err), -1);
+}
+
+/* The real cuFFT where the toolkit is installed: 23948 modules, not 1. */
+static void test_real_cufft(void)
+{
+    const char *lib = "/usr/local/cuda/lib64/libcufft.so.12";
+    cp_arch_summary s;
+    cp_arch_cover c;
+    char err[256], why[768];
+    if (access(lib, R_OK) != 0) { fprintf(stderr, "  skip: no %s\n", lib); return; }
+    CHECK_I64(cp_arch_scan(lib, &s, err, sizeof err), 0);
+    CHECK(s.containers > 1000);
+    CHECK(s.referenced > 1000);
+    cp_run_verdict v = cp_arch_judge(&s, 9, 0, 0, &c, why, sizeof why);
+    CHECK(v == CP_RUN_NATIVE || v == CP_RUN_PARTLY);
+    CHECK(c.native > 0);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Write a crafted ELF to a sparse file: extended section numbering
+ * (e_shnum 0, the count in section 0's sh_size) claiming nsec sections of
+ * type `type` right after the header, the section-name table at index
+ * strndx.  The file is as long as the table, so "sections x entsize within
+ * the file" holds; it is sparse, so it costs no disk. */
+static int crafted_elf(const char *path, uint64_t nsec, uint32_t type)
+{
+    unsigned char h[128];
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return -1;
+    memset(h, 0, sizeof h);
+    memcpy(h, "\177ELF\2\1\1", 7);
+    h[16] = 1;                                   /* ET_REL */
+    h[18] = 62;
+    h[0x28] = 64;                                /* e_shoff */
+    h[0x3a] = 64;                                /* e_shentsize; e_shnum stays 0 */
+    h[0x3e] = 0xff; h[0x3f] = 0xff;              /* e_shstrndx = SHN_XINDEX: in section 0's sh_link */
+    for (int i = 0; i < 8; i++) h[64 + 32 + i] = (unsigned char)(nsec >> (8 * i));   /* sh_size */
+    h[64 + 40] = 2;                              /* sh_link: section 2 names the sections */
+    int ok = pwrite(fd, h, sizeof h, 0) == (ssize_t)sizeof h;
+    /* section 1 and 2: of `type`, section 2 a name table over the header */
+    for (uint64_t i = 1; ok && i < 3; i++) {
+        unsigned char sh[64];
+        memset(sh, 0, sizeof sh);
+        sh[4] = (unsigned char)type;
+        sh[24] = 0; sh[32] = 64;                 /* sh_offset 0, sh_size 64 */
+        if (i == 2) sh[4] = 3;
+        ok = pwrite(fd, sh, sizeof sh, (off_t)(64 + 64 * i)) == (ssize_t)sizeof sh;
+    }
+    /* every later header: `type`, each naming a different offset of the name table */
+    unsigned char blk[64 * 64];
+    memset(blk, 0, sizeof blk);
+    for (int i = 0; type && i < 64; i++) { blk[64 * i] = (unsigned char)i; blk[64 * i + 4] = (unsigned char)type; }
+    for (uint64_t at = 64 + 64 * 3; ok && type && at + sizeof blk <= 64 + 64 * nsec && at < (64u << 20); at += sizeof blk)
+        ok = pwrite(fd, blk, sizeof blk, (off_t)at) == (ssize_t)sizeof blk;
+    ok = ok && ftruncate(fd, (off_t)(64 + 64 * nsec)) == 0;
+    close(fd);
+    return ok ? 0 : -1;
+}
+
+/* arch on a crafted ELF of 2^24 sections took 31 s (and explain --check
+ * paid the same for a traceback naming it): the work is bounded by what a
+ * real file holds, well under a second for any input, and the file is
+ * reported as damaged. */
+static void test_huge_section_count(void)
+{
+    char path[] = "/tmp/cp_fatbin_huge_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) { CHECK(0); return; }
+    close(fd);
+    /* SHT_NULL (a sparse hole), SHT_PROGBITS; then just under the cap,
+     * every section PROGBITS with its own name: read, and still fast */
+    static const uint32_t types[] = { 0, 1, 1 };
+    static const uint64_t counts[] = { 1u << 24, 1u << 24, (1u << 18) - 1 };
+    for (size_t k = 0; k < 3; k++) {
+        if (crafted_elf(path, counts[k], types[k]) != 0) {
+            fprintf(stderr, "  skip: cannot write a sparse file in /tmp\n");
+            break;
+        }
+        cp_arch_summary s;
+        cp_elf_dyn d;
+        char err[512] = "";
+        double t0 = now_s();
+        int rc = cp_arch_scan(path, &s, err, sizeof err);
+        double t1 = now_s();
+        CHECK_I64(rc, k < 2 ? -1 : 0);
+        CHECK(k == 2 || strstr(err, "sections, more than a real binary holds") != NULL);
+        if (t1 - t0 >= 1.0) fprintf(stderr, "  cp_arch_scan took %.2f s (type %u)\n", t1 - t0, types[k]);
+        CHECK(t1 - t0 < 1.0);
+        t0 = now_s();
+        (void)cp_elf_dynamic(path, &d, err, sizeof err);
+        t1 = now_s();
+        if (t1 - t0 >= 1.0) fprintf(stderr, "  cp_elf_dynamic took %.2f s (type %u)\n", t1 - t0, types[k]);
+        CHECK(t1 - t0 < 1.0);
+    }
+    unlink(path);
+}
+
+/* A crafted library of 2^20 RELATIVE relocations, each into its own 8
+ * bytes of data, one of them at a container: the relocation pass looks in
+ * file order (one read a window, not one a relocation), so it stays well
+ * under a second, and finds the one. */
+static void test_many_relocations(void)
+{
+    const uint64_t nrel = 1u << 20, data_len = 8 * nrel + 4096;
+    const uint64_t phoff = 64, rela = 4096, data = rela + 24 * nrel, sh = data + data_len;
+    const uint64_t len = sh + 4 * 64;
+    unsigned char *b = calloc(1, len);
+    if (!b) { CHECK(b); return; }
+    static const char names[] = "\0.shstrtab\0.rela.dyn\0.data\0";
+    memcpy(b, "\177ELF\2\1\1", 7);
+    b[16] = 3; b[18] = 62;
+#define P16(o, v) do { for (int i_ = 0; i_ < 2; i_++) b[(o) + i_] = (unsigned char)((uint64_t)(v) >> (8 * i_)); } while (0)
+#define P32(o, v) do { for (int i_ = 0; i_ < 4; i_++) b[(o) + i_] = (unsigned char)((uint64_t)(v) >> (8 * i_)); } while (0)
+#define P64(o, v) do { for (int i_ = 0; i_ < 8; i_++) b[(o) + i_] = (unsigned char)((uint64_t)(v) >> (8 * i_)); } while (0)
+    P64(0x20, phoff); P64(0x28, sh); P16(0x36, 56); P16(0x38, 1); P16(0x3a, 64); P16(0x3c, 4); P16(0x3e, 1);
+    /* one PT_LOAD: the whole file at address 0x100000 */
+    P32(phoff, 1); P64(phoff + 8, 0); P64(phoff + 16, 0x100000); P64(phoff + 32, len); P64(phoff + 40, len);
+    memcpy(b + 128, names, sizeof names);
+    for (uint64_t i = 0; i < nrel; i++) {
+        uint64_t r = rela + 24 * i;
+        P64(r, 0x200000 + 8 * i); P64(r + 8, 8); P64(r + 16, 0x100000 + data + 8 * ((i * 7919) % nrel));
+    }
+    /* one container in .data, at the last 4 KB */
+    uint64_t c = data + 8 * nrel;
+    P32(c, 0xBA55ED50); P16(c + 4, 1); P16(c + 6, 16); P64(c + 8, 64);
+    P16(c + 16, 2); P32(c + 20, 64); P32(c + 44, 90);
+    P64(rela + 16, 0x100000 + c);   /* the first relocation points at it */
+    uint64_t h = sh + 64;
+    P32(h, 1); P32(h + 4, 3); P64(h + 24, 128); P64(h + 32, sizeof names);
+    h += 64;
+    P32(h, 11); P32(h + 4, 4); P64(h + 8, 2); P64(h + 24, rela); P64(h + 32, 24 * nrel); P64(h + 56, 24);
+    h += 64;
+    P32(h, 21); P32(h + 4, 1); P64(h + 8, 3); P64(h + 24, data); P64(h + 32, data_len);
+#undef P16
+#undef P32
+#undef P64
+    /* from a file, where each look outside the window is a read */
+    char path[] = "/tmp/cp_fatbin_rel_XXXXXX";
+    int fd = mkstemp(path);
+    int wrote = fd >= 0 && write(fd, b, len) == (ssize_t)len;
+    if (fd >= 0) close(fd);
+    free(b);
+    if (!wrote) { fprintf(stderr, "  skip: cannot write %s\n", path); unlink(path); return; }
+    cp_arch_summary s;
+    char err[256] = "";
+    double t0 = now_s();
+    int rc = cp_arch_scan(path, &s, err, sizeof err);
+    double t1 = now_s();
+    unlink(path);
+    if (rc != 0) fprintf(stderr, "  %s\n", err);
+    CHECK_I64(rc, 0);
+    CHECK_I64(s.referenced, 1);
+    CHECK_STR(describe(&s), "sm_90");
+    if (t1 - t0 >= 1.0) fprintf(stderr, "  took %.2f s\n", t1 - t0);
+    CHECK(t1 - t0 < 1.0);
+}
+
 int main(void)
 {
     RUN(test_hand_built_elf);
@@ -358,5 +611,10 @@ int main(void)
     RUN(test_file_matches_memory);
     RUN(test_samples);
     RUN(test_rebuild_with_nvcc);
+    RUN(test_huge_section_count);
+    RUN(test_coverage);
+    RUN(test_formats);
+    RUN(test_real_cufft);
+    RUN(test_many_relocations);
     return TEST_END();
 }

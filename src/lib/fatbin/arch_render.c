@@ -5,13 +5,19 @@
  * and is kept byte for byte.
  */
 #include <stdio.h>
+#include <string.h>
 #include "cuprobe/report.h"
 #include "fatbin/arch_int.h"
 #include "util/json.h"
+#include "util/text.h"
 #include "util/version.h"
 
-static int verdict_code(cp_run_verdict v)
+/* A file that runs only partly is judged by the modules that run: a library
+ * that picks its kernels by GPU carries modules for other GPUs on purpose
+ * (cuBLAS, cuDNN, NCCL all do), which is no warning; the coverage line says it. */
+static int verdict_code(cp_run_verdict v, const cp_arch_cover *c)
 {
+    if (v == CP_RUN_PARTLY) return c->jit > 0 ? CP_EXIT_WARN : 0;
     return v == CP_RUN_PTX_JIT ? CP_EXIT_WARN : v == CP_RUN_CANNOT ? CP_EXIT_FAIL : 0;
 }
 
@@ -40,9 +46,16 @@ static void text_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
     int64_t zs = 0, zp = 0;
     for (int i = 0; i < s->ncodes; i++)
         *(s->codes[i].kind == CP_CODE_SASS ? &zs : &zp) += s->codes[i].compressed;
-    fprintf(out, "%s (%s, %lld fatbin container%s, %lld entr%s)\n", path, s->is_elf ? "ELF" : "fatbin",
-            (long long)s->containers, s->containers == 1 ? "" : "s", (long long)s->entries,
-            s->entries == 1 ? "y" : "ies");
+    cp_text_put(out, path);   /* a file name may hold any byte but '/' and NUL */
+    if (s->format == CP_ARCH_CUBIN || s->format == CP_ARCH_PTX)
+        fprintf(out, " (%s, 1 module)\n", s->format == CP_ARCH_CUBIN ? "cubin" : "PTX");
+    else
+        fprintf(out, " (%s%.0lld%s, %lld fatbin container%s, %lld entr%s)\n",
+                s->format == CP_ARCH_ARCHIVE ? "archive, " : s->format == CP_ARCH_FATBIN ? "fatbin" : "ELF",
+                s->format == CP_ARCH_ARCHIVE ? (long long)s->members : 0LL,
+                s->format == CP_ARCH_ARCHIVE ? (s->members == 1 ? " member" : " members") : "",
+                (long long)s->containers, s->containers == 1 ? "" : "s", (long long)s->entries,
+                s->entries == 1 ? "y" : "ies");
     if (s->entries == 0) {
         fprintf(out, "  no GPU code\n");
         return;
@@ -55,13 +68,25 @@ static void text_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
             (long long)s->entries, (long long)zs, (long long)zp);
     if (s->unknown_entries)
         fprintf(out, "  entries of unknown kind: %lld\n", (long long)s->unknown_entries);
+    if (s->lto_entries)
+        fprintf(out, "  LTO IR entries: %lld (linked at run time by nvJitLink, not run as is)\n",
+                (long long)s->lto_entries);
+    if (s->referenced)
+        fprintf(out, "  containers outside the fatbin sections, found through relocations: %lld\n",
+                (long long)s->referenced);
     for (int i = 0; i < r->o->ntargets; i++) {
         const cp_arch_target *t = &r->o->targets[i];
-        char why[512];
-        cp_run_verdict v = cp_arch_verdict(s, t->major, t->minor, t->driver_cuda, why, sizeof why);
-        cp_arch_worse(r, verdict_code(v));
-        fprintf(out, "  on CC %d.%d (%s): %s\n    %s\n", t->major, t->minor, t->label,
-                cp_run_verdict_name(v), why);
+        char why[768];
+        cp_arch_cover c;
+        cp_run_verdict v = cp_arch_judge(s, t->major, t->minor, t->driver_cuda, &c, why, sizeof why);
+        cp_arch_worse(r, verdict_code(v, &c));
+        fprintf(out, "  on CC %d.%d (", t->major, t->minor);
+        cp_text_put(out, t->label);   /* a GPU name, from the driver */
+        fprintf(out, "): %s\n    %s\n", cp_run_verdict_name(v), why);
+        if (c.total > 1)
+            fprintf(out, "    modules: %lld of %lld run (%lld natively, %lld by PTX JIT), %lld cannot\n",
+                    (long long)(c.native + c.jit), (long long)c.total, (long long)c.native,
+                    (long long)c.jit, (long long)c.none);
     }
 }
 
@@ -94,21 +119,24 @@ static void json_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
         fputc('}', out);
         return;
     }
-    fprintf(out, ",\"format\":\"%s\",\"containers\":%lld,\"entries\":%lld,\"unknown_entries\":%lld,",
-            s->is_elf ? "elf" : "fatbin", (long long)s->containers, (long long)s->entries,
-            (long long)s->unknown_entries);
+    fprintf(out, ",\"format\":\"%s\",\"containers\":%lld,\"entries\":%lld,\"unknown_entries\":%lld,"
+            "\"lto_entries\":%lld,\"referenced_containers\":%lld,",
+            cp_arch_format_name(s->format), (long long)s->containers, (long long)s->entries,
+            (long long)s->unknown_entries, (long long)s->lto_entries, (long long)s->referenced);
     json_codes(out, s);
     fputs(",\"verdicts\":[", out);
     for (int i = 0; i < r->o->ntargets; i++) {
         const cp_arch_target *t = &r->o->targets[i];
-        char why[512];
-        cp_run_verdict v = cp_arch_verdict(s, t->major, t->minor, t->driver_cuda, why, sizeof why);
-        cp_arch_worse(r, verdict_code(v));
+        char why[768];
+        cp_arch_cover c;
+        cp_run_verdict v = cp_arch_judge(s, t->major, t->minor, t->driver_cuda, &c, why, sizeof why);
+        cp_arch_worse(r, verdict_code(v, &c));
         fprintf(out, "%s{\"target\":%d,\"verdict\":", i ? "," : "", i);
         cp_json_str(out, cp_run_verdict_name(v));
         fputs(",\"why\":", out);
         cp_json_str(out, why);
-        fputc('}', out);
+        fprintf(out, ",\"coverage\":{\"modules\":%lld,\"native\":%lld,\"ptx_jit\":%lld,\"none\":%lld}}",
+                (long long)c.total, (long long)c.native, (long long)c.jit, (long long)c.none);
     }
     fputs("],\"error\":null}", out);
 }
@@ -138,13 +166,37 @@ void cp_arch_render_begin(cp_arch_run *r)
     fputs("],\"files\":[", out);
 }
 
+/* "skipped 5 files (--json lists them):" and one line per reason with its count. */
+static void text_skipped(cp_arch_run *r)
+{
+    FILE *out = r->out;
+    if (!r->nskipped) return;
+    fprintf(out, "skipped %zu file%s (--json lists them):\n", r->nskipped, r->nskipped == 1 ? "" : "s");
+    for (size_t i = 0; i < r->nskipped; i++) {
+        size_t n = 0, j = 0;
+        while (j < i && strcmp(r->skipped[j].why, r->skipped[i].why) != 0) j++;
+        if (j < i) continue;   /* this reason was counted at its first file */
+        for (j = i; j < r->nskipped; j++)
+            n += strcmp(r->skipped[j].why, r->skipped[i].why) == 0;
+        fprintf(out, "  %zu: %s\n", n, r->skipped[i].why);
+    }
+}
+
 /* See arch_int.h. */
 void cp_arch_render_end(cp_arch_run *r)
 {
     FILE *out = r->out;
     const char *note = r->o->ntargets > 0 ? NULL : "no GPU here: give --sm to judge";
     if (r->o->json) {
-        fprintf(out, "\n],\"files_without_gpu_code\":%d,\"note\":", r->no_code);
+        fprintf(out, "\n],\"files_without_gpu_code\":%d,\"skipped\":[", r->no_code);
+        for (size_t i = 0; i < r->nskipped; i++) {
+            fprintf(out, "%s{\"path\":", i ? "," : "");
+            cp_json_str(out, r->skipped[i].path);
+            fputs(",\"why\":", out);
+            cp_json_str(out, r->skipped[i].why);
+            fputc('}', out);
+        }
+        fputs("],\"note\":", out);
         cp_json_str(out, note);
         fprintf(out, ",\"exit_code\":%d}\n", r->worst);
         return;
@@ -152,5 +204,6 @@ void cp_arch_render_end(cp_arch_run *r)
     if (r->no_code)
         fprintf(out, "%d other ELF file%s carr%s no GPU code\n", r->no_code, r->no_code == 1 ? "" : "s",
                 r->no_code == 1 ? "ies" : "y");
+    text_skipped(r);
     if (note) fprintf(out, "%s\n", note);
 }

@@ -7,12 +7,14 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cuprobe/report.h"
 #include "fatbin/arch_int.h"
 #include "fs/walk.h"
+#include "util/alloc.h"
 #include "util/str.h"
 
 /* Directory trees deeper than this are loops or hostile; stop there. */
@@ -138,13 +140,40 @@ static void scan_file(cp_arch_run *r, const char *path, int named)
     cp_arch_render_file(r, path, &s, NULL);
 }
 
-/* Does the file start like an ELF file or a fatbin?  -1 (errno set) when
- * it cannot be opened.  O_NONBLOCK: a file swapped for a FIFO since the
- * walk saw it does not block the open; it is then no regular file, 0. */
+/* Remember a file the walk left out.  Out of memory is a problem reported
+ * like any other (exit 3), not a silent gap in the list. */
+static void skip(cp_arch_run *r, const char *path, const char *why)
+{
+    char *p = NULL;
+    if (r->nskipped == r->capskipped) {
+        size_t cap = r->capskipped ? 2 * r->capskipped : 16;
+        cp_arch_skip *m = cp_realloc(r->skipped, cap * sizeof *m);
+        if (m) {
+            r->skipped = m;
+            r->capskipped = cap;
+        }
+    }
+    if (r->nskipped < r->capskipped) p = cp_strdup(path);
+    if (!p) {
+        problem(r, "cannot list the files skipped: %s", strerror(ENOMEM));
+        cp_arch_worse(r, CP_EXIT_ERROR);
+        return;
+    }
+    r->skipped[r->nskipped].path = p;
+    r->skipped[r->nskipped++].why = why;
+}
+
+#define NOT_GPU_FILE "not an ELF file, fatbin, PTX or archive"
+
+/* Does the file start like one arch reads (ELF, fatbin, archive), or is it
+ * named .ptx?  -1 (errno set) when it cannot be opened.  O_NONBLOCK: a file
+ * swapped for a FIFO since the walk saw it does not block the open; it is
+ * then no regular file, 0. */
 static int has_magic(const char *path)
 {
-    unsigned char m[4];
+    unsigned char m[8];
     struct stat st;
+    if (cp_str_ends_with(path, ".ptx")) return 1;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) return -1;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -155,10 +184,12 @@ static int has_magic(const char *path)
     int e = errno;
     close(fd);
     if (n < 0) { errno = e; return -1; }
-    return n == 4 && (memcmp(m, "\177ELF", 4) == 0 || memcmp(m, "\x50\xed\x55\xba", 4) == 0);
+    return (n >= 4 && (memcmp(m, "\177ELF", 4) == 0 || memcmp(m, "\x50\xed\x55\xba", 4) == 0)) ||
+           (n == 8 && memcmp(m, "!<arch>\n", 8) == 0);
 }
 
-/* cp_walk's callback: every regular ELF or fatbin file is scanned. */
+/* cp_walk's callback: every file arch reads is scanned; the rest are
+ * listed as skipped, with why. */
 static int on_entry(const cp_walk_entry *e, void *arg)
 {
     cp_arch_run *r = arg;
@@ -170,9 +201,14 @@ static int on_entry(const cp_walk_entry *e, void *arg)
             cp_arch_worse(r, CP_EXIT_ERROR);
         } else if (m) {
             scan_file(r, e->path, 0);
+        } else {
+            skip(r, e->path, NOT_GPU_FILE);
         }
         break;
     }
+    case CP_WALK_SKIPPED:
+        skip(r, e->path, e->why);
+        break;
     case CP_WALK_UNREADABLE:
         problem(r, "cannot read folder '%s': %s", e->path, strerror(e->err));
         cp_arch_worse(r, CP_EXIT_ERROR);
@@ -193,7 +229,7 @@ int cp_arch_report(const cp_arch_opts *o, const char *const *paths, int npaths, 
 {
     /* Symbolic links are not followed inside a folder: a library folder
      * links each file two or three times, and a linked folder could loop. */
-    static const cp_walk_opts walk = { .max_depth = MAX_DEPTH };
+    static const cp_walk_opts walk = { .max_depth = MAX_DEPTH, .report_skipped = true };
     cp_arch_run r = { .o = o, .out = out };
     cp_arch_render_begin(&r);
     for (int i = 0; i < npaths; i++) {
@@ -202,5 +238,8 @@ int cp_arch_report(const cp_arch_opts *o, const char *const *paths, int npaths, 
         else scan_file(&r, paths[i], 1);
     }
     cp_arch_render_end(&r);
+    for (size_t i = 0; i < r.nskipped; i++)
+        free(r.skipped[i].path);
+    free(r.skipped);
     return r.worst;
 }

@@ -106,10 +106,14 @@ static int read_header(cp_src *src, elf_info *e, char *err, size_t errcap)
         if (s0 && e->shnum == 0) e->shnum = cp_le64(s0 + 32);
         if (s0 && e->phnum == PN_XNUM) e->phnum = cp_le32(s0 + 44);
     }
-    if (!table_fits(e->shoff, e->shentsize, e->shnum, SHDR_SIZE, src->len))
+    /* a table that cannot be real (src.h's caps) is as unusable as one
+     * outside the file: the other table may still say where DT_NEEDED is */
+    if (e->shnum > CP_ELF_MAX_SECTIONS ||
+        !table_fits(e->shoff, e->shentsize, e->shnum, SHDR_SIZE, src->len))
         e->shnum = 0;
     e->ph_bad = 0;
-    if (e->phnum && !table_fits(e->phoff, e->phentsize, e->phnum, PHDR_SIZE, src->len)) {
+    if (e->phnum && (e->phnum > CP_ELF_MAX_SEGMENTS ||
+                     !table_fits(e->phoff, e->phentsize, e->phnum, PHDR_SIZE, src->len))) {
         e->phnum = 0;
         e->ph_bad = 1;
     }

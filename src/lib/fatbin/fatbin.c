@@ -15,6 +15,7 @@
 #define ENTRY_HDR 64u
 #define KIND_PTX 1u
 #define KIND_ELF 2u
+#define KIND_LTO 8u
 #define FLAG_LZ4 0x2000u
 #define FLAG_ZSTD 0x8000u
 #define FLAG_ARCH_A 0x100000u
@@ -40,10 +41,12 @@ static int code_cmp(const cp_code *a, const cp_code *b)
     return 0;
 }
 
-/* Count one entry under its code, inserting the code in sorted place.  When
- * all CP_ARCH_MAX_CODES slots are taken (no real file comes near) the entry
- * is counted as unknown rather than dropped silently. */
-static void add_code(cp_arch_summary *s, const cp_code *c, int compressed, uint64_t bytes)
+/* Count one entry under its code, inserting the code in sorted place; bit
+ * i of *mod (the codes of the module being walked) and of every set's mask
+ * follows codes[i] when later codes shift up.  When all CP_ARCH_MAX_CODES
+ * slots are taken (no real file comes near) the entry is counted as
+ * unknown rather than dropped silently. */
+static void add_code(cp_arch_summary *s, const cp_code *c, int compressed, uint64_t bytes, uint64_t *mod)
 {
     int i = 0, d = 1;
     while (i < s->ncodes && (d = code_cmp(&s->codes[i], c)) < 0)
@@ -56,19 +59,46 @@ static void add_code(cp_arch_summary *s, const cp_code *c, int compressed, uint6
         memmove(&s->codes[i + 1], &s->codes[i], (size_t)(s->ncodes - i) * sizeof s->codes[0]);
         s->codes[i] = *c;
         s->ncodes++;
+        uint64_t low = ((uint64_t)1 << i) - 1;   /* i < 64 here */
+        for (int k = 0; k < s->nsets; k++)
+            s->sets[k].codes = (s->sets[k].codes & low) | ((s->sets[k].codes & ~low) << 1);
+        *mod = (*mod & low) | ((*mod & ~low) << 1);
     }
     s->codes[i].count++;
     s->codes[i].compressed += compressed;
     s->codes[i].bytes += (int64_t)bytes;
+    *mod |= (uint64_t)1 << i;
+}
+
+/* One module walked: count it with the modules that carry the same codes.
+ * A module of LTO IR alone (mod 0) runs nowhere as is and is left out. */
+static void add_module(cp_arch_summary *s, uint64_t mod)
+{
+    if (!mod) return;
+    for (int k = 0; k < s->nsets; k++)
+        if (s->sets[k].codes == mod) {
+            s->sets[k].modules++;
+            return;
+        }
+    if (s->nsets >= CP_ARCH_MAX_SETS) {
+        s->modules_ungrouped++;
+        return;
+    }
+    s->sets[s->nsets].codes = mod;
+    s->sets[s->nsets++].modules = 1;
 }
 
 /* One entry header e (at least ENTRY_HDR bytes, checked by the caller). */
-static void add_entry(cp_arch_summary *s, const unsigned char *e, uint64_t payload)
+static void add_entry(cp_arch_summary *s, const unsigned char *e, uint64_t payload, uint64_t *mod)
 {
     uint16_t kind = cp_le16(e);
     uint32_t arch = cp_le32(e + 28);
     uint64_t flags = cp_le64(e + 40);
     s->entries++;
+    if (kind == KIND_LTO) {
+        s->lto_entries++;
+        return;
+    }
     /* sm_10 is the oldest there was; four digits leaves room and keeps
      * "compute_NNNN" in a name buffer. */
     if ((kind != KIND_PTX && kind != KIND_ELF) || arch < 10 || arch > 9999) {
@@ -85,7 +115,7 @@ static void add_entry(cp_arch_summary *s, const unsigned char *e, uint64_t paylo
         c.ptx_minor = cp_le16(e + 24);
         c.ptx_major = cp_le16(e + 26);
     }
-    add_code(s, &c, (flags & (FLAG_LZ4 | FLAG_ZSTD)) ? 1 : 0, payload);
+    add_code(s, &c, (flags & (FLAG_LZ4 | FLAG_ZSTD)) ? 1 : 0, payload, mod);
 }
 
 static int all_zero(const unsigned char *p, uint64_t n)
@@ -97,7 +127,7 @@ static int all_zero(const unsigned char *p, uint64_t n)
 
 /* The entries of one container body [off, off + size). */
 static int walk_entries(cp_src *src, uint64_t off, uint64_t size, cp_arch_summary *s,
-                        const char *what, char *err, size_t errcap)
+                        const char *what, uint64_t *mod, char *err, size_t errcap)
 {
     const char *name = src->name;
     uint64_t pos = 0;
@@ -124,7 +154,7 @@ static int walk_entries(cp_src *src, uint64_t off, uint64_t size, cp_arch_summar
                           what, (unsigned long long)(off + pos));
             return -1;
         }
-        add_entry(s, e, payload);
+        add_entry(s, e, payload, mod);
         pos += hsz + payload;  /* hsz >= 64: always moves on */
     }
     return 0;
@@ -132,10 +162,11 @@ static int walk_entries(cp_src *src, uint64_t off, uint64_t size, cp_arch_summar
 
 /* See fatbin_int.h. */
 int cp_fatbin_walk(cp_src *src, uint64_t off, uint64_t size, cp_arch_summary *s, const char *what,
-                   char *err, size_t errcap)
+                   uint64_t *end, char *err, size_t errcap)
 {
     const char *name = src->name;
-    uint64_t pos = 0, pad = 0;
+    uint64_t pos = 0, pad = 0, last = 0;   /* last: the end of the last container */
+    if (end) *end = off;
     while (pos < size && size - pos >= CONTAINER_HDR) {
         const unsigned char *c = cp_src_at(src, off + pos, CONTAINER_HDR);
         if (!c)
@@ -156,33 +187,145 @@ int cp_fatbin_walk(cp_src *src, uint64_t off, uint64_t size, cp_arch_summary *s,
             return -1;
         }
         s->containers++;
-        if (walk_entries(src, off + pos + hdr, body, s, what, err, errcap) != 0)
+        uint64_t mod = 0;
+        if (walk_entries(src, off + pos + hdr, body, s, what, &mod, err, errcap) != 0)
             return -1;
+        add_module(s, mod);
         pos += hdr + body;
+        last = pos;
+        if (end) *end = off + last;
         pos = (pos + 7) & ~(uint64_t)7;  /* containers are 8-byte aligned */
     }
     return 0;
 }
 
-/* One fatbin section of an ELF file (cp_elf_fatbin_sections' callback). */
+/* One fatbin section of an ELF file, or the containers from one that a
+ * relocation points at (cp_elf_fatbin_sections' callback). */
 static int walk_region(cp_src *src, uint64_t off, uint64_t size, const char *what, void *arg,
+                       uint64_t *end, char *err, size_t errcap)
+{
+    cp_arch_summary *s = arg;
+    int64_t before = s->containers;
+    int rc = cp_fatbin_walk(src, off, size, s, what, end, err, errcap);
+    if (strcmp(what, CP_ELF_REFERENCED) == 0)
+        s->referenced += s->containers - before;
+    return rc;
+}
+
+#define EM_CUDA 190u
+
+/* A cubin (nvcc -cubin): an ELF file of GPU code, one SASS module.  Its
+ * sm is in e_flags: bits 8-15 from ELF ABI version 8 (CUDA 13), the low
+ * byte before.  The a/f variant is not in the header, so none is said. */
+static int scan_cubin(cp_src *src, const unsigned char *h, cp_arch_summary *out, char *err, size_t errcap)
+{
+    uint32_t flags = cp_le32(h + 0x30);
+    uint32_t sm = h[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff;
+    if (sm < 10) {
+        cp_fatbin_err(err, errcap, "'%s': cubin of an unknown architecture (e_flags 0x%x)", src->name,
+                      (unsigned)flags);
+        return -1;
+    }
+    cp_code c;
+    memset(&c, 0, sizeof c);
+    c.kind = CP_CODE_SASS;
+    c.sm = (int)sm;
+    uint64_t mod = 0;
+    out->containers++;
+    out->entries++;
+    add_code(out, &c, 0, src->len, &mod);
+    add_module(out, mod);
+    return 0;
+}
+
+/* An ELF file: a cubin, or a host file whose fatbins elf.c finds. */
+static int scan_elf(cp_src *src, cp_arch_summary *out, char *err, size_t errcap)
+{
+    const unsigned char *h = src->len >= 64 ? cp_src_at(src, 0, 64) : NULL;
+    out->is_elf = true;
+    if (h && h[4] == 2 && h[5] == 1 && cp_le16(h + 18) == EM_CUDA) {
+        if (out->format != CP_ARCH_ARCHIVE) out->format = CP_ARCH_CUBIN;
+        unsigned char hh[64];
+        memcpy(hh, h, sizeof hh);
+        return scan_cubin(src, hh, out, err, errcap);
+    }
+    return cp_elf_fatbin_sections(src, walk_region, out, err, errcap);
+}
+
+/* PTX text: one PTX module of the ISA in its .version, for its .target. */
+static int scan_ptx(cp_src *src, cp_arch_summary *out)
+{
+    size_t n = src->len < CP_SRC_WINDOW ? (size_t)src->len : CP_SRC_WINDOW;
+    const unsigned char *p = n ? cp_src_at(src, 0, n) : NULL;
+    int major, minor, sm;
+    char variant;
+    if (!p || cp_ptx_head((const char *)p, n, &major, &minor, &sm, &variant) != 0)
+        return -1;
+    cp_code c;
+    memset(&c, 0, sizeof c);
+    c.kind = CP_CODE_PTX;
+    c.sm = sm;
+    c.variant = variant;
+    c.ptx_major = major;
+    c.ptx_minor = minor;
+    uint64_t mod = 0;
+    out->format = CP_ARCH_PTX;
+    out->containers++;
+    out->entries++;
+    add_code(out, &c, 0, src->len, &mod);
+    add_module(out, mod);
+    return 0;
+}
+
+/* One member of an archive (cp_ar_members' callback): read as a file of
+ * its own, named "ARCHIVE(MEMBER)" in messages.  Members that are neither
+ * ELF nor fatbin (text, other objects) are passed over. */
+static int scan_member(cp_src *src, uint64_t off, uint64_t size, const char *name, void *arg,
                        char *err, size_t errcap)
 {
-    return cp_fatbin_walk(src, off, size, arg, what, err, errcap);
+    cp_arch_summary *out = arg;
+    char who[512];
+    const char *outer = src->name;
+    uint64_t base = src->base, len = src->len;
+    snprintf(who, sizeof who, "%s(%s)", outer, name);
+    src->base = base + off;
+    src->len = size;
+    src->win_len = 0;
+    src->name = who;
+    const unsigned char *m = size >= 4 ? cp_src_at(src, 0, 4) : NULL;
+    int rc = 0;
+    if (m && memcmp(m, "\177ELF", 4) == 0) {
+        out->members++;
+        rc = scan_elf(src, out, err, errcap);
+    } else if (m && cp_le32(m) == CP_FATBIN_MAGIC) {
+        out->members++;
+        rc = cp_fatbin_walk(src, 0, size, out, "fatbin", NULL, err, errcap);
+    }
+    src->base = base;
+    src->len = len;
+    src->win_len = 0;
+    src->name = outer;
+    return rc;
 }
 
 static int scan_src(cp_src *src, cp_arch_summary *out, char *err, size_t errcap)
 {
     const unsigned char *m = cp_src_at(src, 0, 4);
-    if (m && memcmp(m, "\177ELF", 4) == 0) {
-        out->is_elf = true;
-        return cp_elf_fatbin_sections(src, walk_region, out, err, errcap);
+    if (m && memcmp(m, "\177ELF", 4) == 0)
+        return scan_elf(src, out, err, errcap);
+    if (m && cp_le32(m) == CP_FATBIN_MAGIC) {
+        out->format = CP_ARCH_FATBIN;
+        return cp_fatbin_walk(src, 0, src->len, out, "fatbin", NULL, err, errcap);
     }
-    if (m && cp_le32(m) == CP_FATBIN_MAGIC)
-        return cp_fatbin_walk(src, 0, src->len, out, "fatbin", err, errcap);
+    if (cp_ar_is(src)) {
+        out->format = CP_ARCH_ARCHIVE;
+        return cp_ar_members(src, scan_member, out, err, errcap);
+    }
     if (!m && src->len >= 4)
         return cp_src_read_failed(src, 0, err, errcap);
-    cp_fatbin_err(err, errcap, "'%s': not an ELF file or fatbin", src->name);
+    if (scan_ptx(src, out) == 0)
+        return 0;
+    cp_fatbin_err(err, errcap, "'%s': not an ELF file, fatbin, PTX or archive", src->name);
     return -1;
 }
 
@@ -209,6 +352,19 @@ int cp_arch_scan(const char *path, cp_arch_summary *out, char *err, size_t errca
     memset(out, 0, sizeof *out);
     if (err && errcap) err[0] = '\0';
     return cp_src_run_file(path, scan_src_any, out, err, errcap);
+}
+
+/* See arch.h. */
+const char *cp_arch_format_name(cp_arch_format f)
+{
+    switch (f) {
+    case CP_ARCH_ELF: return "elf";
+    case CP_ARCH_FATBIN: return "fatbin";
+    case CP_ARCH_CUBIN: return "cubin";
+    case CP_ARCH_PTX: return "ptx";
+    case CP_ARCH_ARCHIVE: return "archive";
+    }
+    return "unknown";
 }
 
 /* See arch.h. */

@@ -146,6 +146,64 @@ cp_run_verdict cp_arch_verdict(const cp_arch_summary *s, int cc_major, int cc_mi
     return CP_RUN_CANNOT;
 }
 
+/* The codes of s in mask into t (a summary of those codes alone). */
+static void codes_of(const cp_arch_summary *s, uint64_t mask, cp_arch_summary *t)
+{
+    t->ncodes = 0;
+    for (int i = 0; i < s->ncodes; i++)
+        if (mask & ((uint64_t)1 << i)) t->codes[t->ncodes++] = s->codes[i];
+}
+
+/* "sm_75 sm_80 compute_60" for the codes in mask, at most cap bytes. */
+static void mask_list(const cp_arch_summary *s, uint64_t mask, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < s->ncodes && n + 1 < cap; i++) {
+        if (!(mask & ((uint64_t)1 << i))) continue;
+        char nm[32];
+        int w = snprintf(buf + n, cap - n, "%s%s", n ? " " : "", cp_code_name(&s->codes[i], nm, sizeof nm));
+        if (w < 0) break;
+        n += (size_t)w < cap - n ? (size_t)w : cap - n - 1;
+    }
+}
+
+/* See arch.h. */
+cp_run_verdict cp_arch_judge(const cp_arch_summary *s, int cc_major, int cc_minor,
+                             int64_t driver_cuda, cp_arch_cover *cover, char *why, size_t whycap)
+{
+    char tmp[2];
+    if (!why || whycap == 0) { why = tmp; whycap = sizeof tmp; }
+    cp_arch_cover c = { 0, 0, 0, 0 };
+    cp_run_verdict whole = cp_arch_verdict(s, cc_major, cc_minor, driver_cuda, why, whycap);
+    cp_arch_summary t;          /* the codes of one group of modules */
+    uint64_t other = 0;         /* the codes of the modules that cannot run */
+    for (int k = 0; k < s->nsets; k++) {
+        codes_of(s, s->sets[k].codes, &t);
+        cp_run_verdict v = cp_arch_verdict(&t, cc_major, cc_minor, driver_cuda, NULL, 0);
+        int64_t m = s->sets[k].modules;
+        c.total += m;
+        if (v == CP_RUN_NATIVE) c.native += m;
+        else if (v == CP_RUN_PTX_JIT) c.jit += m;
+        else { c.none += m; other |= s->sets[k].codes; }
+    }
+    /* modules past the groups: judged by the file as a whole */
+    c.total += s->modules_ungrouped;
+    *(whole == CP_RUN_NATIVE ? &c.native : whole == CP_RUN_PTX_JIT ? &c.jit : &c.none) += s->modules_ungrouped;
+    if (cover) *cover = c;
+    if (c.none == 0 || c.native + c.jit == 0)
+        return whole;   /* every module runs, or none does: the file's verdict is theirs */
+    char list[160], head[256];
+    mask_list(s, other, list, sizeof list);
+    snprintf(head, sizeof head, "%s", why);
+    snprintf(why, whycap, "%s in %lld of %lld modules (%lld natively, %lld by PTX JIT); %lld carry only "
+             "%s: their kernels fail with 'no kernel image is available' if launched on CC %d.%d "
+             "(a library that picks its kernels by GPU, as NVIDIA's do, does not launch them there)",
+             head, (long long)(c.native + c.jit), (long long)c.total, (long long)c.native,
+             (long long)c.jit, (long long)c.none, list, cc_major, cc_minor);
+    return CP_RUN_PARTLY;
+}
+
 /* See arch.h. */
 const char *cp_run_verdict_name(cp_run_verdict v)
 {
@@ -154,6 +212,7 @@ const char *cp_run_verdict_name(cp_run_verdict v)
     case CP_RUN_PTX_JIT: return "PTX JIT";
     case CP_RUN_CANNOT: return "cannot run";
     case CP_RUN_NO_GPU_CODE: return "no GPU code";
+    case CP_RUN_PARTLY: return "runs only partly";
     }
     return "unknown";
 }

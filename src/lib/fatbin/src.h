@@ -44,9 +44,11 @@ void cp_fatbin_err(char *err, size_t errcap, const char *fmt, ...)
 typedef struct {
     const unsigned char *data;  /* the whole image, or NULL to read fd */
     int fd;
-    uint64_t len;               /* bytes in the image or file */
+    uint64_t base;              /* where offset 0 is in the image or file (a member of an
+                                 * archive); 0 for the whole */
+    uint64_t len;               /* bytes from base on */
     const char *name;           /* for messages: the path, or "<memory>" */
-    uint64_t win_off;           /* file offset of win[0] */
+    uint64_t win_off;           /* offset of win[0] (from base); set win_len 0 when base moves */
     size_t win_len;             /* valid bytes in win */
     unsigned char win[CP_SRC_WINDOW];
 } cp_src;
@@ -55,6 +57,20 @@ typedef struct {
  * or NULL when [off, off + n) is not all inside the source or a read fails
  * (errno then says why; 0 for a short read). */
 const unsigned char *cp_src_at(cp_src *src, uint64_t off, size_t n);
+
+/* Copy n bytes at off into buf without moving the window: for a few bytes
+ * far from the headers being walked (a section's name), which would
+ * otherwise refill the window twice per header.  Returns 0, or -1 like
+ * cp_src_at. */
+int cp_src_copy(cp_src *src, uint64_t off, void *buf, size_t n);
+
+/* The most section headers (and program headers) a file may have before it
+ * is called damaged.  The ELF format allows 2^32 through extended
+ * numbering, and a crafted sparse file of 2^24 empty sections took 31 s;
+ * real shared libraries have under a hundred, and the objects arch meets
+ * (nvcc -c, static archives) a few thousand. */
+#define CP_ELF_MAX_SECTIONS (1u << 18)
+#define CP_ELF_MAX_SEGMENTS (1u << 12)
 
 /* Fill err with "'NAME': cannot read at 0xOFF: WHY" after cp_src_at failed.
  * Returns -1 (inline, so callers' flow analysis sees it). */

@@ -31,8 +31,23 @@ static int list_names(const char *dir, bool skip_hidden, char ***out, size_t *co
 
 static int emit(walk_state *w, cp_walk_event ev, const char *path, const char *name, int depth, int err)
 {
-    cp_walk_entry e = { ev, path, name, depth, err };
+    cp_walk_entry e = { ev, path, name, depth, err, NULL };
     return w->fn(&e, w->arg);
+}
+
+static int skipped(walk_state *w, const char *path, const char *name, int depth, const char *why)
+{
+    if (!w->o->report_skipped) return 0;
+    cp_walk_entry e = { CP_WALK_SKIPPED, path, name, depth, 0, why };
+    return w->fn(&e, w->arg);
+}
+
+/* See walk.h. */
+const char *cp_file_kind(unsigned mode)
+{
+    return S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+         : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : S_ISLNK(mode) ? "a symbolic link"
+         : S_ISREG(mode) ? "a regular file" : "a special file";
 }
 
 static int walk_dir(walk_state *w, const char *dir, int depth);
@@ -67,10 +82,18 @@ static int visit(walk_state *w, const char *dir, const char *name, int depth, in
         return 0;
     /* A link is looked through only to a regular file: never to a folder
      * (no loops) nor to a FIFO or device (never opened). */
-    if (S_ISLNK(st.st_mode) && (!o->follow_file_links || stat(path, &st) != 0))
-        return 0;
-    if (!S_ISREG(st.st_mode))
-        return 0;
+    if (S_ISLNK(st.st_mode) && !o->follow_file_links)
+        return skipped(w, path, name, depth, "a symbolic link, not followed");
+    if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+        return skipped(w, path, name, depth, "a dangling symbolic link");
+    if (!S_ISREG(st.st_mode)) {
+        const char *k = cp_file_kind(st.st_mode);
+        return skipped(w, path, name, depth,
+                       strcmp(k, "a FIFO") == 0 ? "a FIFO, never opened"
+                       : strcmp(k, "a socket") == 0 ? "a socket, never opened"
+                       : strcmp(k, "a folder") == 0 ? "a symbolic link to a folder, not followed"
+                       : "a device node, never opened");
+    }
     return emit(w, CP_WALK_FILE, path, name, depth, 0);
 }
 
