@@ -27,6 +27,7 @@
  *   cuda.stub=1            every libcuda call returns 34 CUDA_ERROR_STUB_LIBRARY
  *   cuda.init=N            CUresult of cuInit (default 0)
  *   cuda.init.hang=1       cuInit never returns
+ *   cuda.init.ms=N         cuInit takes N milliseconds before it answers
  *   cuda.init.fork_holder=1  cuInit forks a process that keeps every inherited
  *                          descriptor (the probe's answer pipe too) open and
  *                          sleeps forever, as a driver helper might; it

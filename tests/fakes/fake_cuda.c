@@ -9,6 +9,7 @@
  * headers, so a mistake in those cannot hide itself.
  */
 #include <signal.h>
+#include <time.h>
 #include <stddef.h>
 #include <unistd.h>
 
@@ -100,6 +101,11 @@ CUresult cuInit(unsigned int flags)
     if (fk_int("cuda.init.hang", 0))
         for (;;)
             pause();
+    long long init_ms = fk_int("cuda.init.ms", 0);
+    if (init_ms > 0) {
+        struct timespec t = { (time_t)(init_ms / 1000), (long)(init_ms % 1000) * 1000000L };
+        while (nanosleep(&t, &t) != 0) {}
+    }
     if (fk_int("cuda.init.fork_holder", 0) && fork() == 0)
         for (;;)
             pause();          /* keeps the caller's descriptors open forever */

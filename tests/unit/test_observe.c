@@ -3,6 +3,9 @@
 #include "test.h"
 #include <dirent.h>
 #include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -157,6 +160,45 @@ static void test_snapshot_keeps_uptime(void)
     CHECK(strstr(a, "hardware.xid warn 1 hardware XID in the kernel log, worst Xid 79 is old (3 d 4 h ago)") != NULL);
     CHECK_STR(b, a);
     nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A deadline below the floor is raised to it (the CLI refuses such a
+ * --timeout, the library does not trust its callers): a cuInit that takes
+ * 30 ms answers under a 1 ms deadline.  Needs the fake libcuda beside this
+ * program (BUILD/fakes); skips without it. */
+static void test_deadline_floor(void)
+{
+    char fake[PATH_MAX], scen[] = "/tmp/cuprobe-scen-XXXXXX";
+    ssize_t n = readlink("/proc/self/exe", fake, sizeof fake - 32);
+    char *slash = n > 0 ? memrchr(fake, '/', (size_t)n) : NULL;
+    if (!slash) return;
+    memcpy(slash, "/../fakes/libcuda.so.1", sizeof "/../fakes/libcuda.so.1");
+    if (access(fake, R_OK) != 0) { printf("skip: no fake libcuda at '%s'\n", fake); return; }
+    int fd = mkstemp(scen);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    static const char text[] = "cuda.devices=1\ncuda.version=13000\ncuda.init.ms=30\n";
+    CHECK(write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1));
+    close(fd);
+    setenv("CUPROBE_LIBCUDA", fake, 1);
+    setenv("CUPROBE_FAKE_SCENARIO", scen, 1);
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    o.from_dir = "tests/fixtures/h200-snap";
+    o.live_mask = CP_LIVE_CUDA;
+    o.timeout_ms = 1;
+    cp_session *s = NULL;
+    char err[256] = "";
+    CHECK_I64(cp_observe(&o, &s, err, sizeof err), 0);
+    if (s) {
+        const cp_facts *f = cp_session_facts(s);
+        CHECK_I64(f->cuda.run.state, CP_PROBE_DONE);
+        CHECK(f->cuda.lib.loaded);
+        CHECK_I64(f->cuda.init_result, 0);
+        cp_session_free(s);
+    }
+    unsetenv("CUPROBE_FAKE_SCENARIO");
+    setenv("CUPROBE_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    unlink(scen);
 }
 
 /* The replayed facts of a snapshot folder; NULL when it does not replay. */
@@ -382,6 +424,7 @@ int main(void)
     RUN(test_snapshot_replays_same);
     RUN(test_snapshot_keeps_uptime);
     RUN(test_libs_answers_by_path);
+    RUN(test_deadline_floor);
     RUN(test_snapshot_write_fails_cleanly);
     RUN(test_snapshot_into_dot);
     RUN(test_snapshot_keeps_python);
