@@ -228,12 +228,18 @@ static void node_is(const cp_facts *f, const cp_devnode *d, char *out, size_t ca
 static void node_should(const cp_facts *f, const node_want *w, char *out, size_t cap)
 {
     int64_t maj = want_major(f, w->driver);
+    /* the frontend registers as "nvidia-frontend" in older drivers and as
+     * "nvidia" (and "nvidiactl") in newer ones: name it as this machine does */
+    const char *name = w->driver;
+    if (strcmp(name, "nvidia-frontend") == 0 && !CP_KNOWN(devices_major(&f->host.devices, name, false))
+        && CP_KNOWN(devices_major(&f->host.devices, "nvidia", false)))
+        name = "nvidia";
     if (!CP_KNOWN(maj))
-        snprintf(out, cap, "the %s character device", w->driver);
+        snprintf(out, cap, "the %s character device", name);
     else if (CP_KNOWN(w->minor))
-        snprintf(out, cap, "char %lld:%lld ('%s')", (long long)maj, (long long)w->minor, w->driver);
+        snprintf(out, cap, "char %lld:%lld ('%s')", (long long)maj, (long long)w->minor, name);
     else
-        snprintf(out, cap, "a char %lld:* node ('%s')", (long long)maj, w->driver);
+        snprintf(out, cap, "a char %lld:* node ('%s')", (long long)maj, name);
 }
 
 /* Is an existing node the NVIDIA device its name says?  1 yes, 0 no (another
