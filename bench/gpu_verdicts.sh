@@ -21,7 +21,9 @@ mkdir -p "$OUT"
     grep -E "libraries.load|driver.libcuda|driver.cuinit|kernel.devnodes|system.devnode_access" "$OUT/doctor.txt"
     echo "== doctor --timeout 0.2 (a real cuInit under a short deadline)"
     ./cuprobe --timeout 0.2 >"$OUT/doctor-0.2.txt"; echo "exit $?"; sed -n '/root cause/,/fix/p' "$OUT/doctor-0.2.txt"
-    echo "== no cuprobe process left"; ps -eo pid,ppid,comm | grep -c '[c]uprobe' || true
+    echo "== cuprobe processes right after a run, and a second later (zombies included); PID 1 is $(cat /proc/1/comm)"
+    ./cuprobe >/dev/null; ps -eo pid=,ppid=,stat=,etime=,comm= | awk '$5 == "cuprobe"'; echo "(end)"
+    sleep 1; ps -eo pid=,ppid=,stat=,etime=,comm= | awk '$5 == "cuprobe"'; echo "(end)"
     echo "== arch on cuFFT beside cuobjdump"
     for f in /usr/local/cuda/lib64/libcufft.so.12 \
              "$(python3 -c 'import nvidia.cufft, os; print(os.path.join(list(nvidia.cufft.__path__)[0], "lib", "libcufft.so.12"))' 2>/dev/null)"; do
@@ -39,8 +41,11 @@ mkdir -p "$OUT"
             timeout 300 cuobjdump --list-elf "$f" >"$OUT/cuobjdump-elf.txt" 2>&1
             t1=$(date +%s.%N)
             echo "cuobjdump --list-elf: $(awk "BEGIN { print $t1 - $t0 }") s"
-            echo "cuobjdump cubins per arch:"; grep -o 'sm_[0-9]*[af]\?' "$OUT/cuobjdump-elf.txt" | sort | uniq -c
+            echo "cuobjdump cubins per arch (it reads .nv_fatbin only):"; grep -o 'sm_[0-9]*[af]\?' "$OUT/cuobjdump-elf.txt" | sort | uniq -c
             echo "cuprobe SASS line:"; sed -n 's/^  SASS: //p' "$OUT/arch-cufft.txt"
+            echo "every container cut out by its magic, 400 of them given to cuobjdump:"
+            t0=$(date +%s.%N); python3 tests/gpu/carve_fatbins.py "$f" 400; t1=$(date +%s.%N)
+            echo "(carving and cuobjdump: $(awk "BEGIN { print $t1 - $t0 }") s)"
         fi
         break
     done
@@ -49,3 +54,4 @@ mkdir -p "$OUT"
         SETTLE_S=0.3 bench/l1_vs_floor.sh "$n" "$old"
     fi
 } 2>&1 | tee "$OUT/run.log"
+tar czf "$OUT/faults.tgz" -C "$OUT" faults 2>/dev/null && rm -rf "$OUT/faults"

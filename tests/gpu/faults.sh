@@ -117,16 +117,17 @@ run() {
     return 0
 }
 
-# expect NAME LAYER CHECK WORDS: LAYER "healthy" wants no failing layer
-# (exit 0, or 1 with only warnings, as an old XID in the kernel log gives);
-# else the root cause's layer, its check (unless CHECK is "-") and, case
+# expect NAME LAYER CHECK WORDS [EXIT]: LAYER "healthy" wants no failing
+# layer (exit 0, or 1 with only warnings, as an old XID in the kernel log
+# gives); else the root cause's layer, its check (unless CHECK is "-"), the
+# exit code EXIT (default 2, a failure; 1 for a warning) and, case
 # insensitively, a match for the regular expression WORDS in its summary
 # plus fix.  Prints the case's line.
 expect() {
     n=$1
-    out=$(python3 - "$tmp/$n.json" "$(cat "$tmp/$n.code")" "$2" "$3" "$4" <<'EOF'
+    out=$(python3 - "$tmp/$n.json" "$(cat "$tmp/$n.code")" "$2" "$3" "$4" "${5:-2}" <<'EOF'
 import json, re, sys
-path, code, layer, check, words = sys.argv[1:6]
+path, code, layer, check, words, want_code = sys.argv[1:7]
 try:
     d = json.load(open(path))
 except Exception as e:
@@ -139,7 +140,7 @@ if layer == "healthy":
 else:
     text = (rc or {}).get("summary", "") + " " + (rc or {}).get("fix", "")
     ok = (rc is not None and rc.get("layer") == layer and (check == "-" or rc.get("check") == check)
-          and re.search(words, text, re.I) is not None and code == "2")
+          and re.search(words, text, re.I) is not None and code == want_code)
 print("%s exit %s, %s" % ("PASS" if ok else "FAIL", code, got))
 EOF
 )
@@ -333,15 +334,16 @@ real_lib() {
     [ -n "$p" ] && readlink -f "$p"
 }
 : >"$tmp/empty.so"
-for lib in libnvidia-ml.so.1:nvml:"NVML|libnvidia-ml" libcuda.so.1:libcuda:"libcuda"; do
-    so=${lib%%:*} rest=${lib#*:}; short=${rest%%:*} words=${rest#*:}
+# (a broken NVML is a warning: CUDA itself works without it)
+for lib in libnvidia-ml.so.1:nvml:driver.nvml:1 libcuda.so.1:libcuda:driver.libcuda:2; do
+    so=${lib%%:*} rest=${lib#*:}; short=${rest%%:*} rest=${rest#*:}; check=${rest%%:*} code=${rest#*:}
     n=unloadable-$short
     real=$(real_lib "$so")
     if [ $can_bind = 0 ]; then SKIP "$n" "$why_bind"
     elif [ -z "$real" ]; then SKIP "$n" "ldconfig -p lists no $so"
     else
         run "$n" 1 0 "mount --bind $tmp/empty.so $real"
-        expect "$n" driver - "$words"
+        expect "$n" driver "$check" "is there but cannot be loaded: .*file too short" "$code"
     fi
 done
 
@@ -358,7 +360,8 @@ else
     expect stub-libcuda driver - "stub"
 fi
 
-driver=$(sed -n 's/.*Kernel Module[^0-9]*\([0-9][0-9.]*\).*/\1/p' /proc/driver/nvidia/version | head -n 1)
+# "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ..."
+driver=$(head -n 1 /proc/driver/nvidia/version | grep -o '[0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*' | head -n 1)
 older="" found=""
 for c in /usr/local/cuda*/compat/libcuda.so.*.*; do
     [ -f "$c" ] || continue
@@ -391,5 +394,13 @@ expect nvidia-visible-void healthy
 
 run baseline 0 0 ":"
 expect baseline healthy
+
+# ---- nothing left behind: no cuprobe process, zombies included (a container's
+#      init may never reap one), a second after the last case ------------------
+sleep 1
+left=$(ps -eo pid=,stat=,comm= 2>/dev/null | awk '$3 == "cuprobe" { print $1 "(" $2 ")" }' | tr '\n' ' ')
+if ! command -v ps >/dev/null 2>&1; then SKIP no-process-left "ps is not installed"
+elif [ -z "$left" ]; then PASS no-process-left "no cuprobe process (zombies included) after the cases"
+else FAIL no-process-left "left: $left"; fi
 
 finish

@@ -357,6 +357,14 @@ static void lacks_symbol(cp_finding *o, const cp_lib_load *l, const char *what, 
 }
 
 /* libcuda.so.1 is found, is the real driver and has what we call. */
+/* Did dlopen fail because no such file was found (as opposed to a file that
+ * is there but empty, damaged or for another machine: "file too short",
+ * "invalid ELF header", "wrong ELF class")?  An empty error counts as absence. */
+static bool load_error_is_absence(const char *err)
+{
+    return !err[0] || strstr(err, "No such file or directory") != NULL;
+}
+
 void cp_check_libcuda(const cp_facts *f, cp_finding *o)
 {
     const cp_lib_load *l = &f->cuda.lib;
@@ -371,6 +379,15 @@ void cp_check_libcuda(const cp_facts *f, cp_finding *o)
                "user-space package (libnvidia-compute-<branch> or nvidia-driver) of the kernel module's version%s%s, "
                "and take any other copy off CUPROBE_LIBCUDA, LD_LIBRARY_PATH and ldconfig's folders",
                f->host.procfs.version[0] ? " " : "", f->host.procfs.version);
+        return;
+    }
+    if (!l->loaded && !load_error_is_absence(l->error)) {
+        cp_evidence(o, "dlopen(\"%s\"): %s", l->requested[0] ? l->requested : "libcuda.so.1", l->error);
+        cp_set(o, CP_FAIL, "libcuda.so.1 (the CUDA driver library) is there but cannot be loaded: %s", l->error);
+        cp_fix(o, "the file is damaged, empty, or not a library for this machine: reinstall the driver's user-space "
+               "package (libnvidia-compute-<branch> or nvidia-driver) of the kernel module's version%s%s, then run "
+               "'ldconfig'; in a container, restart it through the NVIDIA Container Toolkit so the host's libcuda "
+               "is mounted in", f->host.procfs.version[0] ? " " : "", f->host.procfs.version);
         return;
     }
     if (!l->loaded) {
@@ -624,6 +641,15 @@ void cp_check_nvml(const cp_facts *f, cp_finding *o)
         cp_fix(o, "that file is not NVIDIA's NVML, or a damaged or too old one: reinstall the driver's NVML "
                "(libnvidia-ml / nvidia-utils) of the kernel module's version%s%s, and take any other copy off "
                "CUPROBE_LIBNVML, LD_LIBRARY_PATH and ldconfig's folders",
+               f->host.procfs.version[0] ? " " : "", f->host.procfs.version);
+        return;
+    }
+    if (!n->lib.loaded && !load_error_is_absence(n->lib.error)) {
+        cp_evidence(o, "dlopen(\"%s\"): %s", n->lib.requested[0] ? n->lib.requested : "libnvidia-ml.so.1", n->lib.error);
+        cp_set(o, CP_WARN, "NVML (libnvidia-ml.so.1) is there but cannot be loaded: %s; nvidia-smi and the GPU health "
+               "checks cannot run", n->lib.error);
+        cp_fix(o, "the file is damaged, empty, or not a library for this machine: reinstall the driver's NVML "
+               "(libnvidia-ml / nvidia-utils) of the kernel module's version%s%s",
                f->host.procfs.version[0] ? " " : "", f->host.procfs.version);
         return;
     }

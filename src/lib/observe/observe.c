@@ -567,9 +567,7 @@ int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t er
 void cp_session_free(cp_session *s)
 {
     if (!s) return;
-    cp_probe_reap(s->unreaped[0]);
-    cp_probe_reap(s->unreaped[1]);
-    cp_probe_reap(s->unreaped[2]);
+    cp_probe_reap(s->unreaped, 3, CP_PROBE_REAP_MS);
     cp_fs_close(s->fs);
     free(s);
 }

@@ -220,12 +220,24 @@ void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms)
         if (jobs[i].fd >= 0) finish(&jobs[i], timeout_ms);
 }
 
-/* Kill the group of a child that cp_probe_wait left exiting, then reap the
- * child if it is gone; never blocks. */
-void cp_probe_reap(pid_t pid)
+/* Kill the groups of the children cp_probe_wait left exiting and reap them,
+ * waiting at most max_ms for all of them together; see deadline.h. */
+int cp_probe_reap(const pid_t *pids, int n, int max_ms)
 {
-    int status;
-    if (pid <= 0) return;
-    kill(-pid, SIGKILL);      /* the pid is unreaped, so the group id is still ours */
-    waitpid(pid, &status, WNOHANG);
+    int left = 0;
+    for (int i = 0; i < n; i++)
+        if (pids[i] > 0) kill(-pids[i], SIGKILL);   /* unreaped, so each group id is still ours */
+    double end = cp_now_ms() + max_ms;
+    for (;;) {
+        left = 0;
+        for (int i = 0; i < n; i++) {
+            int status;
+            if (pids[i] <= 0) continue;
+            pid_t r = waitpid(pids[i], &status, WNOHANG);
+            if (r == 0 || (r < 0 && errno == EINTR)) left++;
+        }
+        if (left == 0 || cp_now_ms() >= end) return left;
+        struct timespec pause = { 0, 1000000 };   /* 1 ms: teardown takes tens */
+        nanosleep(&pause, NULL);
+    }
 }

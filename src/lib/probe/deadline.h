@@ -67,10 +67,14 @@ int cp_probe_start(cp_probe_job *job, cp_probe_fn fn, void *arg, const char *mar
  * Free the outputs with cp_buf_free(&job->out). */
 void cp_probe_wait(cp_probe_job *jobs, int n, int timeout_ms);
 
-/* Kill the process group of a child left by cp_probe_wait (job.unreaped)
- * once more and reap the child if it has exited by now; never blocks.  One
- * that has not (stuck in the kernel) is reaped by init once we exit. */
-void cp_probe_reap(pid_t pid);
+/* Kill the process groups of the children cp_probe_wait left (job.unreaped;
+ * pids <= 0 are skipped) once more and reap them, waiting at most max_ms in
+ * all: a killed child takes tens of ms to leave the driver, and one left
+ * unreaped becomes a zombie that a container's init may never reap.  A child
+ * stuck in the kernel past max_ms is left (CP_PROBE_REAP_MS bounds what
+ * that costs).  Returns how many were left. */
+#define CP_PROBE_REAP_MS 1000
+int cp_probe_reap(const pid_t *pids, int n, int max_ms);
 
 /* Monotonic milliseconds, for timing probes and commands. */
 double cp_now_ms(void);
