@@ -74,10 +74,11 @@ static int parse_args(int argc, char **argv, arch_args *a, const char **paths, i
     return 0;
 }
 
+/* A problem names a path from the machine: written as safe text. */
 static void print_problem(const char *msg, void *arg)
 {
     (void)arg;
-    fprintf(stderr, "cuprobe: %s\n", msg);
+    cli_error(0, "%s", msg);
 }
 
 /* `cuprobe arch`: see the top of this file and cli.h.  Exit 0 when every

@@ -46,6 +46,9 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "cuprobe: MSG" on stderr, the message written as safe text (cp_text_put:
  * it names paths and words the tool did not write); returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Flush stdout now (a command whose last step is slow sends its output
+ * first); a failure is kept for main's write-error exit. */
+void cli_flush_stdout(void);
 
 /* The subcommands: argv holds the arguments after the command name.  Each
  * returns the process exit code (report.h's CP_EXIT_*). */

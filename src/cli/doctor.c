@@ -66,6 +66,9 @@ int cmd_doctor(int argc, char **argv)
                 self.ru_maxrss, (long long)f->cuda.run.maxrss_kb, (long long)f->nvml.run.maxrss_kb);
     }
     cp_report_free(&r);
+    /* the report goes out now: freeing the session waits for the probe
+     * children to leave the driver (tens of ms), so none is left a zombie */
+    cli_flush_stdout();
     cp_session_free(s);
     return code;
 }

@@ -45,12 +45,21 @@ static int run(int argc, char **argv)
  * not: `cuprobe arch ... > /dev/full` used to exit 0.  stdout is flushed
  * and closed here, after the command, and a failure of any write to it is
  * "write error: WHY" on stderr and exit 3, whatever the command found. */
+static int stdout_errno;   /* the first failed flush's reason */
+
+/* Flush stdout now, keeping why it failed for main; see cli.h. */
+void cli_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 && !stdout_errno) stdout_errno = errno;
+}
+
 int main(int argc, char **argv)
 {
     int rc = run(argc, argv);
-    errno = 0;
-    int bad = fflush(stdout) != 0;
-    int e = errno;
+    cli_flush_stdout();
+    int bad = ferror(stdout) != 0 || stdout_errno != 0;
+    int e = stdout_errno;
     bad |= ferror(stdout) != 0;
     errno = 0;
     if (fclose(stdout) != 0) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/str.h"
 #include "fs/fs_int.h"
 
 
@@ -23,10 +24,7 @@ static void set_err(char *errbuf, size_t cap, const char *what, const char *path
     if (!errbuf || cap == 0)
         return;
     char msg[128];
-    snprintf(msg, sizeof msg, "%s", strerror(err));
-    if (msg[0] >= 'A' && msg[0] <= 'Z')
-        msg[0] = (char)(msg[0] - 'A' + 'a');
-    snprintf(errbuf, cap, "cannot %s '%s': %s", what, path, msg);
+    snprintf(errbuf, cap, "cannot %s '%s': %s", what, path, cp_str_errno(err, msg, sizeof msg));
 }
 
 /* The fail-write test hook: true when this write is the one to fail. */

@@ -268,10 +268,7 @@ int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k)
             snprintf(k->why, sizeof k->why, "cannot read /dev/kmsg: it does not exist");
         else {
             char msg[96];
-            snprintf(msg, sizeof msg, "%s", strerror(-rc));
-            if (msg[0] >= 'A' && msg[0] <= 'Z')
-                msg[0] = (char)(msg[0] - 'A' + 'a');
-            snprintf(k->why, sizeof k->why, "cannot read /dev/kmsg: %s", msg);
+            snprintf(k->why, sizeof k->why, "cannot read /dev/kmsg: %s", cp_str_errno(-rc, msg, sizeof msg));
         }
         return rc;
     }

@@ -235,14 +235,6 @@ static void observe_meta(cp_facts *f)
     }
 }
 
-/* strerror with a lower-case first letter, to follow a colon. */
-static void errno_text(int e, char *out, size_t cap)
-{
-    snprintf(out, cap, "%s", strerror(e));
-    if (out[0] >= 'A' && out[0] <= 'Z')
-        out[0] = (char)(out[0] - 'A' + 'a');
-}
-
 /* Read and check a snapshot's answers.txt.  It is read through a view of
  * the snapshot folder, so a link in it is followed inside the folder and
  * never out of it, and a FIFO or device is refused without blocking.  Every
@@ -259,13 +251,13 @@ static int load_answers(const char *dir, cp_facts *f, int *seen_out, char *err, 
     }
     int rc = cp_fs_read_alloc(view, "/" ANSWERS_FILE, ANSWERS_MAX + 1, &text, &len);
     if (rc == -ENOENT) {
-        errno_text(-rc, why, sizeof why);
+        cp_str_errno(-rc, why, sizeof why);
         snprintf(err, errcap, "'%s' is not a cuprobe snapshot: cannot open '%s/%s': %s", dir, dir, ANSWERS_FILE, why);
     } else if (rc == -ENXIO || rc == -EISDIR) {
         snprintf(err, errcap, "damaged snapshot '%s': %s is %s, not a file", dir, ANSWERS_FILE,
                  cp_fs_what(view, "/" ANSWERS_FILE));
     } else if (rc) {
-        errno_text(-rc, why, sizeof why);
+        cp_str_errno(-rc, why, sizeof why);
         snprintf(err, errcap, "damaged snapshot '%s': cannot read %s: %s", dir, ANSWERS_FILE, why);
     } else if (len > ANSWERS_MAX) {
         snprintf(err, errcap, "damaged snapshot '%s': %s is larger than %zu MB", dir, ANSWERS_FILE, ANSWERS_MAX >> 20);
@@ -295,7 +287,7 @@ static int check_snapshot_root(const char *dir, const char *root, char *err, siz
     char why[128];
     if (lstat(root, &st) != 0) {
         int e = errno;
-        errno_text(e, why, sizeof why);
+        cp_str_errno(e, why, sizeof why);
         snprintf(err, errcap, "damaged snapshot '%s': root/ %s", dir, e == ENOENT ? "is missing" : why);
         return -1;
     }
@@ -315,7 +307,7 @@ static int check_snapshot_root(const char *dir, const char *root, char *err, siz
     if (!d) {
         int e = errno;
         if (fd >= 0) close(fd);
-        errno_text(e, why, sizeof why);
+        cp_str_errno(e, why, sizeof why);
         snprintf(err, errcap, "damaged snapshot '%s': root/ cannot be read: %s", dir, why);
         return -1;
     }
@@ -327,7 +319,7 @@ static int check_snapshot_root(const char *dir, const char *root, char *err, siz
     int e = errno;
     closedir(d);
     if (!entries) {
-        errno_text(e, why, sizeof why);
+        cp_str_errno(e, why, sizeof why);
         snprintf(err, errcap, "damaged snapshot '%s': root/ %s%s", dir, e ? "cannot be read: " : "is empty", e ? why : "");
         return -1;
     }
@@ -468,7 +460,7 @@ static int write_snapshot_files(const cp_session *s, const char *tmp, char *err,
     char path[CP_PATH_MAX + 160], why[160];
     snprintf(path, sizeof path, "%s/root", tmp);
     if (mkdir(path, 0700) != 0) {
-        errno_text(errno, why, sizeof why);
+        cp_str_errno(errno, why, sizeof why);
         snprintf(err, errcap, "cannot create the snapshot's folder root/: %s", why);
         return -1;
     }
@@ -487,7 +479,7 @@ static int write_snapshot_files(const cp_session *s, const char *tmp, char *err,
     int rc = b.failed ? -ENOMEM : cp_fs_write_file(s->fs, path, b.data, b.len, 0600);
     cp_buf_free(&b);
     if (rc) {
-        errno_text(-rc, why, sizeof why);
+        cp_str_errno(-rc, why, sizeof why);
         snprintf(err, errcap, "cannot write the snapshot's file %s: %s", ANSWERS_FILE, why);
         return -1;
     }
@@ -507,7 +499,7 @@ int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t er
     }
     int e = dir_is_empty_or_missing(dir);
     if (e <= 0) {
-        errno_text(errno, why, sizeof why);
+        cp_str_errno(errno, why, sizeof why);
         snprintf(err, errcap, "cannot write snapshot to '%s': %s", dir,
                  e < 0 ? why : "it exists and is not an empty folder");
         return -1;
@@ -519,14 +511,14 @@ int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t er
         return -1;
     }
     if (!mkdtemp(tmp)) {                              /* mode 0700 */
-        errno_text(errno, why, sizeof why);
+        cp_str_errno(errno, why, sizeof why);
         snprintf(err, errcap, "cannot create snapshot '%s': %s", dir, why);
         return -1;
     }
     int rc = write_snapshot_files(s, tmp, inner, sizeof inner);
     if (rc == 0 && e == 1) {
         if (rename(tmp, dir) != 0) {
-            errno_text(errno, why, sizeof why);
+            cp_str_errno(errno, why, sizeof why);
             snprintf(inner, sizeof inner, "cannot rename its temporary folder to it: %s", why);
             rc = -1;
         }
@@ -547,10 +539,10 @@ int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t er
             }
         }
         if (rc) {
-            errno_text(errno, why, sizeof why);
+            cp_str_errno(errno, why, sizeof why);
             snprintf(inner, sizeof inner, "cannot move its files into place: %s", why);
         } else if (rmdir(tmp) != 0) {
-            errno_text(errno, why, sizeof why);
+            cp_str_errno(errno, why, sizeof why);
             snprintf(inner, sizeof inner, "cannot remove its temporary folder '%s': %s", tmp, why);
             rc = -1;
         }

@@ -120,3 +120,11 @@ bool cp_span_equals(cp_span s, const char *str)
     size_t n = str ? strlen(str) : 0;
     return s.n == n && (n == 0 || memcmp(s.p, str, n) == 0);
 }
+
+/* See str.h. */
+const char *cp_str_errno(int e, char *out, size_t cap)
+{
+    if (!cp_str_copy(out, cap, strerror(e)) && cap == 0) return out;
+    if (out[0] >= 'A' && out[0] <= 'Z') out[0] = (char)(out[0] - 'A' + 'a');
+    return out;
+}

@@ -29,6 +29,9 @@ bool cp_str_copy_trim(char *dst, size_t cap, const char *src, size_t n);
 bool cp_str_append(char *dst, size_t cap, const char *sep, const char *s);
 
 bool cp_str_starts_with(const char *s, const char *prefix);
+/* strerror(e) into out with a lower-case first letter, to follow a colon
+ * ("cannot read x: no such file or directory"); returns out. */
+const char *cp_str_errno(int e, char *out, size_t cap);
 bool cp_str_ends_with(const char *s, const char *suffix);
 
 /* dir + "/" + name into out (no doubled slash after a dir ending in '/').
