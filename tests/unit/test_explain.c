@@ -3,7 +3,9 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "test.h"
+#include "crafted_elf.h"
 #include "json_check.h"
 #include "cuprobe/explain.h"
 #include "checks/check.h"
@@ -287,6 +289,42 @@ static void test_paths(void)
     CHECK_I64(cp_explain_paths(many, strlen(many), p), CP_EXPLAIN_MAX_PATHS);
     CHECK_I64(cp_explain_paths("/", 1, p), 0);
     CHECK_I64(cp_explain_paths("", 0, p), 0);
+}
+
+/* explain --check scans the libraries a traceback names: one crafted to
+ * claim 2^24 sections (a sparse file) took 31 s, as arch did; the scan is
+ * bounded by what a real file holds, and the file is named unreadable. */
+static void test_confirm_crafted_library(void)
+{
+    char dir[] = "/tmp/cp_explain_crafted_XXXXXX", path[128], text[512];
+    if (!mkdtemp(dir)) { CHECK(0); return; }
+    snprintf(path, sizeof path, "%s/libcrafted.so", dir);
+    if (crafted_elf(path, 1u << 24, 1) != 0) {
+        fprintf(stderr, "  skip: cannot write a sparse file in /tmp\n");
+        rmdir(dir);
+        return;
+    }
+    static cp_facts f;
+    cp_facts_init(&f);
+    cp_report rep = { .findings = NULL, .nfindings = 0, .root = -1 };
+    snprintf(text, sizeof text, "RuntimeError: CUDA error: no kernel image is available for execution on the "
+             "device\n  File \"%s\", line 1\n", path);
+    cp_explain_result r = explain(text, strlen(text));
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cp_explain_confirm(&r, text, strlen(text), &f, &rep);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    CHECK(took < 1.0);
+    const cp_explain_signal *s = find(&r, "cuda.no_kernel_image");
+    CHECK(s && s->here.nfiles == 1);
+    if (s && s->here.nfiles == 1) {
+        CHECK_STR(s->here.files[0].path, path);
+        CHECK_STR(s->here.files[0].verdict, "unreadable");
+    }
+    cp_explain_free(&r);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* --check verdicts from a report: fail or warn confirms, pass is "not
@@ -626,6 +664,7 @@ int main(void)
     RUN(test_doctor_wording);
     RUN(test_paths);
     RUN(test_confirm_verdicts);
+    RUN(test_confirm_crafted_library);
     RUN(test_unknown);
     RUN(test_extract_oom);
     RUN(test_extract_huge_size);
