@@ -15,7 +15,7 @@ CPPFLAGS = -Iinclude -Isrc/lib -D_GNU_SOURCE
 # The tool sees only the public API: a cli include of a library header fails here.
 CPPFLAGS_TOOL = -Iinclude -D_GNU_SOURCE
 CFLAGS_ALL = -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
-LDLIBS_ALL = -ldl -lpthread $(LDLIBS)
+LDLIBS_ALL = -ldl -lpthread -lm $(LDLIBS)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
