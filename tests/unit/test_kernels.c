@@ -259,10 +259,13 @@ static void test_image_codes(void)
     CHECK(total >= 9 * 7);                  /* each kernel in each of the 9 entries */
     /* the PTX, stored as text, declares the ISA the entry header says */
     CHECK(memmem(cp_probe_kernels_fatbin, cp_probe_kernels_fatbin_len, "\n.version 6.3\n.target sm_75\n", 28) != NULL);
-    /* a GPU of CUDA 13 runs its SASS; one newer than every cubin JITs the PTX */
+    /* a GPU with a cubin runs it; one newer than every cubin JITs the PTX,
+     * even under an old driver; one older than sm_75 runs nothing */
     char why[512];
     CHECK_I64(cp_arch_verdict(&s, 9, 0, 12020, why, sizeof why), CP_RUN_NATIVE);
     CHECK_I64(cp_arch_verdict(&s, 13, 0, 13000, why, sizeof why), CP_RUN_PTX_JIT);
+    CHECK_I64(cp_arch_verdict(&s, 13, 0, 11000, why, sizeof why), CP_RUN_PTX_JIT);   /* ISA 6.3, not 9.0 */
+    CHECK_I64(cp_arch_verdict(&s, 7, 0, 13000, why, sizeof why), CP_RUN_CANNOT);     /* Volta: nothing */
 }
 
 /* Where nvcc is installed, `make kernels` into a temporary file must give the
