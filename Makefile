@@ -72,9 +72,9 @@ $(BUILD)/tests/test_abi: private CPPFLAGS += $(if $(wildcard /usr/local/cuda/inc
 
 # Fake vendor libraries, driven by the scenario file in $CUPROBE_FAKE_SCENARIO.
 # Never sanitized: they are dlopen'ed into the probe child like the real ones.
-$(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h
+$(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h src/lib/kernels/kernels.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libcuda.so.1
+	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libcuda.so.1 -lm
 $(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libnvidia-ml.so.1

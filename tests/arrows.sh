@@ -17,6 +17,7 @@ dl 2
 kb 2
 fatbin 3
 host 3
+rt 3
 installed 4
 probe 4
 observe 5

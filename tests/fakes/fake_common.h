@@ -45,6 +45,38 @@
  *   cuda.devN.sms=132      attribute 16
  *   cuda.devN.compute_mode=0     attribute 20
  *
+ *   The runtime's calls (what src/lib/rt/ uses) are carried out over host
+ *   memory.  cuDevicePrimaryCtxRetain / _Release_v2 count references and
+ *   cuCtxSetCurrent binds one; the calls below answer 201 without a current
+ *   retained context.  A device allocation is host memory (256-byte
+ *   aligned) and its CUdeviceptr is the address; cuMemGetInfo_v2 answers
+ *   total = cuda.devN.mem and free = total - nvml.devN.mem_used - what is
+ *   allocated (801 without cuda.devN.mem), and cuMemAlloc_v2 past free
+ *   answers 2.  Release never frees memory, so a leak shows.  Copies and
+ *   memsets check that the device range lies in one allocation (else 1) and
+ *   are memcpy / fills; "async" work runs at once.  Events record a
+ *   CLOCK_MONOTONIC time.  cuModuleLoadData takes an image starting with
+ *   the fatbin magic 0xBA55ED50 (little-endian u32) or "\177ELF" (else 200);
+ *   cuModuleGetFunction knows the probe kernels of kernels/kernels.h by name
+ *   (else 500), and cuLaunchKernel runs the kernel's CPU twin over
+ *   kernelParams (device arguments out of range: 1).  A stream being
+ *   captured (cuStreamBeginCapture_v2) records launches only (copies,
+ *   memsets, event records and syncs there answer 900); the graph and its
+ *   instantiation replay them on cuGraphLaunch.
+ *   cuda.rt.oom_at=N       the Nth cuMemAlloc_v2 since cuInit answers 2
+ *                          CUDA_ERROR_OUT_OF_MEMORY
+ *   cuda.rt.wrong_element=I  a launched cp_k_fill_u32 / cp_k_fma_f32 /
+ *                          cp_k_burn_f32 writes element I with its lowest bit
+ *                          flipped (when I < n)
+ *   cuda.rt.launch_fail=1  cuLaunchKernel answers 719 CUDA_ERROR_LAUNCH_FAILED
+ *   cuda.rt.sync_hang=1    cuCtxSynchronize, cuStreamSynchronize and
+ *                          cuEventSynchronize never return
+ *   cuda.rt.illegal_address=1  after the first launch on a non-default stream
+ *                          the next cuStreamSynchronize of that stream (or of
+ *                          the default stream, or cuCtxSynchronize) answers
+ *                          700 CUDA_ERROR_ILLEGAL_ADDRESS, once
+ *   cuda.rt.ctx_fail=N     cuDevicePrimaryCtxRetain answers N
+ *
  *   CUDA_VISIBLE_DEVICES is honoured like the driver: a comma list of
  *   ordinals or "GPU-" UUID prefixes (unique), read up to the first invalid
  *   or repeated entry; no device left -> cuInit returns 100.

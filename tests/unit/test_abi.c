@@ -38,6 +38,17 @@
 #define CUuuid_st own_CUuuid_st
 #define CUctx_st own_CUctx_st
 #define CUstream_st own_CUstream_st
+#define CUmodule own_CUmodule
+#define CUfunction own_CUfunction
+#define CUevent own_CUevent
+#define CUgraph own_CUgraph
+#define CUgraphExec own_CUgraphExec
+#define CUstreamCaptureMode own_CUstreamCaptureMode
+#define CUmod_st own_CUmod_st
+#define CUfunc_st own_CUfunc_st
+#define CUevent_st own_CUevent_st
+#define CUgraph_st own_CUgraph_st
+#define CUgraphExec_st own_CUgraphExec_st
 #include "dl/cuda_types.h"
 #undef CUresult
 #undef CUdevice
@@ -51,6 +62,17 @@
 #undef CUuuid_st
 #undef CUctx_st
 #undef CUstream_st
+#undef CUmodule
+#undef CUfunction
+#undef CUevent
+#undef CUgraph
+#undef CUgraphExec
+#undef CUstreamCaptureMode
+#undef CUmod_st
+#undef CUfunc_st
+#undef CUevent_st
+#undef CUgraph_st
+#undef CUgraphExec_st
 
 #include <cuda.h>
 
@@ -72,6 +94,12 @@ _Static_assert(sizeof(own_CUdriverProcAddressQueryResult) ==
 _Static_assert(sizeof(own_CUuuid) == sizeof(CUuuid) && sizeof(CUuuid) == 16, "CUuuid");
 _Static_assert(offsetof(own_CUuuid, bytes) == offsetof(CUuuid, bytes), "CUuuid.bytes");
 _Static_assert(sizeof(own_CUcontext) == sizeof(CUcontext), "CUcontext");
+_Static_assert(sizeof(own_CUmodule) == sizeof(CUmodule), "CUmodule");
+_Static_assert(sizeof(own_CUfunction) == sizeof(CUfunction), "CUfunction");
+_Static_assert(sizeof(own_CUevent) == sizeof(CUevent), "CUevent");
+_Static_assert(sizeof(own_CUgraph) == sizeof(CUgraph), "CUgraph");
+_Static_assert(sizeof(own_CUgraphExec) == sizeof(CUgraphExec), "CUgraphExec");
+_Static_assert(sizeof(own_CUstreamCaptureMode) == sizeof(CUstreamCaptureMode), "capture mode");
 
 /* Each pointer type of cp_cuda_api is the official prototype of the symbol
  * the loader resolves: a different ABI does not compile. */
@@ -98,11 +126,40 @@ SAME_ABI(cp_cuMemAlloc_v2_fn, cuMemAlloc_v2);
 SAME_ABI(cp_cuMemFree_v2_fn, cuMemFree_v2);
 SAME_ABI(cp_cuMemcpyHtoD_v2_fn, cuMemcpyHtoD_v2);
 SAME_ABI(cp_cuMemcpyDtoH_v2_fn, cuMemcpyDtoH_v2);
+SAME_ABI(cp_cuMemHostAlloc_fn, cuMemHostAlloc);
+SAME_ABI(cp_cuMemFreeHost_fn, cuMemFreeHost);
+SAME_ABI(cp_cuMemcpyHtoDAsync_v2_fn, cuMemcpyHtoDAsync_v2);
+SAME_ABI(cp_cuMemcpyDtoHAsync_v2_fn, cuMemcpyDtoHAsync_v2);
+SAME_ABI(cp_cuMemcpyDtoD_v2_fn, cuMemcpyDtoD_v2);
+SAME_ABI(cp_cuMemcpyDtoDAsync_v2_fn, cuMemcpyDtoDAsync_v2);
+SAME_ABI(cp_cuMemsetD32_v2_fn, cuMemsetD32_v2);
+SAME_ABI(cp_cuMemsetD32Async_fn, cuMemsetD32Async);
+SAME_ABI(cp_cuModuleLoadData_fn, cuModuleLoadData);
+SAME_ABI(cp_cuModuleUnload_fn, cuModuleUnload);
+SAME_ABI(cp_cuModuleGetFunction_fn, cuModuleGetFunction);
+SAME_ABI(cp_cuLaunchKernel_fn, cuLaunchKernel);
+SAME_ABI(cp_cuStreamCreate_fn, cuStreamCreate);
+SAME_ABI(cp_cuStreamDestroy_v2_fn, cuStreamDestroy_v2);
+SAME_ABI(cp_cuStreamSynchronize_fn, cuStreamSynchronize);
+SAME_ABI(cp_cuEventCreate_fn, cuEventCreate);
+SAME_ABI(cp_cuEventRecord_fn, cuEventRecord);
+SAME_ABI(cp_cuEventSynchronize_fn, cuEventSynchronize);
+SAME_ABI(cp_cuEventElapsedTime_v2_fn, cuEventElapsedTime_v2);
+SAME_ABI(cp_cuEventDestroy_v2_fn, cuEventDestroy_v2);
+SAME_ABI(cp_cuStreamBeginCapture_v2_fn, cuStreamBeginCapture_v2);
+SAME_ABI(cp_cuStreamEndCapture_fn, cuStreamEndCapture);
+SAME_ABI(cp_cuGraphInstantiateWithFlags_fn, cuGraphInstantiateWithFlags);
+SAME_ABI(cp_cuGraphLaunch_fn, cuGraphLaunch);
+SAME_ABI(cp_cuGraphExecDestroy_fn, cuGraphExecDestroy);
+SAME_ABI(cp_cuGraphDestroy_fn, cuGraphDestroy);
 
 static void test_cuda_values(void)
 {
     CHECK_I64(CP_CUDA_SUCCESS, CUDA_SUCCESS);
     CHECK_I64(CP_CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_INVALID_VALUE);
+    CHECK_I64(CP_CUDA_ERROR_OUT_OF_MEMORY, CUDA_ERROR_OUT_OF_MEMORY);
+    CHECK_I64(CP_CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_ERROR_ILLEGAL_ADDRESS);
+    CHECK_I64(CP_CUDA_ERROR_LAUNCH_FAILED, CUDA_ERROR_LAUNCH_FAILED);
     CHECK_I64(CP_CUDA_ERROR_NOT_INITIALIZED, CUDA_ERROR_NOT_INITIALIZED);
     CHECK_I64(CP_CUDA_ERROR_STUB_LIBRARY, CUDA_ERROR_STUB_LIBRARY);
     CHECK_I64(CP_CUDA_ERROR_DEVICE_UNAVAILABLE, CUDA_ERROR_DEVICE_UNAVAILABLE);
@@ -124,6 +181,10 @@ static void test_cuda_attributes(void)
     CHECK_I64(CP_CU_ATTR_PCI_DOMAIN_ID, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
     CHECK_I64(CP_CU_ATTR_COMPUTE_CAPABILITY_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
     CHECK_I64(CP_CU_ATTR_COMPUTE_CAPABILITY_MINOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    CHECK_I64(CP_CU_MEMHOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_PORTABLE);
+    CHECK_I64(CP_CU_STREAM_NON_BLOCKING, CU_STREAM_NON_BLOCKING);
+    CHECK_I64(CP_CU_EVENT_DEFAULT, CU_EVENT_DEFAULT);
+    CHECK_I64(CP_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
 }
 
 /* The same facts at run time, so the count says they were checked. */

@@ -20,39 +20,13 @@
 #include "dl/nvml_api.h"
 #include "facts/facts_kv.h"
 #include "probe/probe.h"
+#include "fake_libs.h"
 #include "test.h"
 
 #define H200_MEM 150754820096LL   /* 143771 MiB: more than 32 bits hold */
 
 static char fakes[PATH_MAX], scenarios[PATH_MAX];
 static char fake_cuda[PATH_MAX], fake_nvml[PATH_MAX];
-
-static const char *env_or(const char *name, const char *dflt)
-{
-    const char *v = getenv(name);
-    return v && v[0] ? v : dflt;
-}
-
-static bool exists(const char *path)
-{
-    return access(path, R_OK) == 0;
-}
-
-/* BUILD/fakes for this program at BUILD/tests/test_loader; "build/fakes"
- * when /proc/self/exe cannot be read. */
-static const char *own_fakes(void)
-{
-    static char dir[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-    if (n <= 0)
-        return "build/fakes";
-    dir[n] = '\0';
-    char *slash = strrchr(dir, '/');
-    if (!slash || (size_t)(slash - dir) + sizeof "/../fakes" > sizeof dir)
-        return "build/fakes";
-    memcpy(slash, "/../fakes", sizeof "/../fakes");
-    return dir;
-}
 
 static void use_scenario(const char *name)
 {
@@ -66,23 +40,6 @@ static void use_fakes(void)
     setenv("CUPROBE_LIBCUDA", fake_cuda, 1);
     setenv("CUPROBE_LIBNVML", fake_nvml, 1);
     unsetenv("CUDA_VISIBLE_DEVICES");
-}
-
-static bool copy_file(const char *from, const char *to)
-{
-    char buf[65536];
-    ssize_t n;
-    bool ok = true;
-    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-    if (in < 0 || out < 0)
-        ok = false;
-    while (ok && (n = read(in, buf, sizeof buf)) > 0)
-        ok = write(out, buf, (size_t)n) == n;
-    if (in >= 0)
-        close(in);
-    if (out >= 0)
-        close(out);
-    return ok;
 }
 
 static void test_version_from_path(void)
@@ -160,7 +117,15 @@ static void test_load_records_path(void)
         CHECK(got == dlsym(h, "cuDeviceGetUuid_v2"));
         /* optional and not exported by the fake: stays NULL */
         CHECK(api.cuGetProcAddress == NULL);
-        CHECK(api.cuMemAlloc == NULL);
+        /* the runtime's remapped names resolve to the versioned symbols */
+        memcpy(&got, &api.cuMemAlloc, sizeof got);
+        CHECK(got == dlsym(h, "cuMemAlloc_v2"));
+        memcpy(&got, &api.cuStreamBeginCapture, sizeof got);
+        CHECK(got != NULL && got == dlsym(h, "cuStreamBeginCapture_v2"));
+        memcpy(&got, &api.cuEventElapsedTime, sizeof got);
+        CHECK(got != NULL && got == dlsym(h, "cuEventElapsedTime_v2"));
+        memcpy(&got, &api.cuEventElapsedTime_v1, sizeof got);
+        CHECK(got != NULL && got == dlsym(h, "cuEventElapsedTime"));
     }
     cp_dl_unload(h);
     unlink(link);

@@ -21,6 +21,12 @@ typedef uint64_t cuuint64_t;
 typedef unsigned long long CUdeviceptr;     /* CUdeviceptr_v2: 64-bit since CUDA 3.2 */
 typedef struct CUctx_st *CUcontext;
 typedef struct CUstream_st *CUstream;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUevent_st *CUevent;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef int CUstreamCaptureMode;            /* enum CUstreamCaptureMode_enum */
 typedef struct CUuuid_st { char bytes[16]; } CUuuid;
 
 #endif

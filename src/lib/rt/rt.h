@@ -16,7 +16,10 @@
 #include <stdint.h>
 #include "dl/cuda_api.h"
 
-enum { CP_RT_NO_SYMBOL = -2 };   /* cp_rt_error.result when the driver lacks the call */
+enum {
+    CP_RT_NO_SYMBOL = -2,        /* cp_rt_error.result when the driver lacks the call */
+    CP_RT_NO_HOST_MEMORY = -3    /* the runtime's own bookkeeping could not allocate (call "malloc") */
+};
 
 typedef struct {
     char call[48];            /* "cuMemAlloc_v2", the versioned name resolved */
