@@ -140,7 +140,7 @@
     I(t_copy_us, "microseconds", "a host-to-device copy alone on one stream, event-timed") \
     I(t_kernel_us, "microseconds", "cp_k_spin alone on the other stream, event-timed") \
     I(t_both_us, "microseconds", "both queued at once on their two streams, event-timed") \
-    I(overlap_pct, "percent", "(t_copy + t_kernel - t_both) / min(t_copy, t_kernel)") \
+    I(overlap_pct, "percent", "(t_copy + t_kernel - t_both) / min(t_copy, t_kernel), kept to 0-100") \
     S(copy_call, 48, "driver API call that failed in the copy-rate step") \
     I(copy_result, "enum", "its CUresult (0 when every call of the step succeeded)") \
     S(copy_error, 48, "its error name") \

@@ -109,6 +109,20 @@ static void hung(const cp_facts *f, cp_finding *o, const char *gpu, int k)
                "(cuprobe doctor shows them), then drain the node and reset the GPU or reboot");
 }
 
+/* A fault in cuprobe's own kernels (whose addresses and sizes are right)
+ * is not the application's bug the knowledge base's row assumes: it points
+ * at the GPU or the driver.  Sets that fix for such a result. */
+static void own_kernel_fault(cp_finding *o, int64_t result)
+{
+    /* 700 illegal address, 714 hardware stack error, 715 illegal instruction,
+     * 716 misaligned address, 717 invalid address space, 718 invalid pc,
+     * 719 launch failed */
+    if (o->fix[0] || !CP_KNOWN(result) || result < 700 || result > 719 || (result > 700 && result < 714)) return;
+    cp_fix(o, "cuprobe's probe kernels are known to be correct, so a fault in them points at the GPU or the "
+           "driver, not at a program: look for XIDs (13, 31, 43, 48, 94, 95) in 'dmesg', drain the node and "
+           "reset the GPU; if it repeats after a reset, have the GPU checked (dcgmi diag -r 3)");
+}
+
 /* One device's standing with step k as evidence; returns the worst status. */
 static cp_status step_verdict(const cp_facts *f, cp_finding *o, int d, int k, int64_t result, const char *call,
                               const char *error, int *not_reached)
@@ -117,7 +131,10 @@ static cp_status step_verdict(const cp_facts *f, cp_finding *o, int d, int k, in
     gpu_words(f, d, gpu, sizeof gpu);
     switch (state_of(f, d, k, result)) {
     case RAN: return CP_PASS;
-    case FAILED: failed_call(o, gpu, call, result, error); return CP_FAIL;
+    case FAILED:
+        if (k == ST_COMPUTE || k == ST_STREAMS) own_kernel_fault(o, result);
+        failed_call(o, gpu, call, result, error);
+        return CP_FAIL;
     case HUNG: hung(f, o, gpu, k); return CP_FAIL;
     case NOT_REACHED: (*not_reached)++; return CP_SKIP;
     }
@@ -150,6 +167,9 @@ void cp_check_l2_context(const cp_facts *f, cp_finding *o)
         cp_status s = step_verdict(f, o, d, ST_CONTEXT, l->ctx_result, l->ctx_call, l->ctx_error, &nr);
         failed += s == CP_FAIL;
         passed += s == CP_PASS;
+        char gpu[64];
+        if (s == CP_PASS && CP_KNOWN(l->wall_us))
+            cp_evidence(o, "%s: level 2's steps took %s ms", gpu_words(f, d, gpu, sizeof gpu), cp_num(l->wall_us / 1000).s);
     }
     if (failed && !o->fix[0])
         cp_fix(o, "the driver refused a context: check 'nvidia-smi' (compute mode, another process holding "
@@ -270,7 +290,7 @@ static const cp_nvml_device *nvml_of(const cp_facts *f, int d)
 void cp_check_l2_memory(const cp_facts *f, cp_finding *o)
 {
     if (!l2_ran(f, o)) return;
-    int failed = 0, warned = 0, passed = 0, nr = 0;
+    int failed = 0, full = 0, warned = 0, passed = 0, nr = 0;
     char gpu[64], a[32], b[32], c[32], holders[512];
     for (int d = 0; d < f->cuda.ndev; d++) {
         const cp_cuda_l2 *l = &f->cuda.dev[d].l2;
@@ -303,14 +323,18 @@ void cp_check_l2_memory(const cp_facts *f, cp_finding *o)
             cp_evidence(o, "%s: %s (%lld %%) held by other processes%s%s", gpu, cp_mib(others, c, sizeof c),
                         (long long)pct, holders[0] ? ": " : " (NVML lists none: counted as total less free)", holders);
         if (pct > 90) {
-            failed++;
+            full++;
             cp_fix(o, "another job fills the GPU (%s): wait for it, stop it, or run on another GPU", holders[0] ? holders : gpu);
         } else if (pct > 50) {
             warned++;
         }
     }
+    if (full) {
+        cp_set(o, CP_FAIL, "other processes hold more than 90 %% of the memory of %d GPU%s", full, full > 1 ? "s" : "");
+        return;
+    }
     if (failed) {
-        cp_set(o, CP_FAIL, "%d GPU%s already full or unreadable", failed, failed > 1 ? "s" : "");
+        cp_set(o, CP_FAIL, "free memory could not be read on %d GPU%s", failed, failed > 1 ? "s" : "");
         return;
     }
     if (!passed) {

@@ -193,8 +193,10 @@ static int streams(cp_rt *rt, cp_rt_module *m, cp_cuda_l2 *o)
     o->t_kernel_us = us_of(ms[1]);
     o->t_both_us = us_of(ms[2] > ms[3] ? ms[2] : ms[3]);
     int64_t shorter = o->t_copy_us < o->t_kernel_us ? o->t_copy_us : o->t_kernel_us;
-    if (shorter > 0)
-        o->overlap_pct = (o->t_copy_us + o->t_kernel_us - o->t_both_us) * 100 / shorter;
+    if (shorter > 0) {   /* kept to 0-100: timing noise on a tiny shorter side says nothing more */
+        int64_t pct = (o->t_copy_us + o->t_kernel_us - o->t_both_us) * 100 / shorter;
+        o->overlap_pct = pct < 0 ? 0 : pct > 100 ? 100 : pct;
+    }
     o->streams_result = 0;
     rc = 0;
     goto out;
