@@ -2,7 +2,8 @@
 # build/libcuprobe-util-pic.a with a C compiler, make and libc alone;
 # `make test` runs `make lint` and then every test that needs no GPU, twice
 # (plain with -Werror, then under ASan+UBSan); `make test-gpu` runs tests/gpu/;
-# `make bench` builds the benchmark programs in build/bench/.
+# `make bench` builds the benchmark programs in build/bench/; `make kernels` (nvcc)
+# regenerates the embedded probe kernels.
 
 CC      ?= cc
 BUILD   ?= build
@@ -35,7 +36,7 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 TOOL     := $(if $(filter build,$(BUILD)),cuprobe,$(BUILD)/cuprobe)
 
 .PHONY: all test check-build check-unit check-cli check-install test-gpu fuzz fuzz-build bench clean man checks-md \
-        completion lint pic install uninstall
+        completion lint pic install uninstall kernels
 all: $(TOOL) pic
 
 $(BUILD)/%.o: %.c
@@ -126,6 +127,13 @@ bench: $(BENCH_BIN)
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -o $@ $< -ldl
+
+# The probe kernels' fatbinary, committed as C (src/lib/kernels/probe_kernels_fatbin.c) so
+# that nothing else needs the CUDA toolkit: `make kernels [NVCC=path]` regenerates it after a
+# change to probe_kernels.cu or tools/gen_kernels.sh (test_kernels fails until then).
+NVCC ?= $(if $(wildcard /usr/local/cuda/bin/nvcc),/usr/local/cuda/bin/nvcc,nvcc)
+kernels:
+	sh tools/gen_kernels.sh "$(NVCC)" src/lib/kernels/probe_kernels_fatbin.c
 
 # Generated documents, kept in sync by CLI cases (man-page, checks-md, bash-completion).
 man: $(TOOL)

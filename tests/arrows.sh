@@ -12,6 +12,7 @@ out=$build/results.txt
 # Floors, bottom first: a folder may call its own floor and those below.
 floors='util 0
 facts 1
+kernels 1
 fs 2
 dl 2
 kb 2

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "test.h"
+#include "arch_describe.h"
 #include "crafted_elf.h"
 #include "cuprobe/arch.h"
 #include "fatbin/elfdyn.h"
@@ -83,26 +84,6 @@ static void build_elf(void)
     h += 64;
     put32(h, 17); put32(h + 4, 1); put64(h + 24, fb); put64(h + 32, fblen);
     img_len = h + 64;
-}
-
-/* "sm_90 sm_90a sm_100f compute_120(8.8,z1)" */
-static const char *describe(const cp_arch_summary *s)
-{
-    static char buf[1024];
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < s->ncodes; i++) {
-        const cp_code *c = &s->codes[i];
-        char nm[32];
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? " " : "", cp_code_name(c, nm, sizeof nm));
-        if (c->kind == CP_CODE_PTX)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "(%d.%d)", c->ptx_major, c->ptx_minor);
-        if (c->count != 1)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "x%lld", (long long)c->count);
-        if (c->compressed)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "z%lld", (long long)c->compressed);
-    }
-    return buf;
 }
 
 /* ------------------------------------------------------------- tests -- */
