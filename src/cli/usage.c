@@ -11,7 +11,7 @@
  * every row that is not hidden.  To add an option: a row here (an OPT_ id in
  * cli.h when it is a new one) and its case in the command's parse loop. */
 const cli_option cli_options[] = {
-    { OPT_LEVEL, "doctor", "--level", "N", "1: no GPU work, fast (the default); 2: GPU work too: context, kernels checked, streams, memory holders, copy rates", 0 },
+    { OPT_LEVEL, "doctor", "--level", "N", "1: no GPU work, fast (the default); 2: also GPU work: context, kernels, streams, memory, copies", 0 },
     { OPT_JSON, "doctor", "--json", NULL, "print the report as JSON (docs/doctor.schema.json)", 0 },
     { OPT_FROM, "doctor", "--from", "DIR", "replay a snapshot taken with `cuprobe snapshot DIR`, on any machine", 0 },
     { OPT_PYTHON, "doctor", "--python", "PATH", "also examine this Python interpreter's environment (frameworks, wheels)", 0 },
