@@ -32,6 +32,7 @@ const cli_option cli_options[] = {
     { OPT_NO_COLOR, "explain", "--no-color", NULL, "the same as --color never", 0 },
     { OPT_TIMEOUT, "", "--timeout", "SECONDS", "deadline for each call into the driver or NVML (default 5)", 0 },
     { OPT_ROOT, "doctor", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
+    { OPT_LEVEL, "snapshot", "--level", "N", "2: run level 2's GPU steps too and keep their results (doctor --level 2 replays them)", 0 },
     { OPT_PYTHON, "snapshot", "--python", "PATH", "also examine this Python interpreter's environment and keep it in the snapshot", 0 },
     { OPT_ROOT, "snapshot", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
     { OPT_LIVE, "doctor", "--live", "LIST", "with --from: take cuda,nvml,env from this machine (tests)", 1 },

@@ -1,6 +1,8 @@
 /*
  * The libcuda probe: load the driver library, cuInit, versions and the
- * properties of each visible device.  No context is created.
+ * properties of each visible device.  Level 1 creates no context; at
+ * level 2 (cp_cuda_probe_run) the level-2 steps follow on every device
+ * (level2.c).
  */
 #include <stdio.h>
 #include <string.h>
