@@ -2,8 +2,9 @@
 # make kernels: build src/lib/kernels/probe_kernels.cu into one fatbinary and
 # write it as C (src/lib/kernels/probe_kernels_fatbin.c, committed), so that
 # building cuprobe needs no CUDA toolkit.  This file is the recipe: its bytes
-# and the kernel source's make cp_probe_kernels_source_sha256, which
-# test_kernels holds to both (docs/kernels.md).
+# and those of the kernel source and the header it includes make
+# cp_probe_kernels_source_sha256, which test_kernels holds to all three
+# (docs/kernels.md).
 #
 #   SASS  one cubin per architecture in SASS_ARCHS, by nvcc -cubin
 #   PTX   nvcc -ptx for compute_$PTX_ARCH; nvcc 13 writes ".version 9.0",
@@ -20,6 +21,7 @@ cd "$(dirname "$0")/.."
 NVCC=${1:-nvcc}
 OUT=${2:-src/lib/kernels/probe_kernels_fatbin.c}
 SRC=src/lib/kernels/probe_kernels.cu
+HEADER=src/lib/kernels/kernels.h
 RECIPE=tools/gen_kernels.sh
 
 # Exact results: no fast math, no contraction of a multiply and an add, IEEE
@@ -63,7 +65,7 @@ images="$images --image3=kind=ptx,sm=$PTX_ARCH,file=$tmp/k.ptx"
 # shellcheck disable=SC2086 # one word per image
 "$FATBINARY" --create="$tmp/k.fatbin" -64 --compress=false --cicc-cmdline="$JIT_FLAGS" $images
 
-sha=$(cat "$SRC" "$RECIPE" | sha256sum | cut -c1-64)
+sha=$(cat "$SRC" "$HEADER" "$RECIPE" | sha256sum | cut -c1-64)
 version=$("$NVCC" --version | sed -n 's/^Cuda compilation tools, //p')
 sass_list=$(for sm in $SASS_ARCHS; do printf 'sm_%s ' "$sm"; done)
 {
@@ -74,7 +76,7 @@ sass_list=$(for sm in $SASS_ARCHS; do printf 'sm_%s ' "$sm"; done)
     echo " *   PTX compute_$PTX_ARCH at ISA $isa (nvcc -ptx wrote $nvcc_isa; .version rewritten, accepted by ptxas -arch=sm_$PTX_ARCH)"
     echo " *   fatbinary -64 --compress=false --cicc-cmdline=\"$JIT_FLAGS\""
     echo " * nvcc: $version"
-    echo " * cp_probe_kernels_source_sha256 = sha256 of $SRC then $RECIPE."
+    echo " * cp_probe_kernels_source_sha256 = sha256 of $SRC, $HEADER, $RECIPE."
     echo " */"
     echo "#include \"kernels/kernels.h\""
     echo ""

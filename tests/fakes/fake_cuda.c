@@ -963,19 +963,26 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 
 /* ---- streams and events ---- */
 
-CUresult cuStreamCreate(CUstream *out, unsigned int flags)
+/* A new zeroed handle object whose first member, an int, is its magic,
+ * stored into *out (a CUstream * or CUevent *: a pointer-sized slot). */
+static CUresult new_object(void *out, size_t size, int magic, unsigned flags, unsigned max_flags)
 {
     CUresult r = need_ctx();
     if (r != FK_SUCCESS)
         return r;
-    if (!out || flags > 1)
+    if (!out || flags > max_flags)
         return FK_INVALID_VALUE;
-    fk_stream *s = calloc(1, sizeof *s);
-    if (!s)
+    int *o = calloc(1, size);
+    if (!o)
         return FK_OUT_OF_MEMORY;
-    s->magic = FK_M_STREAM;
-    *out = (CUstream)(void *)s;
+    *o = magic;
+    memcpy(out, &o, sizeof o);
     return FK_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *out, unsigned int flags)
+{
+    return new_object(out, sizeof(fk_stream), FK_M_STREAM, flags, 1);
 }
 
 CUresult cuStreamDestroy_v2(CUstream h)
@@ -1030,17 +1037,7 @@ static fk_event *get_event(CUevent h)
 
 CUresult cuEventCreate(CUevent *out, unsigned int flags)
 {
-    CUresult r = need_ctx();
-    if (r != FK_SUCCESS)
-        return r;
-    if (!out || flags > 0xf)
-        return FK_INVALID_VALUE;
-    fk_event *e = calloc(1, sizeof *e);
-    if (!e)
-        return FK_OUT_OF_MEMORY;
-    e->magic = FK_M_EVENT;
-    *out = (CUevent)(void *)e;
-    return FK_SUCCESS;
+    return new_object(out, sizeof(fk_event), FK_M_EVENT, flags, 0xf);
 }
 
 /* Records the time at once (work queued before it is already done). */

@@ -15,6 +15,7 @@
 #include "kernels/kernels.h"
 
 #define KERNEL_SRC "src/lib/kernels/probe_kernels.cu"
+#define KERNEL_HEADER "src/lib/kernels/kernels.h"
 #define KERNEL_RECIPE "tools/gen_kernels.sh"
 #define KERNEL_C "src/lib/kernels/probe_kernels_fatbin.c"
 
@@ -122,13 +123,13 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-/* sha256 of the kernel source and then the recipe, as the recipe computes it. */
+/* sha256 of the kernel source, its header and the recipe, as the recipe computes it. */
 static int source_sha(char hex[65])
 {
-    const char *files[] = { KERNEL_SRC, KERNEL_RECIPE };
+    const char *files[] = { KERNEL_SRC, KERNEL_HEADER, KERNEL_RECIPE };
     sha256 s;
     sha_init(&s);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         size_t n;
         char *text = slurp(files[i], &n);
         if (!text) return -1;
@@ -208,15 +209,16 @@ static const char *nvcc_line(const char *text, char *buf, size_t cap)
 
 /* ------------------------------------------------------------- tests -- */
 
-/* The committed image was made from the source and recipe as they are: this
- * fails after a change to either without `make kernels`. */
+/* The committed image was made from the source, header and recipe as they
+ * are: this fails after a change to any of them without `make kernels`. */
 static void test_source_sha_current(void)
 {
     char hex[65];
     CHECK_I64(source_sha(hex), 0);
     CHECK_I64(strlen(cp_probe_kernels_source_sha256), 64);
     if (strcmp(hex, cp_probe_kernels_source_sha256) != 0)
-        fprintf(stderr, "  %s is stale against %s and %s: run `make kernels`\n", KERNEL_C, KERNEL_SRC, KERNEL_RECIPE);
+        fprintf(stderr, "  %s is stale against %s, %s, %s: run `make kernels`\n", KERNEL_C, KERNEL_SRC, KERNEL_HEADER,
+                KERNEL_RECIPE);
     CHECK_STR(cp_probe_kernels_source_sha256, hex);
 }
 

@@ -34,8 +34,16 @@ extern const size_t cp_probe_kernels_fatbin_len;
  * a test holds it to the source (the generated file is stale otherwise). */
 extern const char cp_probe_kernels_source_sha256[];
 
+/* probe_kernels.cu includes this header: nvcc compiles the hash for the GPU
+ * too, so both sides run the one definition. */
+#ifdef __CUDACC__
+#define CP_K_HOST_DEVICE __host__ __device__
+#else
+#define CP_K_HOST_DEVICE
+#endif
+
 /* The fill pattern: a 32-bit mix of seed and index (both sides). */
-static inline uint32_t cp_k_hash(uint32_t seed, uint64_t i)
+static inline CP_K_HOST_DEVICE uint32_t cp_k_hash(uint32_t seed, uint64_t i)
 {
     uint32_t x = seed ^ (uint32_t)(i * 0x9E3779B97F4A7C15ull >> 32) ^ (uint32_t)i;
     x ^= x >> 16;

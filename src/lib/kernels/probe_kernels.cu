@@ -2,8 +2,8 @@
  * The probe kernels: what `doctor --level 2` and `bench` run on a GPU.
  * kernels.h is the contract (names, argument types and order, and the CPU
  * twin each result must equal bit for bit); docs/kernels.md says how the
- * embedded image is made.  After any change here run `make kernels`
- * (test_kernels fails while probe_kernels_fatbin.c is stale).
+ * embedded image is made.  After any change here or in kernels.h run
+ * `make kernels` (test_kernels fails while probe_kernels_fatbin.c is stale).
  *
  * Every kernel is one-dimensional and grid-stride over a 64-bit element
  * count, so any grid covers any n.  Built without fast math and with
@@ -11,28 +11,17 @@
  * denormals are kept (no flush to zero), exactly as the C twins compute.
  */
 #include <stdint.h>
+#include "kernels.h"        /* cp_k_hash, compiled for the device as well */
 
 /* for (i = this thread; i < n; i += every thread of the grid) */
 #define CP_K_FOR(i, n) \
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n); \
          i += (uint64_t)blockDim.x * gridDim.x)
 
-/* cp_k_hash of kernels.h, the same expression line by line. */
-static __device__ __forceinline__ uint32_t cp_k_hash_dev(uint32_t seed, uint64_t i)
-{
-    uint32_t x = seed ^ (uint32_t)(i * 0x9E3779B97F4A7C15ull >> 32) ^ (uint32_t)i;
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 /* dst[i] = cp_k_hash(seed, i) */
 extern "C" __global__ void cp_k_fill_u32(uint32_t *dst, uint64_t n, uint32_t seed)
 {
-    CP_K_FOR(i, n) dst[i] = cp_k_hash_dev(seed, i);
+    CP_K_FOR(i, n) dst[i] = cp_k_hash(seed, i);
 }
 
 /* y[i] = fmaf(a, x[i], y[i]) */

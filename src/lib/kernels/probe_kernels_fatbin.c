@@ -5,7 +5,7 @@
  *   PTX compute_75 at ISA 6.3 (nvcc -ptx wrote 9.0; .version rewritten, accepted by ptxas -arch=sm_75)
  *   fatbinary -64 --compress=false --cicc-cmdline="-ftz=0 -prec_div=1 -prec_sqrt=1 -fmad=0"
  * nvcc: release 13.0, V13.0.88
- * cp_probe_kernels_source_sha256 = sha256 of src/lib/kernels/probe_kernels.cu then tools/gen_kernels.sh.
+ * cp_probe_kernels_source_sha256 = sha256 of src/lib/kernels/probe_kernels.cu, src/lib/kernels/kernels.h, tools/gen_kernels.sh.
  */
 #include "kernels/kernels.h"
 
@@ -10962,4 +10962,4 @@ _Alignas(16) const unsigned char cp_probe_kernels_fatbin[] = {
     0x65, 0x74, 0x3b, 0x0a, 0x0a, 0x7d, 0x0a, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 const size_t cp_probe_kernels_fatbin_len = sizeof cp_probe_kernels_fatbin;
-const char cp_probe_kernels_source_sha256[] = "93489aa9398328c978cbad443eca4144ba3335ae4b1501be7aaeb0e7833dd7a4";
+const char cp_probe_kernels_source_sha256[] = "e5f8437cd2eef228f83fdafa30c35f8de300307ab890ee5555b5577de7d9d08b";

@@ -137,7 +137,8 @@ static int open_ctx(cp_rt *rt, int ordinal)
     return check(rt, "cuCtxSetCurrent", a->cuCtxSetCurrent(ctx));
 }
 
-/* Contract in rt.h.  When even the cp_rt cannot be allocated, *out is NULL
+/* Retain and make current the primary context of ordinal (rt.h).  When
+ * even the cp_rt cannot be allocated, *out is NULL
  * and -1 is returned (cp_rt_last_error(NULL) is NULL). */
 int cp_rt_open(const cp_cuda_api *api, int ordinal, cp_rt **out)
 {
@@ -151,13 +152,13 @@ int cp_rt_open(const cp_cuda_api *api, int ordinal, cp_rt **out)
     return open_ctx(rt, ordinal);
 }
 
-/* Contract in rt.h. */
+/* The last failure recorded, or NULL (rt.h). */
 const cp_rt_error *cp_rt_last_error(const cp_rt *rt)
 {
     return rt && rt->failed ? &rt->err : NULL;
 }
 
-/* Contract in rt.h. */
+/* cuCtxSynchronize: wait for all work of the context (rt.h). */
 int cp_rt_sync(cp_rt *rt)
 {
     if (MISSING(rt, rt->api->cuCtxSynchronize, "cuCtxSynchronize"))
@@ -167,7 +168,7 @@ int cp_rt_sync(cp_rt *rt)
 
 /* ---- memory ---- */
 
-/* Contract in rt.h. */
+/* Free and total bytes of the device, cuMemGetInfo_v2 (rt.h). */
 int cp_rt_mem_info(cp_rt *rt, size_t *free_bytes, size_t *total_bytes)
 {
     if (MISSING(rt, rt->api->cuMemGetInfo, "cuMemGetInfo_v2"))
@@ -175,7 +176,7 @@ int cp_rt_mem_info(cp_rt *rt, size_t *free_bytes, size_t *total_bytes)
     return check(rt, "cuMemGetInfo_v2", rt->api->cuMemGetInfo(free_bytes, total_bytes));
 }
 
-/* Contract in rt.h. */
+/* Device memory, kept on the list until freed; *out is 0 on failure (rt.h). */
 int cp_rt_alloc(cp_rt *rt, size_t bytes, cp_rt_dptr *out)
 {
     CUdeviceptr p = 0;
@@ -195,7 +196,7 @@ int cp_rt_alloc(cp_rt *rt, size_t bytes, cp_rt_dptr *out)
     return 0;
 }
 
-/* Contract in rt.h. */
+/* Free device memory from cp_rt_alloc (rt.h). */
 int cp_rt_free(cp_rt *rt, cp_rt_dptr p)
 {
     if (MISSING(rt, rt->api->cuMemFree, "cuMemFree_v2"))
@@ -204,7 +205,7 @@ int cp_rt_free(cp_rt *rt, cp_rt_dptr p)
     return check(rt, "cuMemFree_v2", rt->api->cuMemFree(p));
 }
 
-/* Contract in rt.h. */
+/* Portable page-locked host memory, kept on the list; *out NULL on failure (rt.h). */
 int cp_rt_host_alloc(cp_rt *rt, size_t bytes, void **out)
 {
     *out = NULL;
@@ -224,7 +225,7 @@ int cp_rt_host_alloc(cp_rt *rt, size_t bytes, void **out)
     return 0;
 }
 
-/* Contract in rt.h. */
+/* Free pinned memory from cp_rt_host_alloc (rt.h). */
 int cp_rt_host_free(cp_rt *rt, void *p)
 {
     if (MISSING(rt, rt->api->cuMemFreeHost, "cuMemFreeHost"))
@@ -235,7 +236,7 @@ int cp_rt_host_free(cp_rt *rt, void *p)
 
 /* ---- copies and memset ---- */
 
-/* Contract in rt.h. */
+/* Host to device: cuMemcpyHtoD_v2, or its Async_v2 form on s (rt.h). */
 int cp_rt_copy_htod(cp_rt *rt, cp_rt_dptr dst, const void *src, size_t bytes, cp_rt_stream *s)
 {
     const cp_cuda_api *a = rt->api;
@@ -246,7 +247,7 @@ int cp_rt_copy_htod(cp_rt *rt, cp_rt_dptr dst, const void *src, size_t bytes, cp
            : check(rt, "cuMemcpyHtoDAsync_v2", a->cuMemcpyHtoDAsync(dst, src, bytes, stream_of(s)));
 }
 
-/* Contract in rt.h. */
+/* Device to host: cuMemcpyDtoH_v2, or its Async_v2 form on s (rt.h). */
 int cp_rt_copy_dtoh(cp_rt *rt, void *dst, cp_rt_dptr src, size_t bytes, cp_rt_stream *s)
 {
     const cp_cuda_api *a = rt->api;
@@ -257,7 +258,7 @@ int cp_rt_copy_dtoh(cp_rt *rt, void *dst, cp_rt_dptr src, size_t bytes, cp_rt_st
            : check(rt, "cuMemcpyDtoHAsync_v2", a->cuMemcpyDtoHAsync(dst, src, bytes, stream_of(s)));
 }
 
-/* Contract in rt.h. */
+/* Device to device: cuMemcpyDtoD_v2, or its Async_v2 form on s (rt.h). */
 int cp_rt_copy_dtod(cp_rt *rt, cp_rt_dptr dst, cp_rt_dptr src, size_t bytes, cp_rt_stream *s)
 {
     const cp_cuda_api *a = rt->api;
@@ -268,7 +269,7 @@ int cp_rt_copy_dtod(cp_rt *rt, cp_rt_dptr dst, cp_rt_dptr src, size_t bytes, cp_
            : check(rt, "cuMemcpyDtoDAsync_v2", a->cuMemcpyDtoDAsync(dst, src, bytes, stream_of(s)));
 }
 
-/* Contract in rt.h. */
+/* Fill count 32-bit words: cuMemsetD32_v2, or cuMemsetD32Async on s (rt.h). */
 int cp_rt_memset32(cp_rt *rt, cp_rt_dptr dst, uint32_t value, size_t count, cp_rt_stream *s)
 {
     const cp_cuda_api *a = rt->api;
@@ -281,7 +282,7 @@ int cp_rt_memset32(cp_rt *rt, cp_rt_dptr dst, uint32_t value, size_t count, cp_r
 
 /* ---- modules and launches ---- */
 
-/* Contract in rt.h. */
+/* Load a fatbinary or cubin; the module lives until cp_rt_close (rt.h). */
 int cp_rt_module_load(cp_rt *rt, const void *image, cp_rt_module **out)
 {
     CUmodule m = NULL;
@@ -302,7 +303,7 @@ int cp_rt_module_load(cp_rt *rt, const void *image, cp_rt_module **out)
     return 0;
 }
 
-/* Contract in rt.h. */
+/* A kernel of m by name; *out NULL on failure (rt.h). */
 int cp_rt_function(cp_rt *rt, cp_rt_module *m, const char *name, cp_rt_func *out)
 {
     CUfunction f = NULL;
@@ -315,7 +316,7 @@ int cp_rt_function(cp_rt *rt, cp_rt_module *m, const char *name, cp_rt_func *out
     return 0;
 }
 
-/* Contract in rt.h. */
+/* cuLaunchKernel in one dimension, on s or the legacy stream (rt.h). */
 int cp_rt_launch(cp_rt *rt, cp_rt_func f, unsigned grid, unsigned block, unsigned shared_bytes,
                  cp_rt_stream *s, void **args)
 {
@@ -327,7 +328,7 @@ int cp_rt_launch(cp_rt *rt, cp_rt_func f, unsigned grid, unsigned block, unsigne
 
 /* ---- streams and events ---- */
 
-/* Contract in rt.h. */
+/* A non-blocking stream, kept on the list; *out NULL on failure (rt.h). */
 int cp_rt_stream_create(cp_rt *rt, cp_rt_stream **out)
 {
     CUstream h = NULL;
@@ -348,7 +349,7 @@ int cp_rt_stream_create(cp_rt *rt, cp_rt_stream **out)
     return 0;
 }
 
-/* Contract in rt.h.  NULL syncs the legacy default stream. */
+/* Wait for the work queued on s (rt.h).  NULL syncs the legacy default stream. */
 int cp_rt_stream_sync(cp_rt *rt, cp_rt_stream *s)
 {
     if (MISSING(rt, rt->api->cuStreamSynchronize, "cuStreamSynchronize"))
@@ -356,7 +357,7 @@ int cp_rt_stream_sync(cp_rt *rt, cp_rt_stream *s)
     return check(rt, "cuStreamSynchronize", rt->api->cuStreamSynchronize(stream_of(s)));
 }
 
-/* Contract in rt.h.  NULL does nothing. */
+/* Destroy a stream (rt.h).  NULL does nothing. */
 int cp_rt_stream_destroy(cp_rt *rt, cp_rt_stream *s)
 {
     if (!s)
@@ -367,7 +368,7 @@ int cp_rt_stream_destroy(cp_rt *rt, cp_rt_stream *s)
     return check(rt, "cuStreamDestroy_v2", rt->api->cuStreamDestroy(h));
 }
 
-/* Contract in rt.h. */
+/* A timing event, kept on the list; *out NULL on failure (rt.h). */
 int cp_rt_event_create(cp_rt *rt, cp_rt_event **out)
 {
     CUevent h = NULL;
@@ -388,7 +389,7 @@ int cp_rt_event_create(cp_rt *rt, cp_rt_event **out)
     return 0;
 }
 
-/* Contract in rt.h. */
+/* Record e on s (NULL: the legacy stream) (rt.h). */
 int cp_rt_event_record(cp_rt *rt, cp_rt_event *e, cp_rt_stream *s)
 {
     if (MISSING(rt, rt->api->cuEventRecord, "cuEventRecord"))
@@ -396,7 +397,7 @@ int cp_rt_event_record(cp_rt *rt, cp_rt_event *e, cp_rt_stream *s)
     return check(rt, "cuEventRecord", rt->api->cuEventRecord((CUevent)e->n.h, stream_of(s)));
 }
 
-/* Contract in rt.h. */
+/* Wait until e has happened (rt.h). */
 int cp_rt_event_sync(cp_rt *rt, cp_rt_event *e)
 {
     if (MISSING(rt, rt->api->cuEventSynchronize, "cuEventSynchronize"))
@@ -404,7 +405,7 @@ int cp_rt_event_sync(cp_rt *rt, cp_rt_event *e)
     return check(rt, "cuEventSynchronize", rt->api->cuEventSynchronize((CUevent)e->n.h));
 }
 
-/* Contract in rt.h.  cuEventElapsedTime_v2 where the driver has it, else
+/* Milliseconds between two recorded events (rt.h): cuEventElapsedTime_v2 where the driver has it, else
  * the plain name (same ABI, drivers before CUDA 12.8). */
 int cp_rt_event_elapsed_ms(cp_rt *rt, cp_rt_event *start, cp_rt_event *end, float *ms)
 {
@@ -417,7 +418,7 @@ int cp_rt_event_elapsed_ms(cp_rt *rt, cp_rt_event *start, cp_rt_event *end, floa
     return check(rt, "cuEventElapsedTime", a->cuEventElapsedTime_v1(ms, s, e));
 }
 
-/* Contract in rt.h.  NULL does nothing. */
+/* Destroy an event (rt.h).  NULL does nothing. */
 int cp_rt_event_destroy(cp_rt *rt, cp_rt_event *e)
 {
     if (!e)
@@ -430,29 +431,37 @@ int cp_rt_event_destroy(cp_rt *rt, cp_rt_event *e)
 
 /* ---- graphs ---- */
 
-/* Contract in rt.h.  Thread-local mode: the probe child has one thread. */
+/* Every call a graph needs, so none is found missing half-way. */
+static bool graph_calls(cp_rt *rt)
+{
+    const cp_cuda_api *a = rt->api;
+    return !(MISSING(rt, a->cuStreamBeginCapture, "cuStreamBeginCapture_v2") ||
+             MISSING(rt, a->cuStreamEndCapture, "cuStreamEndCapture") ||
+             MISSING(rt, a->cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags") ||
+             MISSING(rt, a->cuGraphLaunch, "cuGraphLaunch") ||
+             MISSING(rt, a->cuGraphExecDestroy, "cuGraphExecDestroy") ||
+             MISSING(rt, a->cuGraphDestroy, "cuGraphDestroy"));
+}
+
+/* Start capturing s into a graph (rt.h).  Thread-local mode: the probe child has one thread. */
 int cp_rt_capture_begin(cp_rt *rt, cp_rt_stream *s)
 {
     const cp_cuda_api *a = rt->api;
-    if (MISSING(rt, a->cuStreamBeginCapture, "cuStreamBeginCapture_v2") ||
-        MISSING(rt, a->cuStreamEndCapture, "cuStreamEndCapture") ||
-        MISSING(rt, a->cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags") ||
-        MISSING(rt, a->cuGraphLaunch, "cuGraphLaunch") ||
-        MISSING(rt, a->cuGraphExecDestroy, "cuGraphExecDestroy") ||
-        MISSING(rt, a->cuGraphDestroy, "cuGraphDestroy"))
+    if (!graph_calls(rt))
         return -1;
     return check(rt, "cuStreamBeginCapture_v2",
                  a->cuStreamBeginCapture(stream_of(s), CP_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
 }
 
-/* Contract in rt.h.  cp_rt_capture_begin checked every symbol used here. */
+/* End the capture on s and instantiate it; *out NULL on failure (rt.h).
+ * A graph's other calls are known present from here on. */
 int cp_rt_capture_end(cp_rt *rt, cp_rt_stream *s, cp_rt_graph **out)
 {
     const cp_cuda_api *a = rt->api;
     CUgraph g = NULL;
     CUgraphExec x = NULL;
     *out = NULL;
-    if (MISSING(rt, a->cuStreamEndCapture, "cuStreamEndCapture"))
+    if (!graph_calls(rt))
         return -1;
     cp_rt_graph *graph = cp_calloc(1, sizeof *graph);
     /* the capture is ended even without memory, so the stream is usable again */
@@ -479,7 +488,7 @@ int cp_rt_capture_end(cp_rt *rt, cp_rt_stream *s, cp_rt_graph **out)
     return 0;
 }
 
-/* Contract in rt.h. */
+/* Launch an instantiated graph on s (rt.h). */
 int cp_rt_graph_launch(cp_rt *rt, cp_rt_graph *g, cp_rt_stream *s)
 {
     return check(rt, "cuGraphLaunch", rt->api->cuGraphLaunch((CUgraphExec)g->n.h, stream_of(s)));
@@ -501,7 +510,7 @@ static int graph_free(cp_rt *rt, cp_rt_graph *g)
     return check(rt, "cuGraphDestroy", rt->api->cuGraphDestroy(graph));
 }
 
-/* Contract in rt.h.  NULL does nothing. */
+/* Destroy a graph and its instantiation (rt.h).  NULL does nothing. */
 int cp_rt_graph_destroy(cp_rt *rt, cp_rt_graph *g)
 {
     if (!g)
@@ -512,7 +521,7 @@ int cp_rt_graph_destroy(cp_rt *rt, cp_rt_graph *g)
 
 /* ---- closing ---- */
 
-/* Contract in rt.h.  Every leftover is freed; failures on the way are
+/* Free what is left and release the primary context (rt.h).  Every leftover is freed; failures on the way are
  * recorded (the last one stays) and do not stop the rest. */
 void cp_rt_close(cp_rt *rt)
 {
