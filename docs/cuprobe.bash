@@ -19,7 +19,7 @@ _cuprobe()
         doctor) COMPREPLY=($(compgen -W "--level --json --from --python --color --no-color -v --verbose --timeout -h --help --version" -- "$cur")) ;;
         arch) COMPREPLY=($(compgen -W "--sm --json --timeout -h --help --version" -- "$cur")) ;;
         explain) COMPREPLY=($(compgen -W "--json --file --check --from --python --color --no-color --timeout -h --help --version" -- "$cur")) ;;
-        snapshot) COMPREPLY=($(compgen -W "--timeout --python -h --help --version" -- "$cur")) ;;
+        snapshot) COMPREPLY=($(compgen -W "--timeout --level --python -h --help --version" -- "$cur")) ;;
         esac
     elif ((COMP_CWORD == 1)); then
         COMPREPLY=($(compgen -W "doctor arch explain snapshot help version" -- "$cur"))

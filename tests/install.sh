@@ -24,7 +24,7 @@ check files sh -c "test -f '$p/lib/libcuprobe.a' && test -f '$p/share/man/man1/c
     test -f '$p/share/bash-completion/completions/cuprobe' && test -f '$p/include/cuprobe/cuprobe.h' &&
     test \$(ls '$p/include/cuprobe' | wc -l) = \$(ls include/cuprobe | wc -l)"
 printf '#include <stdio.h>\n#include <cuprobe/cuprobe.h>\nint main(void) { puts(cp_version()); return 0; }\n' >"$dest/client.c"
-check client sh -c "${CC:-cc} -std=c11 $san -I'$p/include' -o '$dest/client' '$dest/client.c' -L'$p/lib' -lcuprobe -ldl -lpthread &&
+check client sh -c "${CC:-cc} -std=c11 $san -I'$p/include' -o '$dest/client' '$dest/client.c' -L'$p/lib' -lcuprobe -ldl -lpthread -lm &&
     '$dest/client' | grep -q '$(cat VERSION)'"
 rm -f "$dest/client" "$dest/client.c"
 if command -v bash >/dev/null 2>&1; then

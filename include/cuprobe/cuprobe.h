@@ -34,14 +34,22 @@ typedef struct {
     long fail_read_at;        /* test hook: the Nth file read fails (0 = never) */
     const char *python;       /* also examine this Python interpreter's environment, or NULL */
     long fail_write_at;       /* test hook: cp_snapshot_write's Nth write fails, ENOSPC (0 = never) */
+    int level;                /* 1: no GPU work; 2: the libcuda probe also runs level 2's steps on
+                                 every visible device (when libcuda is asked live; a replay has what was
+                                 recorded) */
 } cp_observe_opts;
 
-#define CP_OBSERVE_DEFAULTS { NULL, "/", 0, CP_TIMEOUT_DEFAULT_MS, false, 0, NULL, 0 }
+#define CP_OBSERVE_DEFAULTS { NULL, "/", 0, CP_TIMEOUT_DEFAULT_MS, false, 0, NULL, 0, 1 }
 
 /* The probe deadline: its default, and the floor below which no driver can
  * be told from a cut-short step (a shorter timeout_ms is raised to it). */
 #define CP_TIMEOUT_DEFAULT_MS 5000
 #define CP_TIMEOUT_MIN_MS 100
+/* At level 2 the libcuda probe's deadline is level 1's plus a budget for
+ * the level-2 steps as long again (default 5 + 5 s): a healthy GPU needs a
+ * few hundred ms for them, a hung one is cut at the deadline and named by
+ * the step it was in.  NVML keeps level 1's deadline. */
+#define CP_LEVEL2_DEADLINE_MS(level1_ms) (2 * (level1_ms))
 
 typedef struct cp_session cp_session;
 

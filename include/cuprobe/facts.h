@@ -219,10 +219,17 @@ typedef struct {
     char version_from_path[32]; /* "580.95.05" from libcuda.so.580.95.05 */
 } cp_lib_load;
 
-/* One device as libcuda sees it: inventory only (fields.h). */
+/* What level 2 found on one device (fields.h). */
+typedef struct {
+    CP_CUDA_L2_FIELDS(CP_FIELD_MEMBER_I, CP_FIELD_MEMBER_S)
+} cp_cuda_l2;
+
+/* One device as libcuda sees it: inventory (fields.h), and level 2's
+ * results when it ran. */
 typedef struct {
     int ordinal;
     CP_CUDA_DEVICE_FIELDS(CP_FIELD_MEMBER_I, CP_FIELD_MEMBER_S)
+    cp_cuda_l2 l2;
 } cp_cuda_device;
 
 typedef struct {
@@ -235,10 +242,17 @@ typedef struct {
     int64_t device_count;
     int ndev;
     cp_cuda_device dev[CP_MAX_GPUS];
+    int64_t l2_level;         /* 2 when the probe was asked for level 2; CP_UNKNOWN: level 1 */
+    char l2_skip[128];        /* why the level-2 steps did not run although asked, "" */
+    cp_probe_run l2_run;      /* how level 2 ended when it was cut (deadline, crash): the level-1
+                                 answers were whole, so `run` says done and this says the rest */
 } cp_cuda_facts;
 
 typedef struct {
     CP_GPU_PROCESS_FIELDS(CP_FIELD_MEMBER_I, CP_FIELD_MEMBER_S)
+    /* read from /proc/PID at level 2 (host/procs.c), not answers: "" unknown */
+    char comm[32];            /* /proc/PID/comm */
+    char container[80];       /* the container id in /proc/PID/cgroup, "" none or unknown */
 } cp_gpu_process;
 
 /* What an NVML device is, read once (fields.h says why each field is here). */
@@ -409,6 +423,7 @@ void cp_facts_init(cp_facts *f);
  * "unknown" is written in one place.  Never fail. */
 void cp_pci_function_init(cp_pci_function *p);
 void cp_cuda_device_init(cp_cuda_device *d, int ordinal);
+void cp_cuda_l2_init(cp_cuda_l2 *l2);
 void cp_nvml_inventory_init(cp_nvml_inventory *inv);
 void cp_nvml_sample_init(cp_nvml_sample *s);
 void cp_nvml_device_init(cp_nvml_device *d, int index);
@@ -438,6 +453,11 @@ int cp_gpus_on_bus(const cp_facts *f);
 const char *cp_gpu_model(const cp_facts *f, const char *bus);
 /* cuInit / nvmlInit_v2 ran and answered success. */
 int cp_cuda_ok(const cp_facts *f);
+/* The theoretical rate of a PCIe link in one direction, MB/s (10^6 bytes
+ * a second): per lane 2.5, 5, 8, 16, 32, 64 GT/s for generations 1-6, less
+ * the line code (8b/10b for 1-2, 128b/130b for 3-5, 242/256 of a FLIT for
+ * 6), times the lanes.  CP_UNKNOWN for an unknown or impossible link. */
+int64_t cp_pcie_link_mbs(int64_t gen, int64_t width);
 int cp_nvml_ok(const cp_facts *f);
 
 #endif

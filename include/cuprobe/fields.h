@@ -16,7 +16,8 @@
  *   unit     "bytes", "milliwatts", "celsius", "percent", "count" (a counter
  *            or a number of things), "lanes", "generation" (PCIe), "bool"
  *            (0/1), "enum" (a vendor enumeration, named in help), "bitmask"
- *            (bits named in help), "MT/s" (PCIe link speed), "" (an id or
+ *            (bits named in help), "MT/s" (PCIe link speed), "MB/s" (a
+ *            copy rate, 10^6 bytes a second), "microseconds", "" (an id or
  *            version number)
  *   help     what the value is, lowercase, no final full stop; where it
  *            comes from when that is not obvious from the name
@@ -106,6 +107,49 @@
     I(sm_count, "count", "streaming multiprocessors") \
     I(compute_mode, "enum", "compute mode, CUcomputemode: 0 default, 2 prohibited, " \
                             "3 exclusive process")
+
+/* Level 2 (doctor --level 2): what the steps run on one device inside the
+ * libcuda probe child found (src/lib/probe/level2.c).  Each step that
+ * failed names the Driver API call, its CUresult and the driver's name for
+ * it in <step>_call, <step>_result, <step>_error; the answers keys are
+ * cuda.dev.N.l2.NAME and are written only when level 2 ran. */
+#define CP_CUDA_L2_FIELDS(I, S) \
+    S(step, 16, "the level-2 step begun last: context, memory, compute, streams, copy, done") \
+    S(ctx_call, 48, "driver API call that failed retaining the primary context") \
+    I(ctx_result, "enum", "its CUresult (0 when the context was retained)") \
+    S(ctx_error, 48, "its error name, CUDA_ERROR_...") \
+    I(mem_free_bytes, "bytes", "device memory free, from the context (cuMemGetInfo_v2)") \
+    I(mem_total_bytes, "bytes", "device memory total, from the context (cuMemGetInfo_v2)") \
+    S(mem_call, 48, "driver API call that failed asking for free memory") \
+    I(mem_result, "enum", "its CUresult") \
+    S(mem_error, 48, "its error name") \
+    S(compute_call, 48, "driver API call that failed in the compute step") \
+    I(compute_result, "enum", "its CUresult (0 when every call of the step succeeded)") \
+    S(compute_error, 48, "its error name") \
+    I(seed, "", "random seed of the fill and of the fma input (from the clock)") \
+    I(elements, "count", "elements each kernel computed and the CPU checked") \
+    I(wrong, "count", "elements that differ from the CPU twins, fill and fma together") \
+    S(wrong_kernel, 16, "the kernel of the first wrong element: cp_k_fill_u32 or cp_k_fma_f32") \
+    I(wrong_index, "", "index of the first wrong element") \
+    I(wrong_expected, "", "what the CPU twin computed there, as 32 bits") \
+    I(wrong_got, "", "what the GPU returned there, as 32 bits") \
+    S(streams_call, 48, "driver API call that failed in the streams step") \
+    I(streams_result, "enum", "its CUresult (0 when every call of the step succeeded)") \
+    S(streams_error, 48, "its error name") \
+    I(copy_engines, "count", "copy engines (CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT)") \
+    I(t_copy_us, "microseconds", "a host-to-device copy alone on one stream, event-timed") \
+    I(t_kernel_us, "microseconds", "cp_k_spin alone on the other stream, event-timed") \
+    I(t_both_us, "microseconds", "both queued at once on their two streams, event-timed") \
+    I(overlap_pct, "percent", "(t_copy + t_kernel - t_both) / min(t_copy, t_kernel), kept to 0-100") \
+    S(copy_call, 48, "driver API call that failed in the copy-rate step") \
+    I(copy_result, "enum", "its CUresult (0 when every call of the step succeeded)") \
+    S(copy_error, 48, "its error name") \
+    I(copy_bytes, "bytes", "bytes of each timed copy") \
+    I(h2d_pinned_mbs, "MB/s", "host-to-device rate from page-locked memory, median of the repeats") \
+    I(d2h_pinned_mbs, "MB/s", "device-to-host rate into page-locked memory, median of the repeats") \
+    I(h2d_pageable_mbs, "MB/s", "host-to-device rate from pageable memory, median of the repeats") \
+    I(d2h_pageable_mbs, "MB/s", "device-to-host rate into pageable memory, median of the repeats") \
+    I(wall_us, "microseconds", "wall time of every level-2 step on this device")
 
 /* ------------------------------------------------------------------- PCI --
  * One PCI function of vendor 0x10de, from /sys/bus/pci/devices/ADDR. */

@@ -29,10 +29,7 @@ int cmd_doctor(int argc, char **argv)
         case OPT_JSON: json = 1; break;
         case OPT_VERBOSE: verbose = 1; break;
         case OPT_LEVEL:
-            if (strcmp(v, "1") == 0) level = 1;
-            else if (strcmp(v, "2") == 0)
-                return cli_usage_error("--level 2 (allocate, compute, copy) is not available in this version yet");
-            else return cli_usage_error("--level takes 1 or 2, not '%s'", v);
+            if ((level = cli_level(v)) < 0) return CP_EXIT_USAGE;
             break;
         default:
             if ((m = cli_observe_option(id, v, &o)) == 0) m = cli_color_option(id, v, &color);
@@ -43,6 +40,7 @@ int cmd_doctor(int argc, char **argv)
     if (o.live_mask && !o.from_dir) return cli_usage_error("--live only makes sense with --from");
     if (cli_observe_done(&o) != 0) return CP_EXIT_USAGE;
     o.fail_read_at = fail_read_at();
+    o.level = level;
 
     cp_session *s;
     char err[512] = "";

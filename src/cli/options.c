@@ -263,3 +263,12 @@ int cli_use_color(int when)
 {
     return when == CLI_COLOR_ALWAYS || (when == CLI_COLOR_AUTO && isatty(1) && !getenv("NO_COLOR"));
 }
+
+/* --level's value: 1 or 2, or -1 after the usage message; see options.h. */
+int cli_level(const char *v)
+{
+    if (strcmp(v, "1") == 0) return 1;
+    if (strcmp(v, "2") == 0) return 2;
+    cli_usage_error("--level takes 1 or 2, not '%s'", v);
+    return -1;
+}

@@ -76,6 +76,10 @@ int cli_observe_option(int id, const char *value, cp_observe_opts *o);
  * path, static storage), or CP_EXIT_USAGE after naming the path on stderr. */
 int cli_observe_done(cp_observe_opts *o);
 
+/* --level's value (doctor, snapshot): 1 or 2; anything else prints the
+ * usage error and returns -1 (the caller exits CP_EXIT_USAGE). */
+int cli_level(const char *v);
+
 /* Colour, decided once for every command.  cli_color_option takes
  * --color WHEN and --no-color (the same as --color never) into *when
  * (CLI_COLOR_*; start with CLI_COLOR_AUTO): 1 when id is one of them, 0

@@ -53,6 +53,8 @@ int cmd_snapshot(int argc, char **argv)
         if (id == CLI_OPERAND) {
             if (dir) return cli_usage_error("snapshot takes one folder, got '%s' too", v);
             dir = v;
+        } else if (id == OPT_LEVEL) {
+            if ((o.level = cli_level(v)) < 0) return CP_EXIT_USAGE;
         } else if ((m = cli_observe_option(id, v, &o)) < 0) return CP_EXIT_USAGE;
         else if (m == 0) return cli_unhandled(&p);
     }

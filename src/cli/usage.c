@@ -11,7 +11,7 @@
  * every row that is not hidden.  To add an option: a row here (an OPT_ id in
  * cli.h when it is a new one) and its case in the command's parse loop. */
 const cli_option cli_options[] = {
-    { OPT_LEVEL, "doctor", "--level", "N", "1: no GPU work, fast (the default and, for now, the only level)", 0 },
+    { OPT_LEVEL, "doctor", "--level", "N", "1: no GPU work, fast (the default); 2: also GPU work: context, kernels, streams, memory, copies", 0 },
     { OPT_JSON, "doctor", "--json", NULL, "print the report as JSON (docs/doctor.schema.json)", 0 },
     { OPT_FROM, "doctor", "--from", "DIR", "replay a snapshot taken with `cuprobe snapshot DIR`, on any machine", 0 },
     { OPT_PYTHON, "doctor", "--python", "PATH", "also examine this Python interpreter's environment (frameworks, wheels)", 0 },
@@ -32,6 +32,7 @@ const cli_option cli_options[] = {
     { OPT_NO_COLOR, "explain", "--no-color", NULL, "the same as --color never", 0 },
     { OPT_TIMEOUT, "", "--timeout", "SECONDS", "deadline for each call into the driver or NVML (default 5)", 0 },
     { OPT_ROOT, "doctor", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
+    { OPT_LEVEL, "snapshot", "--level", "N", "2: run level 2's GPU steps too and keep their results (doctor --level 2 replays them)", 0 },
     { OPT_PYTHON, "snapshot", "--python", "PATH", "also examine this Python interpreter's environment and keep it in the snapshot", 0 },
     { OPT_ROOT, "snapshot", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
     { OPT_LIVE, "doctor", "--live", "LIST", "with --from: take cuda,nvml,env from this machine (tests)", 1 },

@@ -1,4 +1,4 @@
-/* Fuzz the /proc/PID/cgroup parser. */
+/* Fuzz the /proc/PID/cgroup parser and the container id taken from it. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +18,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cp_parse_cgroup(buf, size, &c);
     if (strlen(c.cgroup_path) >= sizeof c.cgroup_path || strlen(c.kind) >= sizeof c.kind ||
         strlen(c.evidence) >= sizeof c.evidence)
+        abort();
+    char id[80];
+    cp_parse_container_id(buf, size, id, sizeof id);
+    if (strlen(id) >= sizeof id)
         abort();
     if (c.cgroup_version != CP_UNKNOWN && c.cgroup_version != 1 && c.cgroup_version != 2)
         abort();

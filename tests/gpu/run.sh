@@ -12,7 +12,7 @@ skip() { skip=$((skip + 1)); echo "skip   gpu $1: $2"; }
 have_gpu=1
 [ -e /dev/nvidiactl ] || have_gpu=0
 [ -r /proc/driver/nvidia/version ] || have_gpu=0
-names="healthy_stack snapshot_replay visibility_hides_all json_devices arch_vs_cuobjdump faults"
+names="healthy_stack snapshot_replay visibility_hides_all json_devices arch_vs_cuobjdump faults level2"
 if [ $have_gpu = 0 ]; then
     for t in $names; do skip "$t" "no NVIDIA GPU on this machine"; done
     printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
@@ -86,6 +86,24 @@ else skip arch_vs_cuobjdump "cuobjdump not installed"; fi
 if sh tests/gpu/faults.sh "$tool" >"$tmp/faults.txt" 2>&1; then ok faults
 else bad faults "$(grep -c '^FAIL' "$tmp/faults.txt") case(s) failed"; fi
 sed 's/^/       | /' "$tmp/faults.txt"
+
+# 7. doctor --level 2 on a healthy GPU: every level-2 check passes, within
+#    3 s wall in all (the figure is printed for docs/RESULTS.md)
+l2checks="driver.context driver.kernels driver.streams hardware.compute hardware.copy_rates system.memory_holders"
+t0=$(date +%s%N)
+"$tool" doctor --level 2 --json >"$tmp/l2.json"; code=$?
+t1=$(date +%s%N)
+wall_ms=$(( (t1 - t0) / 1000000 ))
+miss=""
+for c in $l2checks; do
+    grep -q "{\"check\": \"$c\", \"layer\": \"[a-z]*\", \"status\": \"pass\"" "$tmp/l2.json" || miss="$miss $c"
+done
+echo "       | doctor --level 2: exit $code, ${wall_ms} ms wall"
+for c in $l2checks; do
+    grep -o "{\"check\": \"$c\"[^}]*}" "$tmp/l2.json" | sed 's/^/       | /'
+done
+if [ -z "$miss" ] && [ "$wall_ms" -le 3000 ]; then ok level2
+else bad level2 "exit $code, ${wall_ms} ms, not passing:${miss:- none}"; fi
 
 printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
 [ $fail = 0 ]

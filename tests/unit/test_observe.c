@@ -201,6 +201,64 @@ static void test_deadline_floor(void)
     unlink(scen);
 }
 
+/* A snapshot taken at level 2 (live libcuda: the fake, carrying the
+ * runtime out over host memory) keeps the level-2 results, and a replay at
+ * level 2 gives the same level-2 verdicts.  Skips without the fake. */
+static void test_level2_snapshot(void)
+{
+    char fake[PATH_MAX], dir[] = "/tmp/cuprobe-l2snap-XXXXXX", snap[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", fake, sizeof fake - 32);
+    char *slash = n > 0 ? memrchr(fake, '/', (size_t)n) : NULL;
+    if (!slash) return;
+    memcpy(slash, "/../fakes/libcuda.so.1", sizeof "/../fakes/libcuda.so.1");
+    if (access(fake, R_OK) != 0) { printf("skip: no fake libcuda at '%s'\n", fake); return; }
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(snap, sizeof snap, "%s/snap", dir);
+    setenv("CUPROBE_LIBCUDA", fake, 1);
+    setenv("CUPROBE_FAKE_SCENARIO", "tests/fakes/scenarios/l2-wrong-element.txt", 1);
+    cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+    o.root = "tests/fixtures/h200-1gpu/root";
+    o.record = true;
+    o.level = 2;
+    cp_session *s = NULL;
+    char err[256] = "";
+    CHECK_I64(cp_observe(&o, &s, err, sizeof err), 0);
+    if (s) {
+        const cp_facts *f = cp_session_facts(s);
+        CHECK_I64(f->cuda.l2_level, 2);
+        CHECK_STR(f->cuda.dev[0].l2.step, "done");
+        CHECK_I64(f->cuda.dev[0].l2.wrong_index, 77);
+        CHECK_I64(cp_snapshot_write(s, snap, err, sizeof err), 0);
+        cp_session_free(s);
+    }
+    unsetenv("CUPROBE_FAKE_SCENARIO");
+    setenv("CUPROBE_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    cp_observe_opts r = CP_OBSERVE_DEFAULTS;
+    r.from_dir = snap;
+    r.level = 2;
+    s = NULL;
+    CHECK_I64(cp_observe(&r, &s, err, sizeof err), 0);
+    if (s) {
+        const cp_facts *f = cp_session_facts(s);
+        CHECK_I64(f->cuda.l2_level, 2);
+        CHECK_STR(f->cuda.dev[0].l2.wrong_kernel, "cp_k_fill_u32");
+        CHECK_I64(f->cuda.dev[0].l2.wrong, 2);
+        CHECK(f->cuda.dev[0].l2.h2d_pinned_mbs > 0);
+        cp_report rep;
+        CHECK_I64(cp_doctor(f, 2, &rep), 0);
+        int found = 0;
+        for (int i = 0; i < rep.nfindings; i++)
+            if (strcmp(rep.findings[i].check, "hardware.compute") == 0) {
+                found = 1;
+                CHECK_I64(rep.findings[i].status, CP_FAIL);
+            }
+        CHECK(found);
+        cp_report_free(&rep);
+        cp_session_free(s);
+    }
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* The replayed facts of a snapshot folder; NULL when it does not replay. */
 static cp_session *replay(const char *from)
 {
@@ -425,6 +483,7 @@ int main(void)
     RUN(test_snapshot_keeps_uptime);
     RUN(test_libs_answers_by_path);
     RUN(test_deadline_floor);
+    RUN(test_level2_snapshot);
     RUN(test_snapshot_write_fails_cleanly);
     RUN(test_snapshot_into_dot);
     RUN(test_snapshot_keeps_python);

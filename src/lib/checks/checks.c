@@ -30,13 +30,12 @@ const cp_check_info *cp_check_list(void)
 }
 
 /* An unmet need becomes a skip with this reason; NULL when all are met. */
-static const char *unmet(const cp_facts *f, unsigned needs, int level)
+static const char *unmet(const cp_facts *f, unsigned needs)
 {
     if ((needs & NEED_GPU_ON_BUS) && cp_gpus_on_bus(f) == 0 && f->host.procfs.ngpus == 0)
         return "no NVIDIA GPU on the PCI bus";
     if ((needs & NEED_NVML) && !cp_nvml_ok(f)) return "NVML did not initialise (see driver.nvml)";
     if ((needs & NEED_CUDA_INIT) && !cp_cuda_ok(f)) return "cuInit did not succeed (see driver.cuinit)";
-    if ((needs & NEED_LEVEL2) && level < 2) return "needs --level 2";
     return NULL;
 }
 
@@ -51,12 +50,15 @@ int cp_doctor(const cp_facts *f, int level, cp_report *r)
     r->level = level;
     for (int i = 0; i < n; i++) {
         const cp_check *c = &cp_checks[i];
+        /* a level-2 check is not part of a level-1 report at all (not even
+         * as a skip): level 1's output stays what it was */
+        if ((c->needs & NEED_LEVEL2) && level < 2) continue;
         cp_finding *o = &r->findings[r->nfindings++];
         o->check = c->id;
         o->title = c->title;
         o->layer = c->layer;
         o->headline = (c->needs & HEADLINE) != 0;
-        const char *why = unmet(f, c->needs, level);
+        const char *why = unmet(f, c->needs);
         if (why) { cp_set(o, CP_SKIP, "%s", why); continue; }
         c->fn(f, o);
         if ((o->status == CP_WARN || o->status == CP_FAIL) && !o->fix[0])

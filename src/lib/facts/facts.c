@@ -22,6 +22,14 @@ void cp_cuda_device_init(cp_cuda_device *r, int ordinal)
     memset(r, 0, sizeof *r);
     r->ordinal = ordinal;
     CP_CUDA_DEVICE_FIELDS(UNKNOWN_I, UNKNOWN_S)
+    cp_cuda_l2_init(&r->l2);
+}
+
+/* A device's level-2 results to "not run". */
+void cp_cuda_l2_init(cp_cuda_l2 *r)
+{
+    memset(r, 0, sizeof *r);
+    CP_CUDA_L2_FIELDS(UNKNOWN_I, UNKNOWN_S)
 }
 
 /* An NVML device's inventory to "not seen". */
@@ -61,6 +69,8 @@ void cp_cuda_facts_init(cp_cuda_facts *c)
     memset(c, 0, sizeof *c);
     c->init_result = c->driver_version = c->device_count = CP_UNKNOWN;
     c->run.signal = c->run.maxrss_kb = CP_UNKNOWN;
+    c->l2_level = CP_UNKNOWN;
+    c->l2_run.signal = c->l2_run.maxrss_kb = CP_UNKNOWN;
     for (int i = 0; i < CP_MAX_GPUS; i++) cp_cuda_device_init(&c->dev[i], i);
 }
 
@@ -177,4 +187,16 @@ int cp_cuda_ok(const cp_facts *f)
 int cp_nvml_ok(const cp_facts *f)
 {
     return f->nvml.run.state == CP_PROBE_DONE && f->nvml.init_result == 0;
+}
+
+/* The theoretical one-way rate of a PCIe link; see facts.h. */
+int64_t cp_pcie_link_mbs(int64_t gen, int64_t width)
+{
+    static const int64_t mts[] = { 0, 2500, 5000, 8000, 16000, 32000, 64000 };  /* per lane */
+    static const int64_t code_num[] = { 0, 8, 8, 128, 128, 128, 242 };          /* payload ... */
+    static const int64_t code_den[] = { 1, 10, 10, 130, 130, 130, 256 };        /* ... of line bits */
+    if (!CP_KNOWN(gen) || !CP_KNOWN(width) || gen < 1 || gen > 6 || width < 1 || width > 32)
+        return CP_UNKNOWN;
+    /* Mbit/s on the wire times the code's share, over 8 bits a byte, rounded down once */
+    return mts[gen] * width * code_num[gen] / (code_den[gen] * 8);
 }

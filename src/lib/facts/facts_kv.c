@@ -31,6 +31,9 @@ static const field cuda_fields[] = {
     RUN_AND_LIB(cp_cuda_facts),
     FI(cp_cuda_facts, init_result), FS(cp_cuda_facts, init_name), FS(cp_cuda_facts, init_text),
     FI(cp_cuda_facts, driver_version), FI(cp_cuda_facts, device_count),
+    FI(cp_cuda_facts, l2_level), FS(cp_cuda_facts, l2_skip),
+    FN(cp_cuda_facts, l2_run.state), FD(cp_cuda_facts, l2_run.elapsed_ms), FI(cp_cuda_facts, l2_run.signal),
+    FS(cp_cuda_facts, l2_run.detail),
     { NULL, FT_INT, 0, 0 }
 };
 
@@ -46,6 +49,15 @@ static const field cuda_fields[] = {
 #define ROW_OF(n) n
 static const field cuda_dev_fields[] = {
     CP_CUDA_DEVICE_FIELDS(ROW_I, ROW_S)
+    { NULL, FT_INT, 0, 0 }
+};
+#undef ROW_STRUCT
+#undef ROW_OF
+
+#define ROW_STRUCT cp_cuda_l2
+#define ROW_OF(n) n
+static const field cuda_l2_fields[] = {
+    CP_CUDA_L2_FIELDS(ROW_I, ROW_S)
     { NULL, FT_INT, 0, 0 }
 };
 #undef ROW_STRUCT
@@ -171,16 +183,37 @@ void cp_facts_put_lib(cp_buf *b, const char *prefix, const cp_lib_load *lib)
     put_fields(b, p, lib_fields, lib);
 }
 
-/* Append the "cuda." block. */
-void cp_facts_put_cuda(cp_buf *b, const cp_cuda_facts *c)
+/* Append the "cuda." block's lines but its end marker; level 2's lines
+ * only when it was asked for (a level-1 answer stays as it was). */
+void cp_facts_put_cuda_body(cp_buf *b, const cp_cuda_facts *c)
 {
     char prefix[48];
-    put_fields(b, "cuda.", cuda_fields, c);
+    const field *t = cuda_fields;
+    for (; t->key; t++) {
+        if (strncmp(t->key, "l2_", 3) == 0 && !CP_KNOWN(c->l2_level)) continue;
+        field one[2] = { *t, { NULL, FT_INT, 0, 0 } };
+        put_fields(b, "cuda.", one, c);
+    }
     cp_kv_put_i64(b, "cuda.ndev", c->ndev);
     for (int i = 0; i < c->ndev && i < CP_MAX_GPUS; i++) {
         snprintf(prefix, sizeof prefix, "cuda.dev.%d.", i);
         put_fields(b, prefix, cuda_dev_fields, &c->dev[i]);
+        if (CP_KNOWN(c->l2_level)) cp_facts_put_cuda_l2(b, i, &c->dev[i].l2);
     }
+}
+
+/* Append one device's level-2 lines (cuda.dev.N.l2.NAME). */
+void cp_facts_put_cuda_l2(cp_buf *b, int ordinal, const cp_cuda_l2 *l2)
+{
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "cuda.dev.%d.l2.", ordinal);
+    put_fields(b, prefix, cuda_l2_fields, l2);
+}
+
+/* Append the "cuda." block. */
+void cp_facts_put_cuda(cp_buf *b, const cp_cuda_facts *c)
+{
+    cp_facts_put_cuda_body(b, c);
     cp_kv_put_str(b, "cuda.end", "ok");
 }
 
@@ -418,7 +451,9 @@ static int load_one(const char *key, const char *value, void *arg)
             if (i < 0) rc = -1;
             else {
                 if (i >= f->cuda.ndev) f->cuda.ndev = i + 1;
-                rc = set_field(cuda_dev_fields, rest, &f->cuda.dev[i], value);
+                if (strncmp(rest, "l2.", 3) == 0)
+                    rc = set_field(cuda_l2_fields, rest + 3, &f->cuda.dev[i].l2, value);
+                else rc = set_field(cuda_dev_fields, rest, &f->cuda.dev[i], value);
             }
         } else rc = set_field(cuda_fields, k, &f->cuda, value);
     } else if (strncmp(key, "nvml.", 5) == 0) {

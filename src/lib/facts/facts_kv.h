@@ -15,6 +15,10 @@
 /* Append the "cuda." / "nvml." / "host." / "meta." blocks. */
 void cp_facts_put_cuda(cp_buf *b, const cp_cuda_facts *c);
 void cp_facts_put_nvml(cp_buf *b, const cp_nvml_facts *n);
+/* The "cuda." block without its end marker (a probe child sends level 1's
+ * answers this way before level 2 begins), and one device's level-2 lines. */
+void cp_facts_put_cuda_body(cp_buf *b, const cp_cuda_facts *c);
+void cp_facts_put_cuda_l2(cp_buf *b, int ordinal, const cp_cuda_l2 *l2);
 /* Only a library's load record ("cuda.lib.*"): what a probe child sends
  * before a call that may hang.  No end marker. */
 void cp_facts_put_lib(cp_buf *b, const char *prefix, const cp_lib_load *lib);

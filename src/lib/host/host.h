@@ -77,6 +77,16 @@ void cp_parse_cgroup(const char *text, size_t len, cp_container *c);
 /* /.dockerenv, /run/.containerenv, /proc/1/cgroup, /proc/self/cgroup,
  * /proc/1/environ's container= is NOT read (root only). */
 int cp_host_read_container(cp_fs *fs, cp_container *c);
+/* The container a /proc/PID/cgroup text places a process in, as "KIND ID"
+ * (the kind cp_parse_cgroup tells, the first 12 hex digits of the longest
+ * hex run of the path: "docker 4f1c2a3b5c6d"), the kind alone when no id
+ * shows, "" when no container runtime shows.  Never fails. */
+void cp_parse_container_id(const char *text, size_t len, char *out, size_t cap);
+/* For each compute process NVML listed: /proc/PID/comm into comm, and its
+ * container (cp_parse_container_id of /proc/PID/cgroup) into container,
+ * through fs (recorded in snapshots, re-read on replay).  A process that is
+ * gone or hidden (another PID namespace) keeps "".  Never fails. */
+void cp_host_read_gpu_procs(cp_fs *fs, cp_nvml_facts *n);
 
 /* ---- visibility variables ----------------------------------------------- */
 

@@ -106,17 +106,50 @@ static void nvml_loaded(const char *stage, const cp_lib_load *lib, void *arg)
     probe_stage(out, "nvml", stage);
 }
 
+/* Level 2: level 1's answers go out whole before any GPU work, with the
+ * stage "level2", so a level-2 hang keeps them and is told from cuInit's. */
+static void cuda_level1_done(const cp_cuda_facts *c, void *arg)
+{
+    cp_probe_out *out = arg;
+    cp_facts_put_cuda_body(&out->buf, c);
+    probe_stage(out, "cuda", "level2");
+}
+
+static void cuda_l2_step(int ordinal, const char *step, void *arg)
+{
+    cp_probe_out *out = arg;
+    char key[48];
+    snprintf(key, sizeof key, "cuda.dev.%d.l2.step", ordinal);
+    cp_kv_put_str(&out->buf, key, step);
+    cp_probe_flush(out);
+}
+
+static void cuda_l2_done(int ordinal, const cp_cuda_l2 *l2, void *arg)
+{
+    cp_probe_out *out = arg;
+    cp_facts_put_cuda_l2(&out->buf, ordinal, l2);
+    cp_probe_flush(out);
+}
+
 static void cuda_child(cp_probe_out *out, void *arg)
 {
-    (void)arg;
+    int level = arg ? *(const int *)arg : 1;
     probe_stage(out, "cuda", "load");
     cp_facts *f = cp_malloc(sizeof *f);
     if (!f) { out->buf.failed = true; return; }
     cp_facts_init(f);
-    cp_cuda_probe_fill_ex(&f->cuda, cuda_loaded, out);
-    f->cuda.run.maxrss_kb = self_maxrss_kb();
-    snprintf(f->cuda.run.stage, sizeof f->cuda.run.stage, "done");
-    cp_facts_put_cuda(&out->buf, &f->cuda);
+    if (level < 2) {
+        cp_cuda_probe_fill_ex(&f->cuda, cuda_loaded, out);
+        f->cuda.run.maxrss_kb = self_maxrss_kb();
+        snprintf(f->cuda.run.stage, sizeof f->cuda.run.stage, "done");
+        cp_facts_put_cuda(&out->buf, &f->cuda);
+    } else {
+        cp_cuda_probe_hooks h = { cuda_loaded, cuda_level1_done, cuda_l2_step, cuda_l2_done, out };
+        cp_cuda_probe_run(&f->cuda, level, &h);
+        cp_kv_put_i64(&out->buf, "cuda.run.maxrss_kb", self_maxrss_kb());
+        cp_kv_put_str(&out->buf, "cuda.run.stage", "done");
+        cp_kv_put_str(&out->buf, "cuda.end", "ok");
+    }
     free(f);
 }
 
@@ -146,6 +179,7 @@ typedef struct {
     int n;
     int blocks[3];
     cp_probe_job jobs[3];
+    int level;                /* the libcuda child's level (its argument) */
 } probe_set;
 
 /* Ask libcuda and NVML at the same time, each in its own child; the answers
@@ -155,7 +189,7 @@ static void probe_start(probe_set *p, unsigned which)
     p->n = 0;
     if (which & CP_LIVE_CUDA) {
         p->blocks[p->n] = CP_KV_CUDA;
-        cp_probe_start(&p->jobs[p->n++], cuda_child, NULL, "cuda.end ok");
+        cp_probe_start(&p->jobs[p->n++], cuda_child, &p->level, "cuda.end ok");
     }
     if (which & CP_LIVE_NVML) {
         p->blocks[p->n] = CP_KV_NVML;
@@ -184,7 +218,13 @@ static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreap
         }
         free(fresh);
     }
-    cp_probe_wait(p->jobs, p->n, timeout_ms);
+    if (p->level >= 2 && p->n > 0 && p->blocks[0] == CP_KV_CUDA) {
+        /* the others keep level 1's deadline, libcuda gets level 2's too */
+        cp_probe_wait(p->jobs + 1, p->n - 1, timeout_ms);
+        cp_probe_wait(p->jobs, 1, CP_LEVEL2_DEADLINE_MS(timeout_ms));
+    } else {
+        cp_probe_wait(p->jobs, p->n, timeout_ms);
+    }
     for (int i = 0; i < p->n; i++) {
         cp_probe_job *j = &p->jobs[i];
         char err[160];
@@ -206,6 +246,12 @@ static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreap
         if (run->state == CP_PROBE_DONE && (seen < 0 || !(seen & p->blocks[i]))) {
             run->state = CP_PROBE_CRASHED;
             snprintf(run->detail, sizeof run->detail, "the probe process ended without a complete answer");
+        }
+        /* cut in level 2: level 1 answered whole, the level-2 steps did not */
+        if (p->blocks[i] == CP_KV_CUDA && run->state != CP_PROBE_DONE && strcmp(run->stage, "level2") == 0) {
+            f->cuda.l2_run = *run;
+            run->state = CP_PROBE_DONE;
+            run->detail[0] = '\0';
         }
         cp_buf_free(&j->out);
     }
@@ -366,6 +412,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
 
     /* the driver probes first: cuInit takes longest, the host is read meanwhile */
     probe_set probes = { 0 };
+    probes.level = o->level;
     unsigned asked = live & (CP_LIVE_CUDA | CP_LIVE_NVML);
     if (asked) probe_start(&probes, asked);
 
@@ -411,6 +458,8 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     }
     free(py);
     if (probes.n) probe_finish(&probes, f, probe_deadline_ms(o->timeout_ms), s->unreaped);
+    /* level 2 names who holds a GPU's memory */
+    if (o->level >= 2) cp_host_read_gpu_procs(s->fs, &f->nvml);
     *out = s;
     return 0;
 }

@@ -1,12 +1,15 @@
 /*
  * The libcuda probe: load the driver library, cuInit, versions and the
- * properties of each visible device.  No context is created.
+ * properties of each visible device.  Level 1 creates no context; at
+ * level 2 (cp_cuda_probe_run) the level-2 steps follow on every device
+ * (level2.c).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "dl/cuda_api.h"
 #include "dl/loader.h"
+#include "probe/level2.h"
 #include "probe/probe.h"
 
 /* Every field this probe owns to "unknown" (the init that cp_facts_init
@@ -106,35 +109,63 @@ void cp_cuda_probe_fill(cp_cuda_facts *out)
     cp_cuda_probe_fill_ex(out, NULL, NULL);
 }
 
-/* Load, call the hook, cuInit, versions, devices; may hang in cuInit, so
- * it runs in a probe child (probe.h). */
-void cp_cuda_probe_fill_ex(cp_cuda_facts *out, cp_loaded_hook loaded, void *arg)
+/* Load, call the hook, cuInit, versions, devices; the api is left loaded
+ * in *api for level 2.  Returns 1 when cuInit succeeded. */
+static int fill(cp_cuda_facts *out, cp_cuda_api *api, cp_loaded_hook loaded, void *arg)
 {
-    cp_cuda_api api;
-
     cuda_clear(out);
     /* Kept open on purpose: after cuInit the driver owns threads and exit
      * handlers in this library, and the probe runs in a child that exits. */
-    if (!cp_dl_load(&cp_cuda_lib, &api, &out->lib))
-        return;
+    if (!cp_dl_load(&cp_cuda_lib, api, &out->lib))
+        return 0;
     if (loaded)
         loaded("init", &out->lib, arg);
 
-    CUresult r = api.cuInit(0);
+    CUresult r = api->cuInit(0);
     out->init_result = r;
-    error_text(&api, r, out);
+    error_text(api, r, out);
 
     /* answers before cuInit, and tells the driver's CUDA version even when
      * cuInit fails (no device, mismatch) */
     int version = 0;
-    if (api.cuDriverGetVersion(&version) == CP_CUDA_SUCCESS)
+    if (api->cuDriverGetVersion(&version) == CP_CUDA_SUCCESS)
         out->driver_version = version;
 
     /* a stub (.../stubs/libcuda.so, 34) or any failed cuInit: the device
      * calls would only answer CUDA_ERROR_NOT_INITIALIZED */
     if (r != CP_CUDA_SUCCESS)
-        return;
+        return 0;
     if (loaded)
         loaded("query", &out->lib, arg);
-    fill_devices(&api, out);
+    fill_devices(api, out);
+    return 1;
+}
+
+/* Load, call the hook, cuInit, versions, devices; may hang in cuInit, so
+ * it runs in a probe child (probe.h). */
+void cp_cuda_probe_fill_ex(cp_cuda_facts *out, cp_loaded_hook loaded, void *arg)
+{
+    cp_cuda_api api;
+    fill(out, &api, loaded, arg);
+}
+
+/* Level 1, then level 2 on every device; see probe.h. */
+void cp_cuda_probe_run(cp_cuda_facts *out, int level, const cp_cuda_probe_hooks *h)
+{
+    static const cp_cuda_probe_hooks none = { NULL, NULL, NULL, NULL, NULL };
+    cp_cuda_api api;
+    if (!h) h = &none;
+    int ok = fill(out, &api, h->loaded, h->arg);
+    if (level < 2) return;
+    out->l2_level = level;
+    if (!ok)
+        cp_dl_copy(out->l2_skip, sizeof out->l2_skip, out->lib.loaded ? "cuInit did not succeed"
+                                                                      : "libcuda was not loaded");
+    else if (out->ndev == 0)
+        cp_dl_copy(out->l2_skip, sizeof out->l2_skip, "libcuda lists no device");
+    if (h->level1_done) h->level1_done(out, h->arg);
+    for (int i = 0; ok && i < out->ndev; i++) {
+        cp_level2_device(&api, i, &out->dev[i].l2, h->l2_step, h->arg);
+        if (h->l2_device_done) h->l2_device_done(i, &out->dev[i].l2, h->arg);
+    }
 }

@@ -24,6 +24,23 @@ void cp_cuda_probe_fill(cp_cuda_facts *out);
  * device calls (may be NULL). */
 void cp_cuda_probe_fill_ex(cp_cuda_facts *out, cp_loaded_hook loaded, void *arg);
 
+/* What the libcuda probe reports as it goes, at level 2: level1_done once
+ * the level-1 answers are whole (the child sends them before any GPU
+ * work), l2_step as each level-2 step begins on a device, l2_device_done
+ * with a device's results.  Any may be NULL. */
+typedef struct {
+    cp_loaded_hook loaded;
+    void (*level1_done)(const cp_cuda_facts *c, void *arg);
+    void (*l2_step)(int ordinal, const char *step, void *arg);
+    void (*l2_device_done)(int ordinal, const cp_cuda_l2 *l2, void *arg);
+    void *arg;
+} cp_cuda_probe_hooks;
+
+/* cp_cuda_probe_fill_ex, then at level >= 2 the level-2 steps on every
+ * visible device, one after the other (level2.h); out->l2_level says it was
+ * asked, out->l2_skip why the steps could not run (cuInit failed). */
+void cp_cuda_probe_run(cp_cuda_facts *out, int level, const cp_cuda_probe_hooks *h);
+
 /* Load libnvidia-ml.so.1 (or $CUPROBE_LIBNVML), nvmlInit_v2, versions and the
  * per-device state listed in cp_nvml_device.  Calls nvmlShutdown at the end. */
 void cp_nvml_probe_fill(cp_nvml_facts *out);
