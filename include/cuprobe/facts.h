@@ -443,6 +443,12 @@ typedef struct {
  * cap and returns how many. */
 int cp_facts_gpu_ccs(const cp_facts *f, cp_gpu_cc *out, int cap);
 
+/* Take the process pid out of every NVML device's compute processes (and
+ * their count): cuprobe's own libcuda probe holds a context at level 2, and
+ * NVML, asked at the same time, lists it as if another job used the GPU.
+ * Returns how many entries were taken out; pid <= 0 takes none. */
+int cp_facts_drop_process(cp_facts *f, int64_t pid);
+
 /* Facts helpers (facts.c), shared by checks, observe and explain. */
 /* True for an NVIDIA display/3D controller function (class 0x03xx, vendor 0x10de). */
 int cp_is_gpu_function(const cp_pci_function *p);

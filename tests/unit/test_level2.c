@@ -207,6 +207,29 @@ static void test_holders(void)
     free(f);
 }
 
+/* cuprobe's own libcuda probe holds a context at level 2 and NVML lists
+ * it (seen on the H200: "PID 2691 cuprobe 14 MiB" among the holders):
+ * observe takes it out before any check counts the GPU's processes. */
+static void test_own_probe_not_a_holder(void)
+{
+    cp_facts *f = healthy();
+    cp_nvml_sample *s = &f->nvml.dev[0].sample;
+    s->nprocs = 3;
+    s->nprocs_total = 3;
+    s->procs[0].pid = 2691;
+    s->procs[1].pid = 2645;
+    s->procs[2].pid = 2691;
+    s->procs[1].used_bytes = 60ll << 30;
+    CHECK_I64(cp_facts_drop_process(f, 2691), 2);
+    CHECK_I64(s->nprocs, 1);
+    CHECK_I64(s->nprocs_total, 1);
+    CHECK_I64(s->procs[0].pid, 2645);
+    CHECK_I64(cp_facts_drop_process(f, 2691), 0);
+    CHECK_I64(cp_facts_drop_process(f, 0), 0);
+    CHECK_I64(cp_facts_drop_process(NULL, 5), 0);
+    free(f);
+}
+
 static void test_copy_rates(void)
 {
     char ev[4096];
@@ -279,6 +302,7 @@ int main(void)
     RUN(test_wrong_element);
     RUN(test_overlap);
     RUN(test_holders);
+    RUN(test_own_probe_not_a_holder);
     RUN(test_copy_rates);
     RUN(test_steps);
     RUN(test_container_id);

@@ -200,3 +200,24 @@ int64_t cp_pcie_link_mbs(int64_t gen, int64_t width)
     /* Mbit/s on the wire times the code's share, over 8 bits a byte, rounded down once */
     return mts[gen] * width * code_num[gen] / (code_den[gen] * 8);
 }
+
+/* See facts.h. */
+int cp_facts_drop_process(cp_facts *f, int64_t pid)
+{
+    int dropped = 0;
+    if (!f || pid <= 0) return 0;
+    for (int i = 0; i < f->nvml.ndev && i < CP_MAX_GPUS; i++) {
+        cp_nvml_sample *s = &f->nvml.dev[i].sample;
+        int kept = 0;
+        for (int p = 0; p < s->nprocs && p < CP_MAX_PROCS; p++) {
+            if (s->procs[p].pid == pid) { dropped++; continue; }
+            if (kept != p) s->procs[kept] = s->procs[p];
+            kept++;
+        }
+        if (kept < s->nprocs) {
+            if (CP_KNOWN(s->nprocs_total)) s->nprocs_total -= s->nprocs - kept;
+            s->nprocs = kept;
+        }
+    }
+    return dropped;
+}

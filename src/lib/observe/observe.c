@@ -255,6 +255,10 @@ static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreap
         }
         cp_buf_free(&j->out);
     }
+    /* our own libcuda probe is no other job: NVML, asked while level 2 ran,
+     * lists its context among the GPU's processes */
+    for (int i = 0; i < p->n; i++)
+        if (p->blocks[i] == CP_KV_CUDA) cp_facts_drop_process(f, p->jobs[i].pid);
 }
 
 static void observe_host_files(cp_fs *fs, cp_facts *f)
