@@ -149,6 +149,7 @@
     I(d2h_pinned_mbs, "MB/s", "device-to-host rate into page-locked memory, median of the repeats") \
     I(h2d_pageable_mbs, "MB/s", "host-to-device rate from pageable memory, median of the repeats") \
     I(d2h_pageable_mbs, "MB/s", "device-to-host rate into pageable memory, median of the repeats") \
+    I(pinned_numa_node, "", "NUMA node the page-locked copy buffer sat on (move_pages); unknown without NUMA") \
     I(wall_us, "microseconds", "wall time of every level-2 step on this device")
 
 /* ------------------------------------------------------------------- PCI --

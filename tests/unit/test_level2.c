@@ -243,6 +243,21 @@ static void test_copy_rates(void)
     f->nvml.dev[0].sample.pcie_width_cur = 8;
     CHECK_I64(status_of(f, 2, "hardware.copy_rates", ev, sizeof ev), CP_WARN);
     CHECK(strstr(ev, "the link runs x8 of x16: downtrained") != NULL);
+    f->nvml.dev[0].sample.pcie_width_cur = 16;
+    /* the pinned buffer on another NUMA node than the GPU's */
+    f->host.npci = 1;
+    snprintf(f->host.pci[0].addr, sizeof f->host.pci[0].addr, "0000:00:06.0");
+    f->host.pci[0].numa_node = 1;
+    l->pinned_numa_node = 1;
+    CHECK_I64(status_of(f, 2, "hardware.copy_rates", NULL, 0), CP_PASS);
+    l->pinned_numa_node = 0;
+    CHECK_I64(status_of(f, 2, "hardware.copy_rates", ev, sizeof ev), CP_WARN);
+    CHECK(strstr(ev, "the pinned buffer sat on NUMA node 0, the GPU is on node 1") != NULL);
+    f->host.pci[0].numa_node = -1;            /* a platform without NUMA: nothing to say */
+    CHECK_I64(status_of(f, 2, "hardware.copy_rates", NULL, 0), CP_PASS);
+    l->pinned_numa_node = CP_UNKNOWN;         /* a snapshot taken before the field */
+    f->host.pci[0].numa_node = 1;
+    CHECK_I64(status_of(f, 2, "hardware.copy_rates", NULL, 0), CP_PASS);
     f->nvml.dev[0].inv.pcie_gen_max = CP_UNKNOWN;
     CHECK_I64(status_of(f, 2, "hardware.copy_rates", ev, sizeof ev), CP_PASS);
     CHECK(strstr(ev, "no ceiling") != NULL);

@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "kb/kb.h"
 #include "kb/signals.h"
 #include "rt/rt.h"
@@ -286,6 +287,16 @@ static const cp_nvml_device *nvml_of(const cp_facts *f, int d)
     return NULL;
 }
 
+/* The NUMA node of CUDA device d's PCI function (sysfs numa_node, -1 on a
+ * platform without NUMA); CP_UNKNOWN when the function is not known. */
+static int64_t gpu_numa_node(const cp_facts *f, int d)
+{
+    const char *bus = f->cuda.dev[d].pci_bus_id;
+    for (int i = 0; bus[0] && i < f->host.npci && i < CP_MAX_PCI; i++)
+        if (strcasecmp(f->host.pci[i].addr, bus) == 0) return f->host.pci[i].numa_node;
+    return CP_UNKNOWN;
+}
+
 /* Free memory seen from a context, and who holds the rest. */
 void cp_check_l2_memory(const cp_facts *f, cp_finding *o)
 {
@@ -353,7 +364,7 @@ void cp_check_l2_memory(const cp_facts *f, cp_finding *o)
 void cp_check_l2_copy_rates(const cp_facts *f, cp_finding *o)
 {
     if (!l2_ran(f, o)) return;
-    int failed = 0, slow = 0, narrow = 0, passed = 0, nr = 0;
+    int failed = 0, slow = 0, narrow = 0, far = 0, passed = 0, nr = 0;
     char gpu[64];
     for (int d = 0; d < f->cuda.ndev; d++) {
         const cp_cuda_l2 *l = &f->cuda.dev[d].l2;
@@ -382,8 +393,20 @@ void cp_check_l2_copy_rates(const cp_facts *f, cp_finding *o)
             cp_evidence(o, "%s: the link runs x%s of x%s: downtrained", gpu, cp_num(cur_width).s, cp_num(width).s);
         }
         if ((CP_KNOWN(h) && h < 50) || (CP_KNOWN(dd) && dd < 50)) slow++;
+        int64_t gpu_node = gpu_numa_node(f, d);
+        if (CP_KNOWN(gpu_node) && gpu_node >= 0 && CP_KNOWN(l->pinned_numa_node) && l->pinned_numa_node != gpu_node) {
+            far++;
+            cp_evidence(o, "%s: the pinned buffer sat on NUMA node %s, the GPU is on node %s: every copy crosses "
+                        "the CPUs' interconnect", gpu, cp_num(l->pinned_numa_node).s, cp_num(gpu_node).s);
+        }
     }
     if (sum_up(o, failed, passed, nr, "timing copies")) return;
+    if (far && !narrow && !slow) {
+        cp_set(o, CP_WARN, "pinned copies from another NUMA node than the GPU's on %d GPU%s", far, far > 1 ? "s" : "");
+        cp_fix(o, "run the job on the GPU's NUMA node (numactl --cpunodebind=N --membind=N, N from the evidence or "
+               "'nvidia-smi topo -m'), or let the launcher bind each rank to its GPU's node");
+        return;
+    }
     if (narrow || slow) {
         cp_set(o, CP_WARN, "%s on %d GPU%s", narrow ? "a downtrained PCIe link" : "pinned copies below half the link's rate",
                narrow ? narrow : slow, (narrow ? narrow : slow) > 1 ? "s" : "");

@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +52,20 @@ static void record(const cp_rt *rt, char *call, size_t callcap, int64_t *result,
 #define FAILED(rt, o, step) \
     record(rt, (o)->step##_call, sizeof (o)->step##_call, &(o)->step##_result, (o)->step##_error, \
            sizeof (o)->step##_error)
+
+/* The NUMA node the page at p sits on: move_pages with no target nodes
+ * only asks.  CP_UNKNOWN on a kernel without NUMA or when it refuses. */
+static int64_t page_numa_node(void *p)
+{
+#ifdef SYS_move_pages
+    void *pages[1] = { p };
+    int status[1] = { -1 };
+    if (syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0) == 0 && status[0] >= 0) return status[0];
+#else
+    (void)p;
+#endif
+    return CP_UNKNOWN;
+}
 
 /* A clock-seeded 32-bit seed: fresh each run, recorded in the answers. */
 static uint32_t fresh_seed(void)
@@ -257,7 +272,8 @@ static int copies(cp_rt *rt, cp_cuda_l2 *o)
     if (cp_rt_stream_create(rt, &s) || cp_rt_event_create(rt, &e0) || cp_rt_event_create(rt, &e1) ||
         cp_rt_alloc(rt, COPY_BYTES, &d) || cp_rt_host_alloc(rt, COPY_BYTES, &pinned))
         goto fail;
-    memset(pinned, 0xc3, COPY_BYTES);
+    memset(pinned, 0xc3, COPY_BYTES);   /* touched: its pages now sit on a node */
+    o->pinned_numa_node = page_numa_node(pinned);
     if (timed(rt, s, e0, e1, d, pinned, 1, PINNED_REPEATS, &o->h2d_pinned_mbs) ||
         timed(rt, s, e0, e1, d, pinned, 0, PINNED_REPEATS, &o->d2h_pinned_mbs) ||
         timed(rt, s, e0, e1, d, pageable, 1, PAGEABLE_REPEATS, &o->h2d_pageable_mbs) ||
