@@ -21,6 +21,16 @@ static int verdict_code(cp_run_verdict v, const cp_arch_cover *c)
     return v == CP_RUN_PTX_JIT ? CP_EXIT_WARN : v == CP_RUN_CANNOT ? CP_EXIT_FAIL : 0;
 }
 
+/* One file against one target, for both renderers: the verdict, its
+ * coverage and why, and the run's exit code made no better than it. */
+static cp_run_verdict judge_target(cp_arch_run *r, const cp_arch_summary *s, const cp_arch_target *t,
+                                   cp_arch_cover *c, char *why, size_t whycap)
+{
+    cp_run_verdict v = cp_arch_judge(s, t->major, t->minor, t->driver_cuda, c, why, whycap);
+    cp_arch_worse(r, verdict_code(v, c));
+    return v;
+}
+
 /* "sm_75 sm_80 x3" or "compute_120 (PTX 8.8)" lists for one kind. */
 static void code_list(const cp_arch_summary *s, cp_code_kind kind, char *buf, size_t cap)
 {
@@ -78,8 +88,7 @@ static void text_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
         const cp_arch_target *t = &r->o->targets[i];
         char why[768];
         cp_arch_cover c;
-        cp_run_verdict v = cp_arch_judge(s, t->major, t->minor, t->driver_cuda, &c, why, sizeof why);
-        cp_arch_worse(r, verdict_code(v, &c));
+        cp_run_verdict v = judge_target(r, s, t, &c, why, sizeof why);
         fprintf(out, "  on CC %d.%d (", t->major, t->minor);
         cp_text_put(out, t->label);   /* a GPU name, from the driver */
         fprintf(out, "): %s\n    %s\n", cp_run_verdict_name(v), why);
@@ -129,8 +138,7 @@ static void json_file(cp_arch_run *r, const char *path, const cp_arch_summary *s
         const cp_arch_target *t = &r->o->targets[i];
         char why[768];
         cp_arch_cover c;
-        cp_run_verdict v = cp_arch_judge(s, t->major, t->minor, t->driver_cuda, &c, why, sizeof why);
-        cp_arch_worse(r, verdict_code(v, &c));
+        cp_run_verdict v = judge_target(r, s, t, &c, why, sizeof why);
         fprintf(out, "%s{\"target\":%d,\"verdict\":", i ? "," : "", i);
         cp_json_str(out, cp_run_verdict_name(v));
         fputs(",\"why\":", out);
