@@ -74,12 +74,24 @@ static const char *string(const char *p)
     return *p == '"' ? p + 1 : NULL;
 }
 
+/* RFC 8259's number: an integer part, then a fraction and an exponent if any. */
+static int digit(char c) { return c >= '0' && c <= '9'; }
 static const char *number(const char *p)
 {
-    const char *s = p;
     if (*p == '-') p++;
-    while (*p >= '0' && *p <= '9') p++;
-    return p > s ? p : NULL;
+    if (!digit(*p)) return NULL;
+    while (digit(*p)) p++;
+    if (*p == '.') {
+        if (!digit(*++p)) return NULL;
+        while (digit(*p)) p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        if (!digit(*p)) return NULL;
+        while (digit(*p)) p++;
+    }
+    return p;
 }
 
 static const char *value(const char *p, int depth)
