@@ -4,6 +4,7 @@
 #ifndef CP_TEST_JSON_CHECK_H
 #define CP_TEST_JSON_CHECK_H
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *ws(const char *p) { while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++; return p; }
@@ -135,6 +136,30 @@ static int json_ok(const char *text)
 {
     const char *end = value(text, 0);
     return end && *ws(end) == '\0';
+}
+
+/* Does every object holding first_key also hold each of keys?  Checked on
+ * the flat text: each occurrence of first_key starts an object whose
+ * members run to the next occurrence. */
+static inline int members_everywhere(const char *json, const char *first_key, const char *const *keys)
+{
+    char want[64];
+    snprintf(want, sizeof want, "\"%s\":", first_key);
+    int objects = 0;
+    for (const char *p = strstr(json, want); p; objects++) {
+        const char *next = strstr(p + 1, want);
+        for (int k = 0; keys[k]; k++) {
+            char m[64];
+            snprintf(m, sizeof m, "\"%s\":", keys[k]);
+            const char *at = strstr(p, m);
+            if (!at || (next && at > next)) {
+                fprintf(stderr, "  object at offset %ld lacks %s\n", (long)(p - json), m);
+                return 0;
+            }
+        }
+        p = next;
+    }
+    return objects;
 }
 
 #endif

@@ -133,12 +133,20 @@ static int widest(const char *s)
     return w;
 }
 
-/* The lines of a chart: from its title line to the blank line or the end. */
-static const char *chart_of(const char *text, const char *title)
+/* The lines of the chart whose title starts with title, from its title
+ * line to the blank line after it or the end, into buf; false when none. */
+static bool chart_of(const char *text, const char *title, char *buf, size_t cap)
 {
     char want[128];
     snprintf(want, sizeof want, "\n\n    %s", title);
-    return strstr(text, want);
+    const char *c = strstr(text, want);
+    if (!c) return false;
+    const char *end = strstr(c + 1, "\n\n");
+    size_t n = end ? (size_t)(end - c) : strlen(c);
+    if (n >= cap) n = cap - 1;
+    memcpy(buf, c, n);
+    buf[n] = '\0';
+    return true;
 }
 
 static void test_text_table(void)
@@ -186,16 +194,10 @@ static void test_text_chart(void)
 {
     typical();
     char *t = render_text(0);
-    const char *c = chart_of(t, "host to device, pinned, copy engine");
-    CHECK(c != NULL);
-    if (c) {
-        const char *end = strstr(c + 1, "\n\n");
-        size_t n = end ? (size_t)(end - c) : strlen(c);
-        char chart[4096];
-        CHECK(n < sizeof chart);
-        if (n >= sizeof chart) n = sizeof chart - 1;
-        memcpy(chart, c, n);
-        chart[n] = '\0';
+    char chart[4096];
+    bool found = chart_of(t, "host to device, pinned, copy engine", chart, sizeof chart);
+    CHECK(found);
+    if (found) {
         CHECK_I64(count(chart, "*"), 10);
         CHECK(strstr(chart, "GB/s against size\n") != NULL);
         CHECK(strstr(chart, "     63.02 |-----") != NULL);        /* the ceiling's line, labelled */
@@ -239,28 +241,6 @@ static const char *const row_keys[] = { "id", "title", "unit", "device", "peer",
                                         "spread", "repeats", "higher_is_better", "ceiling", "ceiling_kind",
                                         "ceiling_what", "pct", "flagged", "detail", "points", NULL };
 
-/* Each occurrence of first_key starts an object whose members run to the
- * next one (the row objects are flat but for their points). */
-static int members_everywhere(const char *json, const char *first_key, const char *const *keys)
-{
-    char want[64];
-    snprintf(want, sizeof want, "\"%s\":", first_key);
-    int objects = 0;
-    for (const char *p = strstr(json, want); p; objects++) {
-        const char *next = strstr(p + 1, want);
-        for (int k = 0; keys[k]; k++) {
-            char m[64];
-            snprintf(m, sizeof m, "\"%s\":", keys[k]);
-            const char *at = strstr(p, m);
-            if (!at || (next && at > next)) {
-                fprintf(stderr, "  object at offset %ld lacks %s\n", (long)(p - json), m);
-                return 0;
-            }
-        }
-        p = next;
-    }
-    return objects;
-}
 
 static void test_json(void)
 {
@@ -558,15 +538,10 @@ static void test_full(void)
     all_renderers("full", CP_BENCH_MAX_ROWS);
     char *t = render_text(0);
     /* a chart of 24 points over 23 doublings still fits 80 columns */
-    const char *c = chart_of(t, "a title that is longer than the column it is given");
-    CHECK(c != NULL);
-    if (c) {
-        const char *end = strstr(c + 1, "\n\n");
-        char chart[4096];
-        size_t n = end ? (size_t)(end - c) : strlen(c);
-        if (n >= sizeof chart) n = sizeof chart - 1;
-        memcpy(chart, c, n);
-        chart[n] = '\0';
+    char chart[4096];
+    bool found = chart_of(t, "a title that is longer than the column it is given", chart, sizeof chart);
+    CHECK(found);
+    if (found) {
         CHECK(widest(chart) <= 80);
         CHECK(count(chart, "*") >= 20);      /* neighbours may share a column at 2 columns a doubling */
     }
