@@ -162,4 +162,16 @@ static inline int members_everywhere(const char *json, const char *first_key, co
     return objects;
 }
 
+/* Read a JSON schema (docs/NAME.schema.json, from the tree's root) into buf:
+ * true when it was read whole, is valid JSON and names draft 2020-12. */
+static inline int schema_load(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return n < cap - 1 && json_ok(buf) && strstr(buf, "draft/2020-12") != NULL;
+}
+
 #endif
