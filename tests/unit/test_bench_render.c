@@ -412,6 +412,10 @@ static void test_svg(void)
     CHECK(strstr(s, "cuprobe bench: GB/s against size, device 0</text>") != NULL);
     CHECK(strstr(s, "- - ceiling 63.02: PCIe Gen5 x16 (63.0 GB/s)") != NULL);
     free(s);
+    R.row[1].device = 3;                      /* a second device in the panel */
+    s = write_svg(&rc);
+    CHECK(s && strstr(s, "cuprobe bench: GB/s against size, devices 0,3</text>") != NULL);
+    free(s);
     /* where it cannot be written: -1 and errno */
     errno = 0;
     CHECK_I64(cp_bench_write_svg(&R, "/nonexistent-dir/x.svg"), -1);
@@ -563,7 +567,12 @@ static void test_chart_degenerate(void)
     w->npoints = 2;
     w->point_size[0] = w->point_size[1] = 4096;
     w->point_value[0] = w->point_value[1] = 0;
-    all_renderers("degenerate", 2);
+    w = row("copy.bidir.pinned.ce", "the largest size there is", "GB/s", 0, 5, NAN, CP_CEIL_NONE, "");
+    w->npoints = 2;
+    w->point_size[0] = 1;
+    w->point_size[1] = INT64_MAX;           /* log2 rounds up to 63: no 1 << 63 on the axis */
+    w->point_value[0] = w->point_value[1] = 5;
+    all_renderers("degenerate", 3);
     char *t = render_text(0);
     CHECK(strstr(t, "1M") != NULL);
     CHECK(widest(t) < 200);

@@ -226,7 +226,7 @@ static void put_chart(FILE *out, const cp_bench_row *row)
     memset(axis, ' ', sizeof axis - 1);
     axis[sizeof axis - 1] = '\0';
     int end = 0;
-    for (int e = (int)ceil(lo); e <= (int)floor(hi); e++) {
+    for (int e = (int)ceil(lo); e <= (int)floor(hi) && e < 63; e++) {
         if (e % 2 && !(e == (int)ceil(lo) && span < 2)) continue;
         int x = (int)lround((e - lo) * scale);
         fmt_bytes((int64_t)1 << e, true, label, sizeof label);
@@ -503,13 +503,13 @@ static int svg_panel(FILE *out, const cp_bench_result *r, const char *unit, int 
 #define YS(v) (py1 - (v) / ytop * (py1 - py0))
     fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"16\" font-weight=\"bold\">cuprobe bench: ", PX0, top + 25);
     xml_text(out, unit);
-    fputs(" against size, device ", out);
+    fputs(strchr(devices, ',') ? " against size, devices " : " against size, device ", out);
     xml_text(out, devices);
     fputs("</text>\n", out);
     /* axes, grid and ticks */
     fprintf(out, "<g stroke=\"#000\" stroke-width=\"1\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/></g>\n", PX0, py1, PX1, py1, PX0, py0, PX0, py1);
-    for (int e = (int)lo; e <= (int)hi; e++) {
+    for (int e = (int)lo; e <= (int)hi && e < 63; e++) {
         if (e % 2) continue;
         char b[32];
         fmt_bytes((int64_t)1 << e, false, b, sizeof b);
