@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cuprobe/bench.h"
+#include "cuprobe/cuprobe.h"
 #include "kb/gpu_peaks.h"
 #include "test.h"
 
@@ -398,6 +399,33 @@ static void test_bounds(void)
     cp_bench_ceilings(&F, NULL);
 }
 
+/* The facts of the captured H200 machines, replayed: the names and links
+ * as NVML and libcuda really report them reach the table and the link. */
+static void test_h200_snapshots(void)
+{
+    static const char *const dirs[] = { "tests/fixtures/h200-snap", "tests/fixtures/h200x2-snap" };
+    for (int k = 0; k < 2; k++) {
+        cp_observe_opts o = CP_OBSERVE_DEFAULTS;
+        o.from_dir = dirs[k];
+        cp_session *s = NULL;
+        char err[256];
+        CHECK_I64(cp_observe(&o, &s, err, sizeof err), 0);
+        if (!s) continue;
+        memset(&R, 0, sizeof R);
+        cp_bench_row *h2d = row("copy.h2d.pinned.ce", "GB/s", 0, -1, 55.0);
+        cp_bench_row *d2d = row("copy.d2d.ce", "GB/s", 0, -1, 2000.0);
+        cp_bench_row *bf = row("gemm.bf16", "TFLOP/s", 0, -1, 700.0);
+        cp_bench_row *peer = row("peer.0-1.read", "GB/s", 0, 1, 300.0);
+        cp_bench_ceilings(cp_session_facts(s), &R);
+        CHECK_STR(h2d->ceiling_what, "PCIe Gen5 x16 (63.0 GB/s)");
+        CHECK_NEAR(d2d->ceiling, 2400);
+        CHECK_NEAR(bf->ceiling, 989.5);
+        if (k == 1) CHECK_STR(peer->ceiling_what, "NVLink 18 x 25 GB/s (H200 SXM datasheet)");
+        else check_none(peer);                          /* one GPU: no device 1 */
+        cp_session_free(s);
+    }
+}
+
 int main(void)
 {
     RUN(test_h200_host_copies);
@@ -412,5 +440,6 @@ int main(void)
     RUN(test_pct);
     RUN(test_table);
     RUN(test_bounds);
+    RUN(test_h200_snapshots);
     return TEST_END();
 }
