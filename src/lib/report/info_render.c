@@ -349,7 +349,14 @@ static void link_remote(const cp_nvml_inventory *inv, int l, char *out, size_t c
     out[n] = '\0';
 }
 
-static void text_nvlink(const view *v, int n, int sel, FILE *out)
+/* An NVSwitch at the far end of a link: a PCI bridge of class 0x0680 on the bus. */
+static int is_nvswitch(const cp_facts *f, const char *bus)
+{
+    const cp_pci_function *p = pci_at(f, bus);
+    return p && CP_KNOWN(p->class_code) && (p->class_code >> 8) == 0x0680;
+}
+
+static void text_nvlink(const cp_facts *f, const view *v, int n, int sel, FILE *out)
 {
     fputs("  NVLink (nvmlDeviceGetNvLinkState; the far end: nvmlDeviceGetNvLinkRemotePciInfo_v2)\n", out);
     for (int i = 0; i < n; i++) {
@@ -379,7 +386,7 @@ static void text_nvlink(const view *v, int n, int sel, FILE *out)
             if (rem[0]) {
                 int g = gpu_at(v, n, rem);
                 if (g >= 0) fprintf(out, " -> GPU%d ", g);
-                else fputs(" -> ", out);
+                else fputs(is_nvswitch(f, rem) ? " -> NVSwitch " : " -> ", out);
                 cp_text_put_line(out, rem);
             }
             fputc('\n', out);
@@ -428,7 +435,7 @@ void cp_info_render_text(const cp_facts *f, int device, FILE *out)
     if (n == 0) return;
     fputs("\nTopology\n", out);
     if (n > 1) text_peers(v, n, device, out);
-    text_nvlink(v, n, device, out);
+    text_nvlink(f, v, n, device, out);
 }
 
 /* ------------------------------------------------------------ JSON ---- */
@@ -451,7 +458,7 @@ static void json_attrs(const cp_cuda_device *c, FILE *out)
     fputc('}', out);
 }
 
-static void json_nvlink(const view *v, int n, const cp_nvml_inventory *inv, FILE *out)
+static void json_nvlink(const cp_facts *f, const view *v, int n, const cp_nvml_inventory *inv, FILE *out)
 {
     int links = inv ? (int)strlen(inv->nvlink_state) : 0;
     fputs("{\"version\": ", out);
@@ -471,6 +478,7 @@ static void json_nvlink(const view *v, int n, const cp_nvml_inventory *inv, FILE
         cp_json_str_or_null(out, rem);
         fputs(", \"remote_gpu\": ", out);
         cp_json_i64(out, g >= 0 ? g : CP_UNKNOWN);
+        fprintf(out, ", \"remote_nvswitch\": %s", rem[0] && is_nvswitch(f, rem) ? "true" : "false");
         fputc('}', out);
     }
     fputs("]}", out);
@@ -540,7 +548,7 @@ static void json_device(const cp_facts *f, const view *v, int n, int i, FILE *ou
         fputs(i == j || (c != '1' && c != '0') ? "null" : c == '1' ? "true" : "false", out);
     }
     fputs("],\n     \"nvlink\": ", out);
-    json_nvlink(v, n, inv, out);
+    json_nvlink(f, v, n, inv, out);
     fputc('}', out);
 }
 
