@@ -77,7 +77,7 @@ static void test_nothing_known(void)
     char *t = render(&f, -1, 0), *j = render(&f, -1, 1);
     CHECK(t && j);
     if (!t || !j) return;
-    CHECK(strstr(t, "Driver API                 N/A") != NULL);
+    CHECK(strstr(t, "Driver API                 N/A\n") != NULL);
     CHECK(strstr(t, "No GPU: libcuda was not asked") != NULL);
     CHECK(!prints_unknown(t));
     CHECK(json_ok(j));

@@ -6,6 +6,7 @@
 
 #include "cuprobe/cuprobe.h"
 #include "cuprobe/info.h"
+#include "kb/kb.h"
 #include "util/json.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -98,7 +99,9 @@ const char *cp_info_why_no_cuda(const cp_facts *f, char *buf, size_t cap)
         return buf;
     }
     if (c->init_result != 0) {
-        snprintf(buf, cap, "cuInit failed: %s", c->init_name[0] ? c->init_name : "an unknown error");
+        const char *name = c->init_name[0] ? c->init_name : cp_cuda_error_name(c->init_result);
+        if (name) snprintf(buf, cap, "cuInit failed: %s", name);
+        else snprintf(buf, cap, "cuInit failed: CUresult %lld", (long long)c->init_result);
         return buf;
     }
     return "libcuda lists no device";
@@ -197,7 +200,10 @@ static void text_versions(const cp_facts *f, FILE *out)
     char v[32], line[CP_PATH_MAX + 128];
     const cp_cudart *rt = runtime_copy(f);
     fputs("Versions\n", out);
-    snprintf(line, sizeof line, "%s (cuDriverGetVersion)", cp_cuda_version_str(f->cuda.driver_version, v, sizeof v));
+    if (CP_KNOWN(f->cuda.driver_version))
+        snprintf(line, sizeof line, "%s (cuDriverGetVersion)", cp_cuda_version_str(f->cuda.driver_version, v, sizeof v));
+    else
+        snprintf(line, sizeof line, "N/A");
     row(out, "Driver API", line);
     if (rt) {
         char rv[64];
@@ -211,6 +217,7 @@ static void text_versions(const cp_facts *f, FILE *out)
              f->host.procfs.version[0] ? f->host.procfs.version : "N/A");
     row(out, "Driver", line);
     row(out, "NVML", f->nvml.nvml_version[0] ? f->nvml.nvml_version : "N/A");
+    row(out, "Linux kernel", f->kernel_release[0] ? f->kernel_release : "N/A");
     int64_t ri = runtime_int(rt);
     if (CP_KNOWN(ri) && CP_KNOWN(f->cuda.driver_version) && ri > f->cuda.driver_version) {
         char dv[32];
