@@ -221,24 +221,32 @@ nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length)
     return rc != FK_SUCCESS ? rc : put_str(v, uuid, length);
 }
 
-nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci)
+/* Fill pci from "0000:00:06.0" in the formats of the real header (uppercase,
+ * function always 0), ids 0; 0 when v is no bus id. */
+static int put_pci(const char *v, nvmlPciInfo_t *pci)
 {
-    nvmlReturn_t rc;
     unsigned dom, bus, slot, fn;
-    const char *v = field(d, "pci", &rc);
-    if (rc != FK_SUCCESS)
-        return rc;
-    if (!pci)
-        return FK_INVALID_ARGUMENT;
     if (!fk_pci(v, &dom, &bus, &slot, &fn))
-        return FK_NOT_SUPPORTED;
+        return 0;
     memset(pci, 0, sizeof *pci);
-    /* the formats of the real header, uppercase, function always 0 */
     snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", dom, bus, slot);
     snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", dom, bus, slot);
     pci->domain = dom;
     pci->bus = bus;
     pci->device = slot;
+    return 1;
+}
+
+nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci)
+{
+    nvmlReturn_t rc;
+    const char *v = field(d, "pci", &rc);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!pci)
+        return FK_INVALID_ARGUMENT;
+    if (!put_pci(v, pci))
+        return FK_NOT_SUPPORTED;
     pci->pciDeviceId = 0x233510deu;   /* H200 */
     pci->pciSubSystemId = 0x18f810deu;
     return FK_SUCCESS;
@@ -515,16 +523,7 @@ nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d, unsigned int li
         if (l == link || !p[len]) break;
         p += len + 1;
     }
-    unsigned dom, bus, slot, fn;
-    if (!fk_pci(one, &dom, &bus, &slot, &fn))
-        return FK_NOT_SUPPORTED;
-    memset(pci, 0, sizeof *pci);
-    snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", dom, bus, slot);
-    snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", dom, bus, slot);
-    pci->domain = dom;
-    pci->bus = bus;
-    pci->device = slot;
-    return FK_SUCCESS;
+    return put_pci(one, pci) ? FK_SUCCESS : FK_NOT_SUPPORTED;
 }
 
 /* The old layout's name: never called by cuprobe, so a poisoned answer. */
