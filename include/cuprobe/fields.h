@@ -129,7 +129,7 @@
     A(I, clock_khz, "kHz", CLOCK_RATE, 13, "peak SM clock") \
     A(I, mem_clock_khz, "kHz", MEMORY_CLOCK_RATE, 36, "peak memory clock") \
     A(I, mem_bus_bits, "bits", GLOBAL_MEMORY_BUS_WIDTH, 37, "global memory bus width") \
-    A(I, l2_bytes, "bytes", L2_CACHE_SIZE, 38, "L2 cache size") \
+    A(I, l2_cache_bytes, "bytes", L2_CACHE_SIZE, 38, "L2 cache size") \
     A(I, const_mem_bytes, "bytes", TOTAL_CONSTANT_MEMORY, 9, "constant memory") \
     A(I, smem_block_bytes, "bytes", MAX_SHARED_MEMORY_PER_BLOCK, 8, "shared memory per block") \
     A(I, smem_block_optin_bytes, "bytes", MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 97, \

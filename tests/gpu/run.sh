@@ -111,7 +111,7 @@ else bad level2 "exit $code, ${wall_ms} ms, not passing:${miss:- none}"; fi
 if "$tool" info >"$tmp/info.txt" 2>&1 && "$tool" info --json >"$tmp/info.json" 2>&1; then
     m=""
     grep -q '"attributes": null' "$tmp/info.json" && m="$m attributes-null"
-    grep -q '"l2_bytes": null\|"warp_size": null\|"clock_khz": null' "$tmp/info.json" && m="$m attribute-unknown"
+    grep -q '"l2_cache_bytes": null\|"warp_size": null\|"clock_khz": null' "$tmp/info.json" && m="$m attribute-unknown"
     if command -v nvidia-smi >/dev/null 2>&1; then
         n=$(nvidia-smi -L | grep -c '^GPU ')
         grep -q "), $n device" "$tmp/info.txt" || m="$m count($n)"

@@ -46,7 +46,7 @@ static void two_gpus(cp_facts *f)
         cp_cuda_device *d = &f->cuda.dev[i];
         snprintf(d->name, sizeof d->name, "NVIDIA H200");
         snprintf(d->pci_bus_id, sizeof d->pci_bus_id, "0000:00:0%d.0", 6 + i);
-        d->cc_major = 9, d->cc_minor = 0, d->sm_count = 132, d->clock_khz = 1980000, d->l2_bytes = 50 << 20;
+        d->cc_major = 9, d->cc_minor = 0, d->sm_count = 132, d->clock_khz = 1980000, d->l2_cache_bytes = 50 << 20;
         d->ecc_enabled = 1, d->managed_memory = 1, d->integrated = 0, d->async_engines = 5;
         snprintf(d->peer_access, sizeof d->peer_access, i == 0 ? "-1" : "0-");
         cp_nvml_inventory *inv = &f->nvml.dev[i].inv;
@@ -120,7 +120,7 @@ static void test_devices_all_unknown(void)
     CHECK(strstr(t, "Features (N/A)") != NULL);
     CHECK(!prints_unknown(t));
     CHECK(json_ok(j));
-    CHECK(strstr(j, "\"l2_bytes\": null") != NULL);
+    CHECK(strstr(j, "\"l2_cache_bytes\": null") != NULL);
     CHECK(strstr(j, "\"ecc_enabled\": null") != NULL);
     CHECK(!prints_unknown(j));
     free(t);

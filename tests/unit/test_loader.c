@@ -570,7 +570,7 @@ static void test_info_answers(void)
     c.run.state = n.run.state = CP_PROBE_DONE;
     CHECK_I64(c.ndev, 2);
     CHECK_I64(c.dev[0].clock_khz, 1980000);
-    CHECK_I64(c.dev[0].l2_bytes, 52428800);
+    CHECK_I64(c.dev[0].l2_cache_bytes, 52428800);
     CHECK_I64(c.dev[1].async_engines, 5);
     CHECK_I64(c.dev[1].host_numa_id, -1);
     CHECK_STR(c.dev[0].peer_access, "-1");

@@ -291,7 +291,7 @@ static void text_cuda(const cp_cuda_device *c, const cp_nvml_device *nv, FILE *o
     row(out, "Memory clock", line);
     snprintf(line, sizeof line, "%s%s", num(c->mem_bus_bits).s, CP_KNOWN(c->mem_bus_bits) ? " bits" : "");
     row(out, "Memory bus width", line);
-    row(out, "L2 cache", size_text(c->l2_bytes).s);
+    row(out, "L2 cache", size_text(c->l2_cache_bytes).s);
     row(out, "Constant memory", size_text(c->const_mem_bytes).s);
     snprintf(line, sizeof line, "%s, %s opt-in", size_text(c->smem_block_bytes).s, size_text(c->smem_block_optin_bytes).s);
     row(out, "Shared memory per block", line);
