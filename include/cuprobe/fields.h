@@ -69,7 +69,9 @@
                         "0 inactive, - no such link (the first - ends the list)") \
     S(nvlink_remote, 256, "PCI bus id at the far end of each link (nvmlDeviceGetNvLinkRemotePciInfo_v2), " \
                           "comma-separated in link order, empty for a link not active") \
-    I(nvlink_version, "", "NVLink version of link 0 (nvmlDeviceGetNvLinkVersion: 4 on Hopper)")
+    I(nvlink_version, "", "NVLink version of link 0 (nvmlDeviceGetNvLinkVersion: 4 on Hopper)") \
+    S(p2p_read, 40, "nvmlDeviceGetP2PStatus(NVML_P2P_CAPS_INDEX_READ) to every NVML index, one " \
+                    "character each: 1 ok, 0 not supported, - itself, ? the call failed")
 
 /* Samples: what a GPU is doing, read every tick.  The error counters and
  * the remap/retire flags are samples: they move when errors happen, and a

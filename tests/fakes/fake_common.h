@@ -114,6 +114,9 @@
  *   nvml.devN.nvlink_down=3,5   those links are not active
  *   nvml.devN.nvlink_remote=BUS[,BUS..]  far end of link l: the lth, else the last
  *   nvml.devN.nvlink_version=4   nvmlDeviceGetNvLinkVersion
+ *   nvml.p2p=1             nvmlDeviceGetP2PStatus answers OK for every pair (0: 5
+ *                          NOT_SUPPORTED; missing: 3); nvml.devN.p2p_no=LIST the
+ *                          NVML indices N cannot reach
  *
  * Dropping a symbol: a constructor (FK_LOAD_CONSTRUCTOR in each fake) reads
  * the scenario when the library is loaded and points the dynamic-symbol

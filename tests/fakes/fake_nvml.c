@@ -539,3 +539,32 @@ nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t d, unsigned int link, unsig
     nvmlReturn_t rc = link_ok(d, link);
     return rc != FK_SUCCESS ? rc : dev_uint(d, "nvlink_version", version);
 }
+
+/* nvml.p2p=1|0 for every pair and capability (missing: 3), nvml.devN.p2p_no=LIST
+ * the NVML indices N cannot read from (status 5, NOT_SUPPORTED). */
+nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t a, nvmlDevice_t b, int index, int *status)
+{
+    nvmlReturn_t rc;
+    long long all;
+    field(a, "name", &rc);
+    if (rc == FK_UNINITIALIZED || rc == FK_INVALID_ARGUMENT)
+        return rc;
+    field(b, "name", &rc);
+    if (rc == FK_UNINITIALIZED || rc == FK_INVALID_ARGUMENT)
+        return rc;
+    if (!status || index < 0 || index > 4)
+        return FK_INVALID_ARGUMENT;
+    if (!fk_num(fk_get("nvml.p2p"), &all))
+        return FK_NOT_SUPPORTED;
+    int no = !all;
+    const char *v = fk_dev("nvml", a->index, "p2p_no");
+    for (const char *p = v; p && *p;) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p) break;
+        if (x == b->index) no = 1;
+        p = *end == ',' ? end + 1 : end;
+    }
+    *status = no ? 5 : 0;
+    return FK_SUCCESS;
+}

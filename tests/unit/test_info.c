@@ -50,7 +50,7 @@ static void two_gpus(cp_facts *f)
         d->ecc_enabled = 1, d->managed_memory = 1, d->integrated = 0, d->async_engines = 5;
         snprintf(d->peer_access, sizeof d->peer_access, i == 0 ? "-1" : "0-");
         cp_nvml_inventory *inv = &f->nvml.dev[i].inv;
-        f->nvml.dev[i].index = 1 - i;   /* NVML's order differs: the bus id joins them */
+        f->nvml.dev[i].index = i;   /* NVML's order differs from CUDA's: the bus id joins them */
         snprintf(inv->pci_bus_id, sizeof inv->pci_bus_id, "0000:00:0%d.0", 7 - i);
         snprintf(inv->nvlink_state, sizeof inv->nvlink_state, i == 0 ? "1110" : "1111");
         snprintf(inv->nvlink_remote, sizeof inv->nvlink_remote, "0000:00:06.0,0000:00:06.0,0000:00:06.0,0000:00:06.0");
@@ -65,6 +65,9 @@ static void two_gpus(cp_facts *f)
     snprintf(f->nvml.dev[1].inv.nvlink_remote, sizeof f->nvml.dev[1].inv.nvlink_remote,
              "0000:00:07.0,0000:00:07.0,0000:00:07.0,");
     snprintf(f->nvml.dev[1].inv.nvlink_state, sizeof f->nvml.dev[1].inv.nvlink_state, "1110");
+    /* NVML's P2P by NVML index: CUDA1 (NVML 0) cannot read CUDA0 (NVML 1) */
+    snprintf(f->nvml.dev[0].inv.p2p_read, sizeof f->nvml.dev[0].inv.p2p_read, "-0");
+    snprintf(f->nvml.dev[1].inv.p2p_read, sizeof f->nvml.dev[1].inv.p2p_read, "1-");
 }
 
 static void test_nothing_known(void)
@@ -135,7 +138,10 @@ static void test_topology(void)
     char *t = render(&f, -1, 0), *j = render(&f, -1, 1);
     CHECK(t && j);
     if (!t || !j) return;
-    CHECK(strstr(t, "    GPU0         -     yes\n    GPU1        no       -\n") != NULL);
+    CHECK(strstr(t, "cuDeviceCanAccessPeer, from the row's GPU to the column's)\n              GPU0    GPU1\n"
+                    "    GPU0         -     yes\n    GPU1        no       -\n") != NULL);
+    CHECK(strstr(t, "NVML_P2P_CAPS_INDEX_READ: NVML's view)\n              GPU0    GPU1\n"
+                    "    GPU0         -     yes\n    GPU1        no       -\n") != NULL);
     /* GPU0 is nvml.dev[1]: 3 of 4 links active to GPU1, the fourth down */
     CHECK(strstr(t, "GPU0   4 links, 3 active, version 4\n           links 0-2    active -> GPU1 0000:00:07.0\n"
                     "           link 3       down\n") != NULL);
@@ -149,7 +155,8 @@ static void test_topology(void)
     CHECK(!prints_unknown(t));
     CHECK(json_ok(j));
     CHECK(strstr(j, "\"peer_access\": [null, true]") != NULL);
-    CHECK(strstr(j, "\"peer_access\": [false, null]") != NULL);
+    CHECK(strstr(j, "\"peer_access\": [false, null], \"nvml_p2p_read\": [false, null]") != NULL);
+    CHECK(strstr(j, "\"peer_access\": [null, true], \"nvml_p2p_read\": [null, true]") != NULL);
     CHECK(strstr(j, "{\"link\": 3, \"active\": false, \"remote_pci_bus_id\": null, \"remote_gpu\": null") != NULL);
     CHECK(strstr(j, "{\"link\": 0, \"active\": true, \"remote_pci_bus_id\": \"0000:00:07.0\", \"remote_gpu\": 1") != NULL);
     free(t);
@@ -218,7 +225,8 @@ static void test_schema_lists_them(void)
 {
     static const char *const members[] = { "schema_version", "tool_version", "origin", "hostname", "versions",
         "driver_api", "runtime_api", "runtime_path", "no_cuda_devices", "devices", "cuda_ordinal", "nvml_index",
-        "attributes", "pcie", "numa_node", "cpu_affinity", "ecc", "mig", "max_sm_clock_mhz", "peer_access", "nvlink",
+        "attributes", "pcie", "numa_node", "cpu_affinity", "ecc", "mig", "max_sm_clock_mhz", "peer_access",
+        "nvml_p2p_read", "nvlink",
         "remote_pci_bus_id", "remote_gpu", "remote_nvswitch",
 #define NAME(I_, name, unit, e, n, help) #name,
         CP_CUDA_ATTR_FIELDS(NAME, _)

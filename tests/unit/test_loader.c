@@ -581,6 +581,8 @@ static void test_info_answers(void)
     CHECK_STR(n.dev[1].inv.nvlink_state, "111111111111111111");
     CHECK(strncmp(n.dev[0].inv.nvlink_remote, "0000:00:07.0,0000:00:07.0,0000:00:07.0,,0000:00:07.0", 52) == 0);
     CHECK_I64(n.dev[0].inv.nvlink_version, 4);
+    CHECK_STR(n.dev[0].inv.p2p_read, "-1");
+    CHECK_STR(n.dev[1].inv.p2p_read, "0-");
 
     cp_buf b = { 0 };
     cp_facts_put_cuda(&b, &c);
@@ -614,6 +616,7 @@ static void test_info_answers(void)
     CHECK_STR(n.dev[0].inv.nvlink_state, "");
     CHECK_STR(n.dev[0].inv.nvlink_remote, "");
     CHECK_I64(n.dev[0].inv.nvlink_version, CP_UNKNOWN);
+    CHECK_STR(n.dev[0].inv.p2p_read, "-?");
 }
 
 int main(void)

@@ -173,7 +173,12 @@ typedef nvmlReturn_t (*cp_nvmlDeviceGetTotalEccErrors_fn)(nvmlDevice_t dev,
                                                           unsigned long long *count);
 typedef nvmlReturn_t (*cp_nvmlDeviceGetUtilizationRates_fn)(nvmlDevice_t dev, nvmlUtilization_t *u);
 typedef int nvmlClockType_t;          /* 0 graphics, 1 SM, 2 memory, 3 video */
-enum { CP_NVML_CLOCK_SM = 1, CP_NVML_CLOCK_MEM = 2, CP_NVML_NVLINK_MAX_LINKS = 18 };
+typedef int nvmlGpuP2PCapsIndex_t;    /* 0 read, 1 write, 2 NVLink, 3 atomics, 4 PCI */
+typedef int nvmlGpuP2PStatus_t;       /* 0 ok, else why not */
+enum { CP_NVML_CLOCK_SM = 1, CP_NVML_CLOCK_MEM = 2, CP_NVML_NVLINK_MAX_LINKS = 18,
+       CP_NVML_P2P_CAPS_INDEX_READ = 0, CP_NVML_P2P_STATUS_OK = 0 };
+typedef nvmlReturn_t (*cp_nvmlDeviceGetP2PStatus_fn)(nvmlDevice_t dev1, nvmlDevice_t dev2,
+                                                     nvmlGpuP2PCapsIndex_t index, nvmlGpuP2PStatus_t *status);
 typedef nvmlReturn_t (*cp_nvmlDeviceGetMaxClockInfo_fn)(nvmlDevice_t dev, nvmlClockType_t type,
                                                         unsigned int *mhz);
 typedef nvmlReturn_t (*cp_nvmlDeviceGetNvLinkState_fn)(nvmlDevice_t dev, unsigned int link,
@@ -227,6 +232,7 @@ typedef struct {
     cp_nvmlDeviceGetNvLinkState_fn nvmlDeviceGetNvLinkState;
     cp_nvmlDeviceGetNvLinkRemotePciInfo_v2_fn nvmlDeviceGetNvLinkRemotePciInfo; /* _v2: the v3 PCI layout */
     cp_nvmlDeviceGetNvLinkVersion_fn nvmlDeviceGetNvLinkVersion;
+    cp_nvmlDeviceGetP2PStatus_fn nvmlDeviceGetP2PStatus;
 } cp_nvml_api;
 
 /* libnvidia-ml.so.1, overridden by $CUPROBE_LIBNVML; fills a cp_nvml_api. */

@@ -97,12 +97,12 @@ static void fill_device(const cp_cuda_api *api, int ordinal, cp_cuda_device *d)
 }
 
 /* cuDeviceCanAccessPeer from device i to every other: one character per
- * ordinal (fields.h, peer_access); left "" without the call. */
+ * ordinal (fields.h, peer_access); left "" without the call or a peer. */
 static void fill_peers(const cp_cuda_api *api, cp_cuda_facts *out, int i)
 {
     cp_cuda_device *d = &out->dev[i];
     CUdevice dev = 0, peer = 0;
-    if (!api->cuDeviceCanAccessPeer || api->cuDeviceGet(&dev, i) != CP_CUDA_SUCCESS)
+    if (out->ndev < 2 || !api->cuDeviceCanAccessPeer || api->cuDeviceGet(&dev, i) != CP_CUDA_SUCCESS)
         return;
     int n = out->ndev < (int)sizeof d->peer_access - 1 ? out->ndev : (int)sizeof d->peer_access - 1;
     for (int j = 0; j < n; j++) {

@@ -153,6 +153,27 @@ static void fill_topology(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_invent
         inv->nvlink_version = dev_link_uint(api->nvmlDeviceGetNvLinkVersion, h, 0);
 }
 
+/* NVML's second opinion on peer access: P2P reads from device i to every
+ * other (fields.h, p2p_read); "" without the call or without a peer. */
+static void fill_p2p(const cp_nvml_api *api, cp_nvml_facts *out, int i)
+{
+    char *s = out->dev[i].inv.p2p_read;
+    const int cap = (int)sizeof out->dev[i].inv.p2p_read - 1;
+    nvmlDevice_t a = NULL, b = NULL;
+    if (out->ndev < 2 || !api->nvmlDeviceGetP2PStatus || api->nvmlDeviceGetHandleByIndex((unsigned)i, &a) != OK)
+        return;
+    int n = out->ndev < cap ? out->ndev : cap;
+    for (int j = 0; j < n; j++) {
+        nvmlGpuP2PStatus_t st = 0;
+        if (j == i) s[j] = '-';
+        else if (api->nvmlDeviceGetHandleByIndex((unsigned)j, &b) == OK &&
+                 api->nvmlDeviceGetP2PStatus(a, b, CP_NVML_P2P_CAPS_INDEX_READ, &st) == OK)
+            s[j] = st == CP_NVML_P2P_STATUS_OK ? '1' : '0';
+        else s[j] = '?';
+    }
+    s[n] = '\0';
+}
+
 /* ---- samples: what the GPU is doing, read every tick ---- */
 
 /* Compute processes, two calls: ask the count, then fetch with slack since
@@ -319,6 +340,8 @@ void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg)
         fill_topology(&api, h, &d->inv);
         fill_sample(&api, h, &d->sample);
     }
+    for (int i = 0; i < out->ndev; i++)
+        fill_p2p(&api, out, i);
     api.nvmlShutdown();
     /* left loaded, like libcuda: the probe's process exits soon after */
 }

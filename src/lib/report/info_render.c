@@ -78,7 +78,7 @@ static int gpu_at(const view *v, int n, const char *bus)
 /* Count of info's devices; see info.h. */
 int cp_info_ndevices(const cp_facts *f)
 {
-    static view v[CP_MAX_GPUS];
+    view v[CP_MAX_GPUS];
     return views(f, v);
 }
 
@@ -402,17 +402,27 @@ static void text_nvlink(const cp_facts *f, const view *v, int n, int sel, FILE *
     }
 }
 
-static void text_peers(const view *v, int n, int sel, FILE *out)
+/* The answer from info device i to j: CUDA's peer_access (by ordinal, which
+ * is info's index), or NVML's p2p_read (by NVML index): '1', '0' or '?'. */
+static char peer(const view *v, int i, int j, int nvml)
 {
-    fputs("  Peer access (cuDeviceCanAccessPeer, from the row's GPU to the column's)\n          ", out);
+    const char *s = nvml ? (v[i].nv ? v[i].nv->inv.p2p_read : "") : v[i].cu ? v[i].cu->peer_access : "";
+    int k = nvml ? (v[j].nv ? v[j].nv->index : -1) : j;
+    char c = k >= 0 && k < (int)strlen(s) ? s[k] : '?';
+    return c == '1' || c == '0' ? c : '?';
+}
+
+static void text_peers(const view *v, int n, int sel, int nvml, FILE *out)
+{
+    fputs(nvml ? "  P2P reads (nvmlDeviceGetP2PStatus, NVML_P2P_CAPS_INDEX_READ: NVML's view)\n          "
+               : "  Peer access (cuDeviceCanAccessPeer, from the row's GPU to the column's)\n          ", out);
     for (int j = 0; j < n; j++) fprintf(out, " %6s%d", "GPU", j);
     fputc('\n', out);
     for (int i = 0; i < n; i++) {
         if (sel >= 0 && i != sel) continue;
         fprintf(out, "    GPU%-3d", i);
-        const char *pa = v[i].cu ? v[i].cu->peer_access : "";
         for (int j = 0; j < n; j++) {
-            char c = j < (int)strlen(pa) ? pa[j] : '?';
+            char c = peer(v, i, j, nvml);
             fprintf(out, " %7s", i == j ? "-" : c == '1' ? "yes" : c == '0' ? "no" : "N/A");
         }
         fputc('\n', out);
@@ -422,7 +432,7 @@ static void text_peers(const view *v, int n, int sel, FILE *out)
 /* The text; see info.h. */
 void cp_info_render_text(const cp_facts *f, int device, FILE *out)
 {
-    static view v[CP_MAX_GPUS];
+    view v[CP_MAX_GPUS];
     int n = views(f, v);
     char why[CP_PATH_MAX + 64];
     fputs("cuprobe info: ", out);
@@ -441,7 +451,10 @@ void cp_info_render_text(const cp_facts *f, int device, FILE *out)
         if (device < 0 || i == device) text_device(f, &v[i], i, out);
     if (n == 0) return;
     fputs("\nTopology\n", out);
-    if (n > 1) text_peers(v, n, device, out);
+    int nvml_p2p = 0;
+    for (int i = 0; i < n; i++) nvml_p2p |= v[i].nv && v[i].nv->inv.p2p_read[0];
+    if (n > 1) text_peers(v, n, device, 0, out);
+    if (n > 1 && nvml_p2p) text_peers(v, n, device, 1, out);
     text_nvlink(f, v, n, device, out);
 }
 
@@ -547,12 +560,13 @@ static void json_device(const cp_facts *f, const view *v, int n, int i, FILE *ou
     cp_json_i64(out, inv ? inv->max_sm_clock_mhz : CP_UNKNOWN);
     fputs(", \"max_mem_clock_mhz\": ", out);
     cp_json_i64(out, inv ? inv->max_mem_clock_mhz : CP_UNKNOWN);
-    fputs(",\n     \"peer_access\": [", out);
-    const char *pa = d->cu ? d->cu->peer_access : "";
-    for (int j = 0; j < n; j++) {
-        char c = j < (int)strlen(pa) ? pa[j] : '?';
-        fputs(j ? ", " : "", out);
-        fputs(i == j || (c != '1' && c != '0') ? "null" : c == '1' ? "true" : "false", out);
+    for (int nvml = 0; nvml < 2; nvml++) {
+        fputs(nvml ? "], \"nvml_p2p_read\": [" : ",\n     \"peer_access\": [", out);
+        for (int j = 0; j < n; j++) {
+            char c = peer(v, i, j, nvml);
+            fputs(j ? ", " : "", out);
+            fputs(i == j || c == '?' ? "null" : c == '1' ? "true" : "false", out);
+        }
     }
     fputs("],\n     \"nvlink\": ", out);
     json_nvlink(f, v, n, inv, out);
@@ -562,7 +576,7 @@ static void json_device(const cp_facts *f, const view *v, int n, int i, FILE *ou
 /* The JSON; see info.h. */
 void cp_info_render_json(const cp_facts *f, int device, FILE *out)
 {
-    static view v[CP_MAX_GPUS];
+    view v[CP_MAX_GPUS];
     int n = views(f, v);
     char why[CP_PATH_MAX + 64], vbuf[32];
     const cp_cudart *rt = runtime_copy(f);
