@@ -117,6 +117,7 @@ SAME_ABI(cp_cuDeviceGetUuid_v2_fn, cuDeviceGetUuid_v2);
 SAME_ABI(cp_cuGetErrorName_fn, cuGetErrorName);
 SAME_ABI(cp_cuGetErrorString_fn, cuGetErrorString);
 SAME_ABI(cp_cuGetProcAddress_v2_fn, cuGetProcAddress_v2);
+SAME_ABI(cp_cuDeviceCanAccessPeer_fn, cuDeviceCanAccessPeer);
 SAME_ABI(cp_cuDevicePrimaryCtxRetain_fn, cuDevicePrimaryCtxRetain);
 SAME_ABI(cp_cuDevicePrimaryCtxRelease_v2_fn, cuDevicePrimaryCtxRelease_v2);
 SAME_ABI(cp_cuCtxSetCurrent_fn, cuCtxSetCurrent);
@@ -181,6 +182,9 @@ static void test_cuda_attributes(void)
     CHECK_I64(CP_CU_ATTR_PCI_DOMAIN_ID, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
     CHECK_I64(CP_CU_ATTR_COMPUTE_CAPABILITY_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
     CHECK_I64(CP_CU_ATTR_COMPUTE_CAPABILITY_MINOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+#define INFO_ATTR(I_, name, unit, e, num, help) CHECK_I64(num, CU_DEVICE_ATTRIBUTE_##e);
+    CP_CUDA_ATTR_FIELDS(INFO_ATTR, _)
+#undef INFO_ATTR
     CHECK_I64(CP_CU_MEMHOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_PORTABLE);
     CHECK_I64(CP_CU_STREAM_NON_BLOCKING, CU_STREAM_NON_BLOCKING);
     CHECK_I64(CP_CU_EVENT_DEFAULT, CU_EVENT_DEFAULT);

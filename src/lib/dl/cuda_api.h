@@ -71,6 +71,7 @@ typedef CUresult (*cp_cuDeviceGetAttribute_fn)(int *value, CUdevice_attribute at
 typedef CUresult (*cp_cuDeviceTotalMem_v2_fn)(size_t *bytes, CUdevice dev);
 typedef CUresult (*cp_cuDeviceGetPCIBusId_fn)(char *bus_id, int len, CUdevice dev);
 typedef CUresult (*cp_cuDeviceGetUuid_v2_fn)(CUuuid *uuid, CUdevice dev);
+typedef CUresult (*cp_cuDeviceCanAccessPeer_fn)(int *can_access, CUdevice dev, CUdevice peer);
 typedef CUresult (*cp_cuGetErrorName_fn)(CUresult error, const char **str);
 typedef CUresult (*cp_cuGetErrorString_fn)(CUresult error, const char **str);
 typedef CUresult (*cp_cuGetProcAddress_v2_fn)(const char *symbol, void **pfn, int cuda_version,
@@ -131,6 +132,7 @@ typedef struct {
     cp_cuGetErrorName_fn cuGetErrorName;                 /* CUDA >= 6.0 */
     cp_cuGetErrorString_fn cuGetErrorString;             /* CUDA >= 6.0 */
     cp_cuGetProcAddress_v2_fn cuGetProcAddress;          /* cuGetProcAddress_v2 only, CUDA >= 12.0 */
+    cp_cuDeviceCanAccessPeer_fn cuDeviceCanAccessPeer;   /* info's P2P matrix, CUDA >= 4.0 */
     /* level 2: contexts, memory, copies */
     cp_cuDevicePrimaryCtxRetain_fn cuDevicePrimaryCtxRetain;
     cp_cuDevicePrimaryCtxRelease_v2_fn cuDevicePrimaryCtxRelease; /* _v2, CUDA >= 11.0 */
