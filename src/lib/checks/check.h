@@ -9,6 +9,7 @@
 
 #include "cuprobe/facts.h"
 #include "cuprobe/report.h"
+#include "util/num.h"
 #include "util/version.h"
 
 enum {
@@ -44,17 +45,8 @@ const char *cp_probe_state_words(cp_probe_state s);
 /* "143771 MiB" style. */
 const char *cp_mib(int64_t bytes, char *buf, int cap);
 
-/* Every number a check prints goes through cp_num: an unknown value
- * (CP_UNKNOWN) reads "N/A", never as the placeholder's digits.  The text
- * lives in the returned struct, so it is used in the call that prints it:
- *     cp_evidence(o, "%s GPUs", cp_num(n).s);
- * (C11 keeps such a temporary until the end of the full expression.) */
-typedef struct { char s[48]; } cp_numtext;
-cp_numtext cp_num(int64_t v);
-/* A permission mode in octal, "0666"; "N/A" when unknown. */
-cp_numtext cp_mode(int64_t mode);
-/* A compute capability "9.0", "N/A" when either part is unknown. */
-cp_numtext cp_cc(int64_t major, int64_t minor);
+/* Every number a check prints goes through cp_num, cp_mode or cp_cc
+ * (util/num.h): an unknown value reads "N/A". */
 
 /* Per-layer XID check: reports kernel-log XIDs whose table layer is the
  * finding's layer (the runner sets out->layer before calling). */

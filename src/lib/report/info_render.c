@@ -6,6 +6,7 @@
 
 #include "cuprobe/cuprobe.h"
 #include "cuprobe/info.h"
+#include "util/num.h"
 #include "kb/kb.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -108,14 +109,6 @@ const char *cp_info_why_no_cuda(const cp_facts *f, char *buf, size_t cap)
 }
 
 /* ------------------------------------------------------------ values -- */
-
-static txt num(int64_t v)
-{
-    txt t;
-    if (!CP_KNOWN(v)) snprintf(t.s, sizeof t.s, "N/A");
-    else snprintf(t.s, sizeof t.s, "%lld", (long long)v);
-    return t;
-}
 
 static txt size_text(int64_t v)
 {
@@ -233,17 +226,17 @@ static void text_link(const view *d, FILE *out)
     int64_t gc = d->nv ? d->nv->sample.pcie_gen_cur : CP_UNKNOWN, gm = d->nv ? d->nv->inv.pcie_gen_max : CP_UNKNOWN;
     int64_t wc = d->nv ? d->nv->sample.pcie_width_cur : CP_UNKNOWN, wm = d->nv ? d->nv->inv.pcie_width_max : CP_UNKNOWN;
     if (CP_KNOWN(gc) || CP_KNOWN(gm)) {
-        snprintf(line, sizeof line, "Gen%s x%s now, Gen%s x%s at most (NVML)", num(gc).s, num(wc).s, num(gm).s, num(wm).s);
+        snprintf(line, sizeof line, "Gen%s x%s now, Gen%s x%s at most (NVML)", cp_num(gc).s, cp_num(wc).s, cp_num(gm).s, cp_num(wm).s);
     } else if (d->pci) {
-        snprintf(line, sizeof line, "%s MT/s x%s now, %s MT/s x%s at most (sysfs)", num(d->pci->cur_speed_mts).s,
-                 num(d->pci->cur_width).s, num(d->pci->max_speed_mts).s, num(d->pci->max_width).s);
+        snprintf(line, sizeof line, "%s MT/s x%s now, %s MT/s x%s at most (sysfs)", cp_num(d->pci->cur_speed_mts).s,
+                 cp_num(d->pci->cur_width).s, cp_num(d->pci->max_speed_mts).s, cp_num(d->pci->max_width).s);
     } else {
         snprintf(line, sizeof line, "N/A");
     }
     row(out, "PCIe link", line);
     if (d->pci) {
         int64_t node = d->pci->numa_node;
-        snprintf(line, sizeof line, "%s%s", num(node).s, node == -1 ? " (the platform has no NUMA)" : "");
+        snprintf(line, sizeof line, "%s%s", cp_num(node).s, node == -1 ? " (the platform has no NUMA)" : "");
     } else {
         snprintf(line, sizeof line, "N/A");
     }
@@ -277,38 +270,38 @@ static void text_features(const cp_cuda_device *c, FILE *out)
 static void text_cuda(const cp_cuda_device *c, const cp_nvml_device *nv, FILE *out)
 {
     char line[512];
-    snprintf(line, sizeof line, "%s.%s", num(c->cc_major).s, num(c->cc_minor).s);
+    snprintf(line, sizeof line, "%s", cp_cc(c->cc_major, c->cc_minor).s);
     row(out, "Compute capability", CP_KNOWN(c->cc_major) && CP_KNOWN(c->cc_minor) ? line : "N/A");
-    row(out, "Multiprocessors", num(c->sm_count).s);
+    row(out, "Multiprocessors", cp_num(c->sm_count).s);
     snprintf(line, sizeof line, "%s%s%s%s", khz(c->clock_khz).s, nv && CP_KNOWN(nv->inv.max_sm_clock_mhz) ? " (NVML max " : "",
-             nv && CP_KNOWN(nv->inv.max_sm_clock_mhz) ? num(nv->inv.max_sm_clock_mhz).s : "",
+             nv && CP_KNOWN(nv->inv.max_sm_clock_mhz) ? cp_num(nv->inv.max_sm_clock_mhz).s : "",
              nv && CP_KNOWN(nv->inv.max_sm_clock_mhz) ? " MHz)" : "");
     row(out, "SM clock", line);
     row(out, "Memory", size_text(c->total_mem_bytes).s);
     snprintf(line, sizeof line, "%s%s%s%s", khz(c->mem_clock_khz).s, nv && CP_KNOWN(nv->inv.max_mem_clock_mhz) ? " (NVML max " : "",
-             nv && CP_KNOWN(nv->inv.max_mem_clock_mhz) ? num(nv->inv.max_mem_clock_mhz).s : "",
+             nv && CP_KNOWN(nv->inv.max_mem_clock_mhz) ? cp_num(nv->inv.max_mem_clock_mhz).s : "",
              nv && CP_KNOWN(nv->inv.max_mem_clock_mhz) ? " MHz)" : "");
     row(out, "Memory clock", line);
-    snprintf(line, sizeof line, "%s%s", num(c->mem_bus_bits).s, CP_KNOWN(c->mem_bus_bits) ? " bits" : "");
+    snprintf(line, sizeof line, "%s%s", cp_num(c->mem_bus_bits).s, CP_KNOWN(c->mem_bus_bits) ? " bits" : "");
     row(out, "Memory bus width", line);
     row(out, "L2 cache", size_text(c->l2_cache_bytes).s);
     row(out, "Constant memory", size_text(c->const_mem_bytes).s);
     snprintf(line, sizeof line, "%s, %s opt-in", size_text(c->smem_block_bytes).s, size_text(c->smem_block_optin_bytes).s);
     row(out, "Shared memory per block", line);
     row(out, "Shared memory per SM", size_text(c->smem_sm_bytes).s);
-    snprintf(line, sizeof line, "%s per block, %s per SM", num(c->regs_block).s, num(c->regs_sm).s);
+    snprintf(line, sizeof line, "%s per block, %s per SM", cp_num(c->regs_block).s, cp_num(c->regs_sm).s);
     row(out, "Registers", line);
-    row(out, "Warp size", num(c->warp_size).s);
-    snprintf(line, sizeof line, "%s per block, %s per SM, %s blocks per SM", num(c->threads_block).s,
-             num(c->threads_sm).s, num(c->blocks_sm).s);
+    row(out, "Warp size", cp_num(c->warp_size).s);
+    snprintf(line, sizeof line, "%s per block, %s per SM, %s blocks per SM", cp_num(c->threads_block).s,
+             cp_num(c->threads_sm).s, cp_num(c->blocks_sm).s);
     row(out, "Threads", line);
-    snprintf(line, sizeof line, "%s x %s x %s", num(c->block_x).s, num(c->block_y).s, num(c->block_z).s);
+    snprintf(line, sizeof line, "%s x %s x %s", cp_num(c->block_x).s, cp_num(c->block_y).s, cp_num(c->block_z).s);
     row(out, "Block dimensions", line);
-    snprintf(line, sizeof line, "%s x %s x %s", num(c->grid_x).s, num(c->grid_y).s, num(c->grid_z).s);
+    snprintf(line, sizeof line, "%s x %s x %s", cp_num(c->grid_x).s, cp_num(c->grid_y).s, cp_num(c->grid_z).s);
     row(out, "Grid dimensions", line);
-    row(out, "Copy engines", num(c->async_engines).s);
+    row(out, "Copy engines", cp_num(c->async_engines).s);
     row(out, "Compute mode", compute_mode(c->compute_mode));
-    snprintf(line, sizeof line, "%s", num(c->host_numa_id).s);
+    snprintf(line, sizeof line, "%s", cp_num(c->host_numa_id).s);
     row(out, "Host NUMA node (CUDA)", line);
     text_features(c, out);
 }
@@ -376,7 +369,7 @@ static void text_nvlink(const cp_facts *f, const view *v, int n, int sel, FILE *
             fputs(inv ? "N/A (no NVLink, or NVML does not say)\n" : "N/A (no NVML device)\n", out);
             continue;
         }
-        fprintf(out, "%d links, %d active, version %s\n", links, active, num(inv->nvlink_version).s);
+        fprintf(out, "%d links, %d active, version %s\n", links, active, cp_num(inv->nvlink_version).s);
         for (int l = 0; l < links;) {
             char rem[48], next[48];
             link_remote(inv, l, rem, sizeof rem);
