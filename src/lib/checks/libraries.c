@@ -389,7 +389,7 @@ void cp_check_libraries_l2(const cp_facts *f, cp_finding *o)
     }
     bool cut = r->state == CP_PROBE_TIMEOUT || r->state == CP_PROBE_CRASHED;
     int ok = 0, bad = 0, missing = 0, wrong = 0;
-    char names[96] = "", okn[96] = "";
+    char okn[96] = "", first[200] = "";
     const char *fix_path = NULL, *fix_kind = NULL;
     for (int i = 0; i < CP_L2_NLIBS; i++) {
         const cp_lib_l2 *l = &L->lib[i];
@@ -410,38 +410,62 @@ void cp_check_libraries_l2(const cp_facts *f, cp_finding *o)
             cp_evidence(o, "%s: not installed (%s)", t, l->error);
             continue;
         }
-        if (!res[0] && !cut && !l->step[0]) continue;   /* the run ended before it: said above */
+        if (!res[0] && !l->step[0]) {   /* the run ended before it: said above */
+            if (cut) cp_evidence(o, "%s: not reached", t);
+            continue;
+        }
         bad++;
-        cp_str_append(names, sizeof names, ", ", t);
         if (strcmp(res, "wrong") == 0) {
             wrong++;
             cp_evidence(o, "%s (%s): %s: %s of %s elements differ from the CPU's; first: element %s, expected %s, got %s",
                         t, l->path, l2_jobs[i], cp_num(l->wrong).s, cp_num(l->elements).s, cp_num(l->wrong_index).s,
                         l->wrong_expected, l->wrong_got);
             l2_figures(o, t, l);
-            if (!fix_kind) { fix_kind = "wrong"; fix_path = l->path; }
+            if (!fix_kind) {
+                fix_kind = "wrong";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "%s computed %s wrong element%s of %s", t, cp_num(l->wrong).s,
+                         l->wrong == 1 ? "" : "s", cp_num(l->elements).s);
+            }
         } else if (strcmp(res, "call") == 0) {
             cp_evidence(o, "%s (%s): %s = %s %s", t, l->path, l->call, cp_num(l->status).s,
                         l->status_name[0] ? l->status_name : "(no name)");
             if (l->error[0]) cp_evidence(o, "%s: %s", t, l->error);
-            if (!fix_kind) { fix_kind = "call"; fix_path = l->path; }
+            if (!fix_kind) {
+                fix_kind = "call";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "%s: %s failed (%s %s)", t, l->call, cp_num(l->status).s, l->status_name);
+            }
         } else if (strcmp(res, "load") == 0) {
             cp_evidence(o, "%s (%s): does not load: %s", t, l->path, l->error);
-            if (!fix_kind) { fix_kind = "load"; fix_path = l->path; }
+            if (!fix_kind) {
+                fix_kind = "load";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "%s does not load", t);
+            }
         } else if (r->state == CP_PROBE_CRASHED) {
             cp_evidence(o, "%s: the probe process died in the %s step (%s)", t, l->step[0] ? l->step : "load", r->detail);
-            if (!fix_kind) { fix_kind = "crash"; fix_path = l->path; }
+            if (!fix_kind) {
+                fix_kind = "crash";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "the probe process died in %s's %s step", t, l->step[0] ? l->step : "load");
+            }
         } else {
             cp_evidence(o, "%s: the %s step did not finish within the %.2g s level-2 deadline", t,
                         l->step[0] ? l->step : "load", r->elapsed_ms / 1000);
-            if (!fix_kind) { fix_kind = "hang"; fix_path = l->path; }
+            if (!fix_kind) {
+                fix_kind = "hang";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "%s did not finish its %s step", t, l->step[0] ? l->step : "load");
+            }
         }
     }
     cp_evidence(o, "the libraries' probe process: VmRSS %s MiB at start, %s MiB after cuInit and the primary "
                 "context, peak %s MiB (VmHWM)", cp_num(mib(L->rss_start_bytes)).s, cp_num(mib(L->rss_ctx_bytes)).s,
                 cp_num(mib(L->hwm_bytes)).s);
     if (bad) {
-        cp_set(o, CP_FAIL, "%s failed their level-2 run (%d of %d)", names, bad, CP_L2_NLIBS);
+        if (bad > 1) cp_set(o, CP_FAIL, "%s, and %d more librar%s failed", first, bad - 1, bad > 2 ? "ies" : "y");
+        else cp_set(o, CP_FAIL, "%s", first);
         if (!strcmp(fix_kind, "wrong") && gpu_computes_wrong(f))
             cp_fix(o, "the GPU itself computes wrong answers (hardware.compute): fix the GPU first, then rerun");
         else if (!strcmp(fix_kind, "wrong"))
