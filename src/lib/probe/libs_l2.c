@@ -21,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "dl/cuda_api.h"
 #include "dl/libs_api.h"
@@ -30,6 +28,7 @@
 #include "facts/facts_kv.h"
 #include "fs/fs.h"
 #include "kernels/kernels.h"
+#include "probe/level2.h"
 #include "probe/libs_l2.h"
 #include "rt/rt.h"
 #include "util/alloc.h"
@@ -143,14 +142,6 @@ static void compare(cp_lib_l2 *l, const double *want, const float *got, size_t n
 static float small_int(uint32_t seed, uint64_t i)
 {
     return (float)((int)(cp_k_hash(seed, i) % 9u) - 4);
-}
-
-static uint32_t fresh_seed(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40);
-    return cp_k_hash((uint32_t)(x >> 32), x) | 1u;
 }
 
 /* Device buffers of one run, freed together. */
@@ -692,7 +683,7 @@ void cp_libs_l2_child(cp_probe_out *out, void *arg)
     /* NVLink SHARP buffers cost GBs of device memory and a long init: never here */
     if (!getenv("NCCL_NVLS_ENABLE")) setenv("NCCL_NVLS_ENABLE", "0", 1);
     c.self = cp_fs_open("/", false);
-    c.seed = fresh_seed();
+    c.seed = cp_level2_seed();
     c.f->rss_start_bytes = status_bytes(&c, "VmRSS:");
     open_cuda(&c, api, rec);
     c.f->rss_ctx_bytes = status_bytes(&c, "VmRSS:");
