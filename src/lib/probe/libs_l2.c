@@ -534,13 +534,17 @@ static int run_nccl(ctx *c, cp_lib_l2 *l, void *table)
     int64_t wrong = 0, elements = 0, first = CP_UNKNOWN;
     char exp[32] = "", got[32] = "";
     for (int d = 0; d < nd; d++) {       /* every rank's result; its context made current again */
-        cp_rt *cur = NULL;
+        cp_rt *cur = NULL, *own = d == 0 ? c->rt : rts[d];
         if (cp_rt_open(c->cuda, d, &cur) != 0 || cp_rt_sync(cur) ||
             cp_rt_copy_dtoh(cur, host, recv[d], N * sizeof(float), NULL)) {
             rt_failed(c, l, cur);
             cp_rt_close(cur);
             goto out;
         }
+        /* freed while their context is current (NCCL moved it) */
+        cp_rt_free(own, send[d]);
+        cp_rt_free(own, recv[d]);
+        send[d] = recv[d] = 0;
         cp_rt_close(cur);
         compare(l, want, host, N, 0);
         if (l->wrong && !CP_KNOWN(first)) {
