@@ -32,6 +32,8 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FAKES    := $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnvidia-ml.so.1
+FAKE_LIBS := $(addprefix $(BUILD)/fakes/,libcublas.so.13 libcufft.so.12 libcudnn.so.9 libnvrtc.so.13 libnccl.so.2)
+FAKES    += $(FAKE_LIBS)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 TOOL     := $(if $(filter build,$(BUILD)),cuprobe,$(BUILD)/cuprobe)
 
@@ -76,6 +78,10 @@ $(BUILD)/tests/test_abi: private CPPFLAGS += $(if $(wildcard /usr/local/cuda/inc
 $(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h src/lib/kernels/kernels.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libcuda.so.1 -lm
+# The CUDA libraries level 2 runs: one fake, built once per soname.
+$(FAKE_LIBS): tests/fakes/fake_libs.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,$(notdir $@) -lm
 $(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libnvidia-ml.so.1

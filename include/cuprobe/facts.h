@@ -349,6 +349,28 @@ typedef struct {
                                  snapshot gave its answers) */
 } cp_libraries_facts;
 
+/* Level 2's libraries, in the order they run (cp_l2_lib_names). */
+enum { CP_L2_CUBLAS, CP_L2_CUFFT, CP_L2_CUDNN, CP_L2_NVRTC, CP_L2_NCCL, CP_L2_NLIBS };
+extern const char *const cp_l2_lib_names[CP_L2_NLIBS];   /* "cublas", ... as cp_library.name */
+
+/* One library's tiny run at level 2 (fields.h). */
+typedef struct {
+    CP_LIB_L2_FIELDS(CP_FIELD_MEMBER_I, CP_FIELD_MEMBER_S)
+} cp_lib_l2;
+
+/* What the level-2 libraries probe found (src/lib/probe/libs_l2.c): its
+ * own child, beside the libcuda one, on the primary context of device 0. */
+typedef struct {
+    int64_t level;            /* 2 when the probe was asked; CP_UNKNOWN: it was not */
+    char skip[128];           /* why no library ran although asked ("" when they ran) */
+    cp_probe_run run;         /* how the child ended (stage: "cublas.run", ...) */
+    int64_t device;           /* the ordinal the libraries ran on */
+    int64_t rss_start_bytes;  /* the child's VmRSS before libcuda */
+    int64_t rss_ctx_bytes;    /* after cuInit and the primary context */
+    int64_t hwm_bytes;        /* its peak (VmHWM) once every library ran */
+    cp_lib_l2 lib[CP_L2_NLIBS];
+} cp_libs_l2_facts;
+
 /* load_skip (and libraries.load's words) in a snapshot or under another
  * root: the libraries probe loads only on the machine itself. */
 #define CP_LIBS_LOAD_NOT_HERE "no library was loaded (only on the machine itself, not from a snapshot or another root)"
@@ -413,6 +435,7 @@ typedef struct {
     cp_runtime_facts runtime;
     cp_libraries_facts libraries;
     cp_frameworks_facts frameworks;
+    cp_libs_l2_facts libs_l2;  /* level 2's library runs (doctor --level 2) */
 } cp_facts;
 
 /* Clear every field to "unknown / not seen".  Never fails. */
@@ -424,6 +447,8 @@ void cp_facts_init(cp_facts *f);
 void cp_pci_function_init(cp_pci_function *p);
 void cp_cuda_device_init(cp_cuda_device *d, int ordinal);
 void cp_cuda_l2_init(cp_cuda_l2 *l2);
+void cp_lib_l2_init(cp_lib_l2 *l);
+void cp_libs_l2_facts_init(cp_libs_l2_facts *l);
 void cp_nvml_inventory_init(cp_nvml_inventory *inv);
 void cp_nvml_sample_init(cp_nvml_sample *s);
 void cp_nvml_device_init(cp_nvml_device *d, int index);

@@ -209,6 +209,38 @@
     I(pinned_numa_node, "", "NUMA node the page-locked copy buffer sat on (move_pages); unknown without NUMA") \
     I(wall_us, "microseconds", "wall time of every level-2 step on this device")
 
+/* Level 2's libraries (doctor --level 2): one tiny run of each CUDA
+ * library, in a probe child of its own beside the libcuda one
+ * (src/lib/probe/libs_l2.c), checked against a CPU reference on fresh
+ * random data.  One record per library (cublas, cufft, cudnn, nvrtc,
+ * nccl); the answers keys are libl2.NAME.FIELD, written only when level 2
+ * ran.  The RSS figures are the child's VmRSS before the library was
+ * loaded, after its load and initialisation, and after its run, so what
+ * each library's own loading costs shows apart from the rest. */
+#define CP_LIB_L2_FIELDS(I, S) \
+    S(step, 16, "the step begun last: load, init, run, done") \
+    S(result, 16, "ok, missing (no such file), load (dlopen or a symbol failed), call (a call " \
+                  "failed), wrong (an element differs from the CPU's), skip") \
+    S(path, CP_PATH_MAX, "the file run, its real path (or the name given to dlopen when it was not loaded)") \
+    S(error, 256, "dlerror(), the missing symbol, or the skip's reason") \
+    S(call, 48, "the call that failed: the library's (cublasSgemm_v2) or the runtime's (cuMemAlloc_v2)") \
+    I(status, "enum", "its status: cublasStatus_t, cufftResult, cudnnStatus_t, nvrtcResult, " \
+                      "ncclResult_t, or the CUresult of a runtime call") \
+    S(status_name, 64, "the library's name for that status (CUBLAS_STATUS_..., ...)") \
+    I(ranks, "count", "GPUs the run used (NCCL: ranks of the communicator, one per visible GPU)") \
+    I(elements, "count", "output elements checked against the CPU reference") \
+    I(wrong, "count", "output elements outside the tolerance of the CPU reference") \
+    I(wrong_index, "", "index of the first wrong element") \
+    S(wrong_expected, 32, "what the CPU reference computed there") \
+    S(wrong_got, 32, "what the library returned there") \
+    I(load_us, "microseconds", "dlopen and the symbol table") \
+    I(init_us, "microseconds", "the library's initialisation: handle, plan, compile or communicator") \
+    I(run_us, "microseconds", "the run: inputs in, the call, results back") \
+    I(rss_before_bytes, "bytes", "the child's resident memory (VmRSS) before the library was loaded") \
+    I(rss_loaded_bytes, "bytes", "VmRSS after the library's load and initialisation") \
+    I(rss_after_bytes, "bytes", "VmRSS after its run") \
+    I(hwm_after_bytes, "bytes", "the child's peak resident memory (VmHWM) after its run")
+
 /* ------------------------------------------------------------------- PCI --
  * One PCI function of vendor 0x10de, from /sys/bus/pci/devices/ADDR. */
 #define CP_PCI_FUNCTION_FIELDS(I, S) \

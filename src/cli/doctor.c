@@ -60,8 +60,9 @@ int cmd_doctor(int argc, char **argv)
     if (getenv("CUPROBE_BENCH_RUSAGE")) {   /* bench/l1_vs_floor.sh: peak memory of us and the probes */
         struct rusage self;
         getrusage(RUSAGE_SELF, &self);
-        fprintf(stderr, "rusage: cuprobe_maxrss=%ldkB cuda_probe_maxrss=%lldkB nvml_probe_maxrss=%lldkB\n",
-                self.ru_maxrss, (long long)f->cuda.run.maxrss_kb, (long long)f->nvml.run.maxrss_kb);
+        fprintf(stderr, "rusage: cuprobe_maxrss=%ldkB cuda_probe_maxrss=%lldkB nvml_probe_maxrss=%lldkB "
+                "libs_l2_probe_maxrss=%lldkB\n", self.ru_maxrss, (long long)f->cuda.run.maxrss_kb,
+                (long long)f->nvml.run.maxrss_kb, (long long)f->libs_l2.run.maxrss_kb);
     }
     cp_report_free(&r);
     /* the report goes out now: freeing the session waits for the probe

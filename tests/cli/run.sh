@@ -71,6 +71,10 @@ for case in tests/cli/cases/${CLI_CASES:-*}.case; do
     if [ -n "$scen" ]; then
         set -- "$@" CUPROBE_FAKE_SCENARIO="$root/tests/fakes/scenarios/$scen.txt" \
             CUPROBE_LIBCUDA="$root/$build/fakes/libcuda.so.1" CUPROBE_LIBNVML="$root/$build/fakes/libnvidia-ml.so.1"
+        # level 2's libraries: the fakes too (a case's env: line may point one elsewhere)
+        for l in libcublas.so.13:CUBLAS libcufft.so.12:CUFFT libcudnn.so.9:CUDNN libnvrtc.so.13:NVRTC libnccl.so.2:NCCL; do
+            set -- "$@" "CUPROBE_LIB${l#*:}=$root/$build/fakes/${l%%:*}"
+        done
     fi
     while IFS= read -r e; do [ -n "$e" ] && set -- "$@" "$e"; done <<EOT
 $(field env "$case")

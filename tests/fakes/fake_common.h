@@ -1,6 +1,7 @@
 /*
  * Shared by the fake vendor libraries (fake_cuda.c -> libcuda.so.1,
- * fake_nvml.c -> libnvidia-ml.so.1): reading the scenario file.
+ * fake_nvml.c -> libnvidia-ml.so.1, fake_libs.c -> the CUDA libraries level
+ * 2 runs, whose lib.NAME.* keys it lists): reading the scenario file.
  *
  * The fakes export the same symbol names as the real driver (versioned names
  * included) and answer from a scenario file named by $CUPROBE_FAKE_SCENARIO.

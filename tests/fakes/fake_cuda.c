@@ -919,7 +919,8 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image)
         return FK_INVALID_VALUE;
     const unsigned char *b = image;
     uint32_t magic = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-    if (magic != 0xBA55ED50u && memcmp(b, "\177ELF", 4) != 0)
+    /* PTX text too ("//" first, as NVRTC writes it): level 2's NVRTC run */
+    if (magic != 0xBA55ED50u && memcmp(b, "\177ELF", 4) != 0 && memcmp(b, "//", 2) != 0)
         return FK_INVALID_IMAGE;
     fk_module *m = malloc(sizeof *m);
     if (!m)

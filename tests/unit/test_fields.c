@@ -23,6 +23,7 @@ static const row nvml_rows[] = {
 };
 static const row cuda_rows[] = { CP_CUDA_DEVICE_FIELDS(ROW_I, ROW_S) { NULL, NULL, NULL, false } };
 static const row l2_rows[] = { CP_CUDA_L2_FIELDS(ROW_I, ROW_S) { NULL, NULL, NULL, false } };
+static const row lib_l2_rows[] = { CP_LIB_L2_FIELDS(ROW_I, ROW_S) { NULL, NULL, NULL, false } };
 static const row proc_rows[] = { CP_GPU_PROCESS_FIELDS(ROW_I, ROW_S) { NULL, NULL, NULL, false } };
 static const row pci_rows[] = { CP_PCI_FUNCTION_FIELDS(ROW_I, ROW_S) { NULL, NULL, NULL, false } };
 #undef ROW_I
@@ -43,7 +44,7 @@ static void test_rows_well_formed(void)
     static const char *const units[] = { "bytes", "milliwatts", "celsius", "percent", "count", "lanes",
                                          "generation", "bool", "enum", "bitmask", "MT/s", "MB/s", "microseconds", "kHz", "MHz", "bits", "",
                                          NULL };
-    const row *const lists[] = { nvml_rows, cuda_rows, l2_rows, proc_rows, pci_rows };
+    const row *const lists[] = { nvml_rows, cuda_rows, l2_rows, lib_l2_rows, proc_rows, pci_rows };
     for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
         for (const row *r = lists[l]; r->name; r++) {
             int same = 0, known_unit = 0;

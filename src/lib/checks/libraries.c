@@ -4,6 +4,7 @@
 #include <string.h>
 #include "check.h"
 #include "kb/kb.h"
+#include "util/str.h"
 
 /* The file's version, else what the library's own version call said. */
 static const char *ver_or(const cp_library *l)
@@ -320,4 +321,172 @@ void cp_check_libraries_load(const cp_facts *f, cp_finding *o)
     }
     cp_set(o, CP_PASS, "the %d librar%s programs and frameworks get load, each with its dependencies", tried,
            tried == 1 ? "y" : "ies");
+}
+
+/* ------------------------------------------------------------- level 2 -- */
+
+static const char *const l2_titles[CP_L2_NLIBS] = { "cuBLAS", "cuFFT", "cuDNN", "NVRTC", "NCCL" };
+static const char *const l2_jobs[CP_L2_NLIBS] = {
+    "SGEMM 64x64x64", "a 256-point C2C FFT", "a 3x3 convolution", "an fma kernel compiled to PTX and launched",
+    "an all-reduce (sum)" };
+
+/* "12.3" (ms) from microseconds; "?" when unknown. */
+static const char *ms_words(int64_t us, char *buf, size_t cap)
+{
+    if (CP_KNOWN(us)) snprintf(buf, cap, "%.1f", (double)us / 1000.0);
+    else snprintf(buf, cap, "?");
+    return buf;
+}
+
+static int64_t mib(int64_t bytes)
+{
+    return CP_KNOWN(bytes) ? (bytes + (1 << 19)) >> 20 : CP_UNKNOWN;
+}
+
+static int64_t mib_diff(int64_t a, int64_t b)
+{
+    return CP_KNOWN(a) && CP_KNOWN(b) ? mib(a - b) : CP_UNKNOWN;
+}
+
+/* What one library's load, initialisation and run cost, in time and RSS. */
+static void l2_figures(cp_finding *o, const char *title, const cp_lib_l2 *l)
+{
+    char a[16], b[16], c[16];
+    cp_evidence(o, "%s: load %s ms, init %s ms, run %s ms; RSS %s MiB -> %s MiB loaded and initialised (+%s MiB), "
+                "%s MiB after the run (+%s MiB), peak %s MiB",
+                title, ms_words(l->load_us, a, sizeof a), ms_words(l->init_us, b, sizeof b),
+                ms_words(l->run_us, c, sizeof c), cp_num(mib(l->rss_before_bytes)).s,
+                cp_num(mib(l->rss_loaded_bytes)).s, cp_num(mib_diff(l->rss_loaded_bytes, l->rss_before_bytes)).s,
+                cp_num(mib(l->rss_after_bytes)).s, cp_num(mib_diff(l->rss_after_bytes, l->rss_loaded_bytes)).s,
+                cp_num(mib(l->hwm_after_bytes)).s);
+}
+
+/* hardware.compute's wrong element: the GPU itself computes wrong. */
+static bool gpu_computes_wrong(const cp_facts *f)
+{
+    for (int d = 0; d < f->cuda.ndev && d < CP_MAX_GPUS; d++)
+        if (CP_KNOWN(f->cuda.dev[d].l2.wrong) && f->cuda.dev[d].l2.wrong > 0) return true;
+    return false;
+}
+
+/* Level 2: each CUDA library's tiny run, checked against the CPU. */
+void cp_check_libraries_l2(const cp_facts *f, cp_finding *o)
+{
+    const cp_libs_l2_facts *L = &f->libs_l2;
+    const cp_probe_run *r = &L->run;
+    if (!CP_KNOWN(L->level)) {
+        cp_set(o, CP_SKIP, "the libraries were not run (%s)",
+               strcmp(f->origin, "live") == 0 ? "libcuda was not asked" : "the snapshot holds no level-2 library runs");
+        return;
+    }
+    if (r->state == CP_PROBE_ERROR) {
+        cp_set(o, CP_SKIP, "the libraries' probe process could not be started: %s", r->detail);
+        return;
+    }
+    if (L->skip[0]) {
+        cp_set(o, CP_SKIP, "the libraries did not run: %s", L->skip);
+        return;
+    }
+    bool cut = r->state == CP_PROBE_TIMEOUT || r->state == CP_PROBE_CRASHED;
+    int ok = 0, bad = 0, missing = 0, wrong = 0;
+    char okn[96] = "", first[200] = "";
+    const char *fix_path = NULL, *fix_kind = NULL;
+    for (int i = 0; i < CP_L2_NLIBS; i++) {
+        const cp_lib_l2 *l = &L->lib[i];
+        const char *t = l2_titles[i], *res = l->result;
+        if (strcmp(res, "ok") == 0) {
+            ok++;
+            cp_str_append(okn, sizeof okn, ", ", t);
+            if (i == CP_L2_NCCL)
+                cp_evidence(o, "%s (%s): %s over %s GPU%s: %s elements equal the CPU's", t, l->path, l2_jobs[i],
+                            cp_num(l->ranks).s, l->ranks == 1 ? "" : "s", cp_num(l->elements).s);
+            else
+                cp_evidence(o, "%s (%s): %s: %s elements equal the CPU's", t, l->path, l2_jobs[i], cp_num(l->elements).s);
+            l2_figures(o, t, l);
+            continue;
+        }
+        if (strcmp(res, "missing") == 0) {
+            missing++;
+            cp_evidence(o, "%s: not installed (%s)", t, l->error);
+            continue;
+        }
+        if (!res[0] && !l->step[0]) {   /* the run ended before it: said above */
+            if (cut) cp_evidence(o, "%s: not reached", t);
+            continue;
+        }
+        bad++;
+        if (strcmp(res, "wrong") == 0) {
+            wrong++;
+            cp_evidence(o, "%s (%s): %s: %s of %s elements differ from the CPU's; first: element %s, expected %s, got %s",
+                        t, l->path, l2_jobs[i], cp_num(l->wrong).s, cp_num(l->elements).s, cp_num(l->wrong_index).s,
+                        l->wrong_expected, l->wrong_got);
+            l2_figures(o, t, l);
+            if (!fix_kind) {
+                fix_kind = "wrong";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "%s computed %s wrong element%s of %s", t, cp_num(l->wrong).s,
+                         l->wrong == 1 ? "" : "s", cp_num(l->elements).s);
+            }
+        } else if (strcmp(res, "call") == 0) {
+            cp_evidence(o, "%s (%s): %s = %s %s", t, l->path, l->call, cp_num(l->status).s,
+                        l->status_name[0] ? l->status_name : "(no name)");
+            if (l->error[0]) cp_evidence(o, "%s: %s", t, l->error);
+            if (!fix_kind) {
+                fix_kind = "call";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "%s: %s failed (%s %s)", t, l->call, cp_num(l->status).s, l->status_name);
+            }
+        } else if (strcmp(res, "load") == 0) {
+            cp_evidence(o, "%s (%s): does not load: %s", t, l->path, l->error);
+            if (!fix_kind) {
+                fix_kind = "load";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "%s does not load", t);
+            }
+        } else if (r->state == CP_PROBE_CRASHED) {
+            cp_evidence(o, "%s: the probe process died in the %s step (%s)", t, l->step[0] ? l->step : "load", r->detail);
+            if (!fix_kind) {
+                fix_kind = "crash";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "the probe process died in %s's %s step", t, l->step[0] ? l->step : "load");
+            }
+        } else {
+            cp_evidence(o, "%s: the %s step did not finish within the %.2g s level-2 deadline", t,
+                        l->step[0] ? l->step : "load", r->elapsed_ms / 1000);
+            if (!fix_kind) {
+                fix_kind = "hang";
+                fix_path = l->path;
+                snprintf(first, sizeof first, "%s did not finish its %s step", t, l->step[0] ? l->step : "load");
+            }
+        }
+    }
+    cp_evidence(o, "the libraries' probe process: VmRSS %s MiB at start, %s MiB after cuInit and the primary "
+                "context, peak %s MiB (VmHWM)", cp_num(mib(L->rss_start_bytes)).s, cp_num(mib(L->rss_ctx_bytes)).s,
+                cp_num(mib(L->hwm_bytes)).s);
+    if (bad) {
+        if (bad > 1) cp_set(o, CP_FAIL, "%s, and %d more librar%s failed", first, bad - 1, bad > 2 ? "ies" : "y");
+        else cp_set(o, CP_FAIL, "%s", first);
+        if (!strcmp(fix_kind, "wrong") && gpu_computes_wrong(f))
+            cp_fix(o, "the GPU itself computes wrong answers (hardware.compute): fix the GPU first, then rerun");
+        else if (!strcmp(fix_kind, "wrong"))
+            cp_fix(o, "the GPU computes right with cuprobe's own kernels but this library does not: reinstall %s "
+                   "(or use the copy your framework ships) and check it against the driver (libraries.driver)", fix_path);
+        else if (!strcmp(fix_kind, "call"))
+            cp_fix(o, "look the status up (`cuprobe explain` with the status name); a library that fails a tiny run "
+                   "on a healthy GPU is a broken or mismatched install: reinstall %s", fix_path);
+        else if (!strcmp(fix_kind, "load"))
+            cp_fix(o, "reinstall %s or install what it needs (`ldd` on it lists the missing pieces)", fix_path);
+        else
+            cp_fix(o, "a library that does not finish a tiny run hangs in the driver or, for NCCL, in its transport: "
+                   "rerun with a longer --timeout; then NCCL_DEBUG=INFO shows where NCCL waits, and 'dmesg' any XIDs");
+        return;
+    }
+    if (!ok) {
+        cp_set(o, CP_SKIP, "none of cuBLAS, cuFFT, cuDNN, NVRTC and NCCL is installed here");
+        return;
+    }
+    if (missing)
+        cp_set(o, CP_PASS, "%s computed the CPU's answers (%d not installed)", okn, missing);
+    else
+        cp_set(o, CP_PASS, "%s computed the CPU's answers", okn);
 }

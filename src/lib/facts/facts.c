@@ -60,8 +60,26 @@ void cp_nvml_device_init(cp_nvml_device *d, int index)
     cp_nvml_sample_init(&d->sample);
 }
 
+/* One library's level-2 run to "not run". */
+void cp_lib_l2_init(cp_lib_l2 *r)
+{
+    memset(r, 0, sizeof *r);
+    CP_LIB_L2_FIELDS(UNKNOWN_I, UNKNOWN_S)
+}
+
 #undef UNKNOWN_I
 #undef UNKNOWN_S
+
+const char *const cp_l2_lib_names[CP_L2_NLIBS] = { "cublas", "cufft", "cudnn", "nvrtc", "nccl" };
+
+/* Level 2's libraries to "not asked". */
+void cp_libs_l2_facts_init(cp_libs_l2_facts *l)
+{
+    memset(l, 0, sizeof *l);
+    l->level = l->device = l->rss_start_bytes = l->rss_ctx_bytes = l->hwm_bytes = CP_UNKNOWN;
+    l->run.signal = l->run.maxrss_kb = CP_UNKNOWN;
+    for (int i = 0; i < CP_L2_NLIBS; i++) cp_lib_l2_init(&l->lib[i]);
+}
 
 /* The cuda block to "not run, nothing seen". */
 void cp_cuda_facts_init(cp_cuda_facts *c)
@@ -120,6 +138,7 @@ void cp_facts_init(cp_facts *f)
 
     cp_cuda_facts_init(&f->cuda);
     cp_nvml_facts_init(&f->nvml);
+    cp_libs_l2_facts_init(&f->libs_l2);
 
     f->runtime.ldcache_readable = CP_TRI_UNKNOWN;
     for (int i = 0; i < CP_MAX_LIBS; i++) {

@@ -63,6 +63,24 @@ static const field cuda_l2_fields[] = {
 #undef ROW_STRUCT
 #undef ROW_OF
 
+#define ROW_STRUCT cp_lib_l2
+#define ROW_OF(n) n
+static const field lib_l2_fields[] = {
+    CP_LIB_L2_FIELDS(ROW_I, ROW_S)
+    { NULL, FT_INT, 0, 0 }
+};
+#undef ROW_STRUCT
+#undef ROW_OF
+
+static const field libs_l2_fields[] = {
+    FI(cp_libs_l2_facts, level), FS(cp_libs_l2_facts, skip),
+    FN(cp_libs_l2_facts, run.state), FD(cp_libs_l2_facts, run.elapsed_ms), FI(cp_libs_l2_facts, run.signal),
+    FI(cp_libs_l2_facts, run.maxrss_kb), FS(cp_libs_l2_facts, run.detail), FS(cp_libs_l2_facts, run.stage),
+    FI(cp_libs_l2_facts, device), FI(cp_libs_l2_facts, rss_start_bytes), FI(cp_libs_l2_facts, rss_ctx_bytes),
+    FI(cp_libs_l2_facts, hwm_bytes),
+    { NULL, FT_INT, 0, 0 }
+};
+
 static const field nvml_fields[] = {
     RUN_AND_LIB(cp_nvml_facts),
     FI(cp_nvml_facts, init_result), FS(cp_nvml_facts, init_text),
@@ -312,6 +330,31 @@ void cp_facts_put_libs(cp_buf *b, const cp_libraries_facts *libs)
     cp_kv_put_str(b, "libs.end", "ok");
 }
 
+/* Append the "libl2." block's lines for the child itself (no library, no
+ * end marker). */
+void cp_facts_put_libs_l2_head(cp_buf *b, const cp_libs_l2_facts *l)
+{
+    put_fields(b, "libl2.", libs_l2_fields, l);
+}
+
+/* Append one library's level-2 lines (libl2.NAME.FIELD). */
+void cp_facts_put_lib_l2(cp_buf *b, int index, const cp_lib_l2 *l)
+{
+    char prefix[32];
+    if (index < 0 || index >= CP_L2_NLIBS) return;
+    snprintf(prefix, sizeof prefix, "libl2.%s.", cp_l2_lib_names[index]);
+    put_fields(b, prefix, lib_l2_fields, l);
+}
+
+/* Append the "libl2." block whole, nothing when level 2 did not ask for it. */
+void cp_facts_put_libs_l2(cp_buf *b, const cp_libs_l2_facts *l)
+{
+    if (!CP_KNOWN(l->level)) return;
+    cp_facts_put_libs_l2_head(b, l);
+    for (int i = 0; i < CP_L2_NLIBS; i++) cp_facts_put_lib_l2(b, i, &l->lib[i]);
+    cp_kv_put_str(b, "libl2.end", "ok");
+}
+
 /* Append the "meta." block. */
 void cp_facts_put_meta(cp_buf *b, const cp_facts *f)
 {
@@ -436,6 +479,17 @@ static int load_fw(cp_frameworks_facts *fw, const char *k, const char *v)
     return 0;
 }
 
+/* "cublas.result" -> that library's field; anything else is the child's. */
+static int load_lib_l2(cp_libs_l2_facts *l, const char *k, const char *v)
+{
+    for (int i = 0; i < CP_L2_NLIBS; i++) {
+        size_t n = strlen(cp_l2_lib_names[i]);
+        if (strncmp(k, cp_l2_lib_names[i], n) == 0 && k[n] == '.')
+            return set_field(lib_l2_fields, k + n + 1, &l->lib[i], v);
+    }
+    return set_field(libs_l2_fields, k, l, v);
+}
+
 static int load_one(const char *key, const char *value, void *arg)
 {
     load_ctx *c = arg;
@@ -471,6 +525,10 @@ static int load_one(const char *key, const char *value, void *arg)
             int i = take_index(key + 5, CP_MAX_LIBS, &rest);
             rc = i < 0 ? -1 : set_field(libprobe_fields, rest, &f->libraries.lib[i], value);
         }
+    } else if (strncmp(key, "libl2.", 6) == 0) {
+        const char *k = key + 6;
+        if (strcmp(k, "end") == 0) c->seen |= CP_KV_LIBL2;
+        else rc = load_lib_l2(&f->libs_l2, k, value);
     } else if (strncmp(key, "fw.", 3) == 0) {
         if (strcmp(key + 3, "end") == 0) c->seen |= CP_KV_FW;
         else rc = load_fw(&f->frameworks, key + 3, value);
@@ -565,7 +623,7 @@ static int frame_one(const char *key, const char *value, void *arg)
 /* Load a snapshot's answers strictly; see facts_kv.h. */
 int cp_facts_load_snapshot(const char *text, size_t len, cp_facts *f, char *err, size_t errcap)
 {
-    static const char *const known[] = { "meta", "host", "cuda", "nvml", "fw", "libs" };
+    static const char *const known[] = { "meta", "host", "cuda", "nvml", "fw", "libs", "libl2" };
     char why[160];
     int seen = cp_facts_load(text, len, f, why, sizeof why);
     if (seen < 0) {

@@ -28,11 +28,18 @@ void cp_facts_put_meta(cp_buf *b, const cp_facts *f);
 /* The libraries probe's answers ("libs." block: loads, load_error,
  * version_call per library index; optional in snapshots). */
 void cp_facts_put_libs(cp_buf *b, const cp_libraries_facts *libs);
+/* Level 2's library runs ("libl2." block, written only when level 2 asked
+ * for them; optional in snapshots): the child's own lines, one library's
+ * lines (what the probe child sends as each library ends), the whole block. */
+void cp_facts_put_libs_l2_head(cp_buf *b, const cp_libs_l2_facts *l);
+void cp_facts_put_lib_l2(cp_buf *b, int index, const cp_lib_l2 *l);
+void cp_facts_put_libs_l2(cp_buf *b, const cp_libs_l2_facts *l);
 /* The framework layer's findings ("fw." block, optional in snapshots). */
 void cp_facts_put_frameworks(cp_buf *b, const cp_frameworks_facts *fw);
 
 /* Which blocks a load saw complete (bit per block). */
-enum { CP_KV_CUDA = 1, CP_KV_NVML = 2, CP_KV_HOST = 4, CP_KV_META = 8, CP_KV_FW = 16, CP_KV_LIBS = 32 };
+enum { CP_KV_CUDA = 1, CP_KV_NVML = 2, CP_KV_HOST = 4, CP_KV_META = 8, CP_KV_FW = 16, CP_KV_LIBS = 32,
+       CP_KV_LIBL2 = 64 };
 
 /* Apply answers text to f (keys of unknown blocks or fields are ignored, so
  * newer snapshots load in older tools).  Returns the mask of blocks whose

@@ -22,6 +22,7 @@
 #include "installed/installed.h"
 #include "installed/libraries.h"
 #include "probe/deadline.h"
+#include "probe/libs_l2.h"
 #include "probe/probe.h"
 
 extern char **environ;
@@ -29,7 +30,7 @@ extern char **environ;
 struct cp_session {
     cp_facts f;
     cp_fs *fs;
-    pid_t unreaped[3];        /* probe children still exiting when observe returned */
+    pid_t unreaped[4];        /* probe children still exiting when observe returned */
 };
 
 #define ANSWERS_FILE "answers.txt"
@@ -177,8 +178,8 @@ static void libs_child(cp_probe_out *out, void *arg)
 /* The probes in flight while the host is read. */
 typedef struct {
     int n;
-    int blocks[3];
-    cp_probe_job jobs[3];
+    int blocks[4];
+    cp_probe_job jobs[4];
     int level;                /* the libcuda child's level (its argument) */
 } probe_set;
 
@@ -207,7 +208,7 @@ static int probe_deadline_ms(int asked)
 
 /* Wait for the probes (deadline counted from their start) and fold their
  * answers into f. */
-static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreaped[3])
+static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreaped[4])
 {
     cp_facts *fresh = cp_malloc(sizeof *fresh);
     if (fresh) {
@@ -218,10 +219,19 @@ static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreap
         }
         free(fresh);
     }
-    if (p->level >= 2 && p->n > 0 && p->blocks[0] == CP_KV_CUDA) {
-        /* the others keep level 1's deadline, libcuda gets level 2's too */
-        cp_probe_wait(p->jobs + 1, p->n - 1, timeout_ms);
-        cp_probe_wait(p->jobs, 1, CP_LEVEL2_DEADLINE_MS(timeout_ms));
+    if (p->level >= 2) {
+        /* the others keep level 1's deadline, libcuda and the libraries'
+         * runs get level 2's: the level-2 children wait at the end */
+        cp_probe_job order[4];
+        int map[4], k = 0, l1;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < p->n; i++)
+                if ((p->blocks[i] == CP_KV_CUDA || p->blocks[i] == CP_KV_LIBL2) == (pass == 1)) map[k++] = i;
+        for (l1 = 0; l1 < p->n && p->blocks[map[l1]] != CP_KV_CUDA && p->blocks[map[l1]] != CP_KV_LIBL2; l1++) {}
+        for (int i = 0; i < p->n; i++) order[i] = p->jobs[map[i]];
+        cp_probe_wait(order, l1, timeout_ms);
+        cp_probe_wait(order + l1, p->n - l1, CP_LEVEL2_DEADLINE_MS(timeout_ms));
+        for (int i = 0; i < p->n; i++) p->jobs[map[i]] = order[i];
     } else {
         cp_probe_wait(p->jobs, p->n, timeout_ms);
     }
@@ -236,7 +246,8 @@ static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreap
             cp_buf_free(&j->out);
             continue;
         }
-        cp_probe_run *run = p->blocks[i] == CP_KV_CUDA ? &f->cuda.run : &f->nvml.run;
+        cp_probe_run *run = p->blocks[i] == CP_KV_CUDA ? &f->cuda.run
+                          : p->blocks[i] == CP_KV_LIBL2 ? &f->libs_l2.run : &f->nvml.run;
         int64_t rss = run->maxrss_kb;      /* the child's own word, kept over the job's */
         char stage[sizeof run->stage];
         snprintf(stage, sizeof stage, "%s", run->stage);
@@ -258,7 +269,7 @@ static void probe_finish(probe_set *p, cp_facts *f, int timeout_ms, pid_t unreap
     /* our own libcuda probe is no other job: NVML, asked while level 2 ran,
      * lists its context among the GPU's processes */
     for (int i = 0; i < p->n; i++)
-        if (p->blocks[i] == CP_KV_CUDA) cp_facts_drop_process(f, p->jobs[i].pid);
+        if (p->blocks[i] == CP_KV_CUDA || p->blocks[i] == CP_KV_LIBL2) cp_facts_drop_process(f, p->jobs[i].pid);
 }
 
 static void observe_host_files(cp_fs *fs, cp_facts *f)
@@ -382,7 +393,7 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
     *out = NULL;
     cp_session *s = cp_calloc(1, sizeof *s);
     if (!s) { snprintf(err, errcap, "out of memory"); return -1; }
-    s->unreaped[0] = s->unreaped[1] = s->unreaped[2] = -1;
+    s->unreaped[0] = s->unreaped[1] = s->unreaped[2] = s->unreaped[3] = -1;
     cp_facts *f = &s->f;
     cp_facts_init(f);
     unsigned live = CP_LIVE_CUDA | CP_LIVE_NVML | CP_LIVE_ENV;
@@ -449,10 +460,20 @@ int cp_observe(const cp_observe_opts *o, cp_session **out, char *err, size_t err
                                                   (live & CP_LIVE_CUDA) != 0, gpu_here);
         if (skip) {
             cp_str_copy(f->libraries.load_skip, sizeof f->libraries.load_skip, skip);
-        } else if (probes.n < 3) {
+        } else if (probes.n < 4) {
             probes.blocks[probes.n] = CP_KV_LIBS;
             cp_probe_start(&probes.jobs[probes.n++], libs_child, &f->libraries, "libs.end ok");
         }
+    }
+    /* level 2's library runs, in a child beside the libcuda one: they need
+     * a GPU, so they go wherever libcuda is asked live (a replay with --live
+     * cuda too, then by soname: the snapshot's paths are another machine's) */
+    cp_libs_l2_arg l2arg = { &f->libraries, !o->from_dir && cp_fs_is_live(s->fs) };
+    if (o->level >= 2 && (live & CP_LIVE_CUDA) && probes.n < 4) {
+        cp_libs_l2_facts_init(&f->libs_l2);
+        f->libs_l2.level = o->level;
+        probes.blocks[probes.n] = CP_KV_LIBL2;
+        cp_probe_start(&probes.jobs[probes.n++], cp_libs_l2_child, &l2arg, "libl2.end ok");
     }
     /* a snapshot carries the frameworks' GPU code in its answers: the
      * libraries it was read from are too big to keep */
@@ -528,6 +549,7 @@ static int write_snapshot_files(const cp_session *s, const char *tmp, char *err,
     cp_facts_put_nvml(&b, &s->f.nvml);
     cp_facts_put_frameworks(&b, &s->f.frameworks);
     cp_facts_put_libs(&b, &s->f.libraries);
+    cp_facts_put_libs_l2(&b, &s->f.libs_l2);
     snprintf(path, sizeof path, "%s/%s", tmp, ANSWERS_FILE);
     int rc = b.failed ? -ENOMEM : cp_fs_write_file(s->fs, path, b.data, b.len, 0600);
     cp_buf_free(&b);
@@ -612,7 +634,7 @@ int cp_snapshot_write(const cp_session *s, const char *dir, char *err, size_t er
 void cp_session_free(cp_session *s)
 {
     if (!s) return;
-    cp_probe_reap(s->unreaped, 3, CP_PROBE_REAP_MS);
+    cp_probe_reap(s->unreaped, 4, CP_PROBE_REAP_MS);
     cp_fs_close(s->fs);
     free(s);
 }

@@ -67,8 +67,9 @@ static int64_t page_numa_node(void *p)
     return CP_UNKNOWN;
 }
 
-/* A clock-seeded 32-bit seed: fresh each run, recorded in the answers. */
-static uint32_t fresh_seed(void)
+/* A clock-seeded 32-bit seed: fresh each run, recorded in the answers
+ * (level2.h). */
+uint32_t cp_level2_seed(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -120,7 +121,7 @@ static int compute(cp_rt *rt, cp_rt_module *m, cp_cuda_l2 *o)
         o->compute_result = -1;
         goto out;
     }
-    uint32_t seed = fresh_seed();
+    uint32_t seed = cp_level2_seed();
     float a = rand_float(seed ^ 0x5bd1e995u, 0) + 2.0f;
     o->seed = seed;
     o->elements = (int64_t)n;

@@ -21,4 +21,8 @@ typedef void (*cp_l2_step_fn)(int ordinal, const char *step, void *arg);
  * Releases the context.  step may be NULL. */
 void cp_level2_device(const cp_cuda_api *api, int ordinal, cp_cuda_l2 *o, cp_l2_step_fn step, void *arg);
 
+/* A fresh 32-bit seed from the clock and the pid, never 0: the random
+ * data of level 2's steps and library runs. */
+uint32_t cp_level2_seed(void);
+
 #endif
