@@ -152,6 +152,10 @@ SAME_ABI(cp_cuGraphInstantiateWithFlags_fn, cuGraphInstantiateWithFlags);
 SAME_ABI(cp_cuGraphLaunch_fn, cuGraphLaunch);
 SAME_ABI(cp_cuGraphExecDestroy_fn, cuGraphExecDestroy);
 SAME_ABI(cp_cuGraphDestroy_fn, cuGraphDestroy);
+SAME_ABI(cp_cuMemHostGetDevicePointer_v2_fn, cuMemHostGetDevicePointer_v2);
+SAME_ABI(cp_cuDeviceCanAccessPeer_fn, cuDeviceCanAccessPeer);
+SAME_ABI(cp_cuCtxEnablePeerAccess_fn, cuCtxEnablePeerAccess);
+SAME_ABI(cp_cuMemcpyPeerAsync_fn, cuMemcpyPeerAsync);
 
 static void test_cuda_values(void)
 {
@@ -159,6 +163,7 @@ static void test_cuda_values(void)
     CHECK_I64(CP_CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_INVALID_VALUE);
     CHECK_I64(CP_CUDA_ERROR_OUT_OF_MEMORY, CUDA_ERROR_OUT_OF_MEMORY);
     CHECK_I64(CP_CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_ERROR_ILLEGAL_ADDRESS);
+    CHECK_I64(CP_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
     CHECK_I64(CP_CUDA_ERROR_LAUNCH_FAILED, CUDA_ERROR_LAUNCH_FAILED);
     CHECK_I64(CP_CUDA_ERROR_NOT_INITIALIZED, CUDA_ERROR_NOT_INITIALIZED);
     CHECK_I64(CP_CUDA_ERROR_STUB_LIBRARY, CUDA_ERROR_STUB_LIBRARY);

@@ -35,6 +35,7 @@ enum {
     CP_CUDA_ERROR_NO_DEVICE = 100,
     CP_CUDA_ERROR_INVALID_DEVICE = 101,
     CP_CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+    CP_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
     CP_CUDA_ERROR_LAUNCH_FAILED = 719,
     CP_CUDA_ERROR_NOT_SUPPORTED = 801,
     CP_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
@@ -115,6 +116,11 @@ typedef CUresult (*cp_cuGraphInstantiateWithFlags_fn)(CUgraphExec *exec, CUgraph
 typedef CUresult (*cp_cuGraphLaunch_fn)(CUgraphExec exec, CUstream s);
 typedef CUresult (*cp_cuGraphExecDestroy_fn)(CUgraphExec exec);
 typedef CUresult (*cp_cuGraphDestroy_fn)(CUgraph graph);
+typedef CUresult (*cp_cuMemHostGetDevicePointer_v2_fn)(CUdeviceptr *dptr, void *p, unsigned int flags);
+typedef CUresult (*cp_cuDeviceCanAccessPeer_fn)(int *can, CUdevice dev, CUdevice peer);
+typedef CUresult (*cp_cuCtxEnablePeerAccess_fn)(CUcontext peer, unsigned int flags);
+typedef CUresult (*cp_cuMemcpyPeerAsync_fn)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
+                                            size_t bytes, CUstream s);
 
 typedef struct {
     /* required: present in every libcuda since CUDA 2.0 */
@@ -169,6 +175,11 @@ typedef struct {
     cp_cuGraphLaunch_fn cuGraphLaunch;
     cp_cuGraphExecDestroy_fn cuGraphExecDestroy;
     cp_cuGraphDestroy_fn cuGraphDestroy;
+    /* bench: mapped pinned memory for the SM copy kernels, peer copies */
+    cp_cuMemHostGetDevicePointer_v2_fn cuMemHostGetDevicePointer; /* _v2, CUDA >= 3.2 */
+    cp_cuDeviceCanAccessPeer_fn cuDeviceCanAccessPeer;   /* CUDA >= 4.0 */
+    cp_cuCtxEnablePeerAccess_fn cuCtxEnablePeerAccess;
+    cp_cuMemcpyPeerAsync_fn cuMemcpyPeerAsync;
 } cp_cuda_api;
 
 /* libcuda.so.1, overridden by $CUPROBE_LIBCUDA; fills a cp_cuda_api. */

@@ -31,6 +31,7 @@ struct cp_rt_graph { rt_node n; };
 struct cp_rt {
     const cp_cuda_api *api;
     CUdevice dev;
+    CUcontext ctx;            /* the primary context, once retained */
     bool retained;            /* the primary context is ours to release */
     bool failed;
     cp_rt_error err;
@@ -134,6 +135,7 @@ static int open_ctx(cp_rt *rt, int ordinal)
     if (check(rt, "cuDevicePrimaryCtxRetain", a->cuDevicePrimaryCtxRetain(&ctx, rt->dev)) != 0)
         return -1;
     rt->retained = true;
+    rt->ctx = ctx;
     return check(rt, "cuCtxSetCurrent", a->cuCtxSetCurrent(ctx));
 }
 
@@ -349,6 +351,12 @@ int cp_rt_stream_create(cp_rt *rt, cp_rt_stream **out)
     return 0;
 }
 
+/* The CUstream under s; NULL for the legacy stream (rt.h). */
+CUstream cp_rt_stream_handle(const cp_rt_stream *s)
+{
+    return stream_of(s);
+}
+
 /* Wait for the work queued on s (rt.h).  NULL syncs the legacy default stream. */
 int cp_rt_stream_sync(cp_rt *rt, cp_rt_stream *s)
 {
@@ -427,6 +435,55 @@ int cp_rt_event_destroy(cp_rt *rt, cp_rt_event *e)
     CUevent h = (CUevent)e->n.h;
     free(e);
     return check(rt, "cuEventDestroy_v2", rt->api->cuEventDestroy(h));
+}
+
+/* ---- several devices ---- */
+
+/* Make rt's primary context current on this thread (rt.h). */
+int cp_rt_make_current(cp_rt *rt)
+{
+    return check(rt, "cuCtxSetCurrent", rt->api->cuCtxSetCurrent(rt->ctx));
+}
+
+/* The device address of pinned host memory (rt.h). */
+int cp_rt_host_dptr(cp_rt *rt, void *host, cp_rt_dptr *out)
+{
+    CUdeviceptr d = 0;
+    *out = 0;
+    if (MISSING(rt, rt->api->cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"))
+        return -1;
+    if (check(rt, "cuMemHostGetDevicePointer_v2", rt->api->cuMemHostGetDevicePointer(&d, host, 0)) != 0)
+        return -1;
+    *out = d;
+    return 0;
+}
+
+/* Can rt's device address peer's memory (rt.h). */
+int cp_rt_can_access_peer(cp_rt *rt, const cp_rt *peer, int *can)
+{
+    *can = 0;
+    if (MISSING(rt, rt->api->cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer"))
+        return -1;
+    return check(rt, "cuDeviceCanAccessPeer", rt->api->cuDeviceCanAccessPeer(can, rt->dev, peer->dev));
+}
+
+/* Enable rt's access to peer's memory; already enabled is success (rt.h). */
+int cp_rt_enable_peer(cp_rt *rt, const cp_rt *peer)
+{
+    if (MISSING(rt, rt->api->cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess") || cp_rt_make_current(rt) != 0)
+        return -1;
+    CUresult r = rt->api->cuCtxEnablePeerAccess(peer->ctx, 0);
+    return r == CP_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? 0 : check(rt, "cuCtxEnablePeerAccess", r);
+}
+
+/* cuMemcpyPeerAsync between two devices' memory, on a stream of rt (rt.h). */
+int cp_rt_copy_peer(cp_rt *rt, cp_rt_dptr dst, const cp_rt *dst_rt, cp_rt_dptr src, const cp_rt *src_rt, size_t bytes,
+                    cp_rt_stream *s)
+{
+    if (MISSING(rt, rt->api->cuMemcpyPeerAsync, "cuMemcpyPeerAsync"))
+        return -1;
+    return check(rt, "cuMemcpyPeerAsync",
+                 rt->api->cuMemcpyPeerAsync(dst, dst_rt->ctx, src, src_rt->ctx, bytes, stream_of(s)));
 }
 
 /* ---- graphs ---- */
