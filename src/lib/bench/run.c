@@ -149,31 +149,32 @@ static int on_kv(const char *key, const char *value, void *arg)
 }
 
 /* Why the child's answer stops where it does, for the row it cut. */
-static void cut_reason(const cp_probe_job *job, int timeout_ms, bool ended, char *out, size_t cap)
+static void cut_reason(const cp_probe_job *job, int timeout_ms, bool ended, const char *where, char *out, size_t cap)
 {
     if (job->run.state == CP_PROBE_TIMEOUT)
-        snprintf(out, cap, "did not finish within the %d s deadline: the GPU or its driver hung here (the probe was killed)",
-                 (timeout_ms + 999) / 1000);
+        snprintf(out, cap, "did not finish within the %d s deadline: the GPU or its driver hung%s (the probe was killed)",
+                 (timeout_ms + 999) / 1000, where);
     else if (job->run.state == CP_PROBE_CRASHED && job->run.signal != CP_UNKNOWN)
-        snprintf(out, cap, "the probe process died of signal %lld (%s) here", (long long)job->run.signal,
-                 sigabbrev_np((int)job->run.signal) ? sigabbrev_np((int)job->run.signal) : "?");
+        snprintf(out, cap, "the probe process died of signal %lld (SIG%s)%s", (long long)job->run.signal,
+                 sigabbrev_np((int)job->run.signal) ? sigabbrev_np((int)job->run.signal) : "?", where);
     else if (job->run.state == CP_PROBE_ERROR)
         snprintf(out, cap, "cuprobe could not run the probe: %s", job->run.detail);
     else if (!ended)
-        snprintf(out, cap, "the probe process ended without a complete answer here");
+        snprintf(out, cap, "the probe process ended without a complete answer%s", where);
     else
         out[0] = '\0';
 }
 
 /* Fold the child's answers into r: rows in the order they were announced. */
-static void collect(cp_bench_result *r, const cp_probe_job *job, int timeout_ms)
+static void collect(cp_bench_result *r, const cp_probe_job *job, int timeout_ms, int job_device)
 {
     parse_ctx *c = cp_calloc(1, sizeof *c);
     if (!c) return;
     c->r = r;
     if (job->out.len) (void)cp_kv_parse(job->out.data, job->out.len, on_kv, c);
-    char why[200];
-    cut_reason(job, timeout_ms, c->end, why, sizeof why);
+    char why[200], why_start[200];
+    cut_reason(job, timeout_ms, c->end, " here", why, sizeof why);
+    cut_reason(job, timeout_ms, c->end, "", why_start, sizeof why_start);
     int n = 0;
     bool cut_named = false;
     for (int i = 0; i < CP_BENCH_MAX_ROWS; i++) {
@@ -196,9 +197,10 @@ static void collect(cp_bench_result *r, const cp_probe_job *job, int timeout_ms)
         cp_bench_row *row = &r->row[r->nrows++];
         row_blank(row);
         cp_str_copy(row->id, sizeof row->id, "bench");
-        char pre[80];
-        snprintf(pre, sizeof pre, "%s", strcmp(c->stage, "init") == 0 ? "cuInit: " : c->stage[0] ? "" : "loading libcuda: ");
-        snprintf(row->detail, sizeof row->detail, "%s%s", pre, why);
+        const char *pre = strcmp(c->stage, "init") == 0 ? "in cuInit: " : c->stage[0] ? "" : "loading libcuda: ";
+        cp_str_copy(row->detail, sizeof row->detail, pre);
+        cp_str_append(row->detail, sizeof row->detail, "", why_start);
+        row->device = job_device >= 0 ? job_device : 0;
         describe(row);
     }
     free(c);
@@ -265,7 +267,7 @@ int cp_bench_run(const cp_bench_opts *o, const cp_facts *f, cp_bench_result **ou
     double t0 = cp_now_ms();
     cp_probe_job pj;
     if (cp_probe_start(&pj, cp_bench_child, &job, "bench.end ok") == 0) cp_probe_wait(&pj, 1, timeout_ms);
-    collect(r, &pj, timeout_ms);
+    collect(r, &pj, timeout_ms, job.device);
     if (r->child_maxrss_kb == CP_UNKNOWN) r->child_maxrss_kb = pj.run.maxrss_kb;
     cp_buf_free(&pj.out);
     if (pj.unreaped > 0) (void)cp_probe_reap(&pj.unreaped, 1, CP_PROBE_REAP_MS);
