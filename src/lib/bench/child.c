@@ -177,12 +177,12 @@ static int ensure(dev *d, unsigned want)
         return -1;
     d->have |= need & B_SINK;
     if (need & B_HA) {
-        if (cp_rt_host_alloc(d->rt, n, &d->h_a) || cp_rt_host_dptr(d->rt, d->h_a, &d->hd_a)) return -1;
+        if (cp_rt_host_alloc_mapped(d->rt, n, &d->h_a, &d->hd_a)) return -1;
         memset(d->h_a, 0x5a, n);
         d->have |= B_HA;
     }
     if (need & B_HB) {
-        if (cp_rt_host_alloc(d->rt, n, &d->h_b) || cp_rt_host_dptr(d->rt, d->h_b, &d->hd_b)) return -1;
+        if (cp_rt_host_alloc_mapped(d->rt, n, &d->h_b, &d->hd_b)) return -1;
         memset(d->h_b, 0xa5, n);
         d->have |= B_HB;
     }

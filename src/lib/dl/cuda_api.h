@@ -57,6 +57,7 @@ enum {
 /* Flags the runtime passes (rt/). */
 enum {
     CP_CU_MEMHOSTALLOC_PORTABLE = 0x01,
+    CP_CU_MEMHOSTALLOC_DEVICEMAP = 0x02,
     CP_CU_STREAM_NON_BLOCKING = 0x1,
     CP_CU_EVENT_DEFAULT = 0x0,
     CP_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1

@@ -207,8 +207,33 @@ int cp_rt_free(cp_rt *rt, cp_rt_dptr p)
     return check(rt, "cuMemFree_v2", rt->api->cuMemFree(p));
 }
 
+static int host_alloc(cp_rt *rt, size_t bytes, unsigned flags, void **out);
+
 /* Portable page-locked host memory, kept on the list; *out NULL on failure (rt.h). */
 int cp_rt_host_alloc(cp_rt *rt, size_t bytes, void **out)
+{
+    return host_alloc(rt, bytes, CP_CU_MEMHOSTALLOC_PORTABLE, out);
+}
+
+/* Mapped pinned memory and its device address; both NULL/0 on failure (rt.h). */
+int cp_rt_host_alloc_mapped(cp_rt *rt, size_t bytes, void **out, cp_rt_dptr *dptr)
+{
+    CUdeviceptr d = 0;
+    *dptr = 0;
+    if (MISSING(rt, rt->api->cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2") ||
+        host_alloc(rt, bytes, CP_CU_MEMHOSTALLOC_PORTABLE | CP_CU_MEMHOSTALLOC_DEVICEMAP, out) != 0)
+        return -1;
+    if (check(rt, "cuMemHostGetDevicePointer_v2", rt->api->cuMemHostGetDevicePointer(&d, *out, 0)) != 0) {
+        cp_rt_error keep = rt->err;
+        if (cp_rt_host_free(rt, *out) == 0) rt->err = keep;
+        *out = NULL;
+        return -1;
+    }
+    *dptr = d;
+    return 0;
+}
+
+static int host_alloc(cp_rt *rt, size_t bytes, unsigned flags, void **out)
 {
     *out = NULL;
     if (MISSING(rt, rt->api->cuMemHostAlloc, "cuMemHostAlloc") ||
@@ -217,7 +242,7 @@ int cp_rt_host_alloc(cp_rt *rt, size_t bytes, void **out)
     rt_node *n = cp_calloc(1, sizeof *n);
     if (!n)
         return no_memory(rt);
-    if (check(rt, "cuMemHostAlloc", rt->api->cuMemHostAlloc(out, bytes, CP_CU_MEMHOSTALLOC_PORTABLE)) != 0) {
+    if (check(rt, "cuMemHostAlloc", rt->api->cuMemHostAlloc(out, bytes, flags)) != 0) {
         free(n);
         *out = NULL;
         return -1;
@@ -443,19 +468,6 @@ int cp_rt_event_destroy(cp_rt *rt, cp_rt_event *e)
 int cp_rt_make_current(cp_rt *rt)
 {
     return check(rt, "cuCtxSetCurrent", rt->api->cuCtxSetCurrent(rt->ctx));
-}
-
-/* The device address of pinned host memory (rt.h). */
-int cp_rt_host_dptr(cp_rt *rt, void *host, cp_rt_dptr *out)
-{
-    CUdeviceptr d = 0;
-    *out = 0;
-    if (MISSING(rt, rt->api->cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"))
-        return -1;
-    if (check(rt, "cuMemHostGetDevicePointer_v2", rt->api->cuMemHostGetDevicePointer(&d, host, 0)) != 0)
-        return -1;
-    *out = d;
-    return 0;
 }
 
 /* Can rt's device address peer's memory (rt.h). */

@@ -82,9 +82,11 @@ int cp_rt_event_destroy(cp_rt *rt, cp_rt_event *e);
 /* bench: several devices in one process.  Each cp_rt's calls go to the
  * current context, so make rt's current before using it after another's. */
 int cp_rt_make_current(cp_rt *rt);                        /* cuCtxSetCurrent */
-/* The device address of pinned memory from cp_rt_host_alloc, for a kernel
- * that reads or writes host memory over the link (cuMemHostGetDevicePointer_v2). */
-int cp_rt_host_dptr(cp_rt *rt, void *host, cp_rt_dptr *out);
+/* Pinned memory mapped into the device's address space (portable and
+ * device-mapped), for a kernel that reads or writes host memory over the
+ * link: *out the host address, *dptr the device's (cuMemHostGetDevicePointer_v2).
+ * Free with cp_rt_host_free. */
+int cp_rt_host_alloc_mapped(cp_rt *rt, size_t bytes, void **out, cp_rt_dptr *dptr);
 /* *can: 1 when rt's device can address peer's memory (cuDeviceCanAccessPeer). */
 int cp_rt_can_access_peer(cp_rt *rt, const cp_rt *peer, int *can);
 /* Let rt's context (made current) address peer's memory
