@@ -403,14 +403,15 @@ static void launch_row(emitter *em, dev *d, const char *id, int kind)
     finish(em, n, &r);
 }
 
-/* A row that cannot run here. */
-static void skip_row(emitter *em, const char *id, int device, int64_t size, const char *why)
+/* A row that cannot run here (SKIPPED, when --only selects it), or that
+ * failed before any measurement (FAILED, always shown). */
+static void said_row(emitter *em, const char *id, int device, int64_t size, cp_bench_state state, const char *why)
 {
-    if (!cp_bench_selected(em->job->only, id)) return;
+    if (state == CP_BENCH_SKIPPED && !cp_bench_selected(em->job->only, id)) return;
     cp_bench_row r;
     row_init(&r);
     int n = announce(em, id, device, -1, size);
-    r.state = CP_BENCH_SKIPPED;
+    r.state = state;
     cp_str_copy(r.detail, sizeof r.detail, why);
     finish(em, n, &r);
 }
@@ -672,19 +673,20 @@ void cp_bench_child(cp_probe_out *out, void *arg)
     cp_kv_put_str(&out->buf, "bench.stage", "measure");
     for (int o = first; o <= last; o++) {
         dev *d = &devs[ndev++];
-        (void)dev_open(&api, o, job->size, d);
+        if (dev_open(&api, o, job->size, d) != 0)   /* the device's rows then say they did not run */
+            said_row(&em, "context", o, 0, CP_BENCH_FAILED, d->lost_why);
         device_rows(&em, d);
         gemm_rows(&em, d, &lt);
     }
     cp_kv_put_i64(&out->buf, "bench.ndevices", ndev);
     if (ndev < 2) {
-        skip_row(&em, "peer", first, job->size,
+        said_row(&em, "peer", first, job->size, CP_BENCH_SKIPPED,
                  job->device >= 0 ? "one GPU selected (--device): no peer to copy to" : "one GPU visible: no peer to copy to");
     } else {
         for (int i = 0; i < ndev; i++)
             for (int j = i + 1; j < ndev; j++) peer_rows(&em, &devs[i], &devs[j]);
     }
-    skip_row(&em, "nccl.allreduce", first, job->size, "not measured by this build of cuprobe bench");
+    said_row(&em, "nccl.allreduce", first, job->size, CP_BENCH_SKIPPED, "not measured by this build of cuprobe bench");
     cp_kv_put_i64(&out->buf, "bench.libs_rss_kb", lt.rss_kb);
 end:
     for (int i = 0; i < ndev; i++) {

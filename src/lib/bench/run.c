@@ -26,6 +26,7 @@ static const struct {
     const char *id, *title, *unit;
     bool higher;
 } kinds[] = {
+    { "context", "primary context, probe kernels, streams and events", "", true },
     { "copy.h2d.pinned.ce", "host to device, pinned, copy engine", "GB/s", true },
     { "copy.d2h.pinned.ce", "device to host, pinned, copy engine", "GB/s", true },
     { "copy.bidir.pinned.ce", "both directions, pinned, copy engines", "GB/s", true },
