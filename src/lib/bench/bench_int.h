@@ -59,6 +59,11 @@ uint16_t cp_bench_f32_to_f16(float f);
 float cp_bench_bf16_to_f32(uint16_t h);
 float cp_bench_f16_to_f32(uint16_t h);
 
+/* The runtime's last failure as a row's detail ("cuMemAlloc_v2:
+ * CUDA_ERROR_OUT_OF_MEMORY (2)"); returns its result (CP_RT_NO_SYMBOL,
+ * CP_RT_NO_HOST_MEMORY, or a CUresult; CP_RT_NO_HOST_MEMORY when none). */
+int cp_bench_rt_detail(const cp_rt *rt, char *detail, size_t cap);
+
 /* Median of n values (sorted in place) and (max - min) / median; NAN for n < 1. */
 double cp_bench_median(double *v, int n, double *spread);
 

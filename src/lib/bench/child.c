@@ -139,25 +139,14 @@ static void row_init(cp_bench_row *r)
  * loses the device for its later rows. */
 static void failed(dev *d, cp_bench_row *r)
 {
-    const cp_rt_error *e = cp_rt_last_error(d->rt);
     r->state = CP_BENCH_FAILED;
     if (d->host_oom) {
         d->host_oom = false;
-        say(r->detail, sizeof r->detail, "malloc: out of host memory");
+        cp_str_copy(r->detail, sizeof r->detail, "malloc: out of host memory");
         return;
     }
-    if (!e) {
-        say(r->detail, sizeof r->detail, "failed (no call recorded)");
-        return;
-    }
-    if (e->result == CP_RT_NO_SYMBOL)
-        say(r->detail, sizeof r->detail, "%s: the driver lacks this call", e->call);
-    else if (e->result == CP_RT_NO_HOST_MEMORY)
-        say(r->detail, sizeof r->detail, "out of host memory");
-    else
-        say(r->detail, sizeof r->detail, "%s: %s (%d)", e->call, e->name[0] ? e->name : "unnamed error",
-                 e->result);
-    if (e->result != CP_CUDA_ERROR_OUT_OF_MEMORY && e->result != CP_RT_NO_HOST_MEMORY && !d->lost) {
+    int result = cp_bench_rt_detail(d->rt, r->detail, sizeof r->detail);
+    if (result != CP_CUDA_ERROR_OUT_OF_MEMORY && result != CP_RT_NO_HOST_MEMORY && !d->lost) {
         d->lost = true;
         cp_str_copy(d->lost_why, sizeof d->lost_why, r->detail);
     }

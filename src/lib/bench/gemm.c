@@ -82,19 +82,13 @@ static int lt_failed(const cp_cublaslt_api *lt, cp_bench_row *row, const char *c
     return 0;
 }
 
-/* The row fails with the runtime's last call; the context may be lost. */
+/* The row fails with the runtime's last call; -1 unless it was out of
+ * memory (then the context may be lost). */
 static int rt_failed(const cp_rt *rt, cp_bench_row *row)
 {
-    const cp_rt_error *e = cp_rt_last_error(rt);
     row->state = CP_BENCH_FAILED;
-    if (e && e->result >= 0)
-        snprintf(row->detail, sizeof row->detail, "%s: %s (%d)", e->call, e->name[0] ? e->name : "unnamed error",
-                 e->result);
-    else if (e && e->result == CP_RT_NO_SYMBOL)
-        snprintf(row->detail, sizeof row->detail, "%s: the driver lacks this call", e->call);
-    else
-        snprintf(row->detail, sizeof row->detail, "out of host memory");
-    return e && e->result == CP_CUDA_ERROR_OUT_OF_MEMORY ? 0 : -1;
+    int r = cp_bench_rt_detail(rt, row->detail, sizeof row->detail);
+    return r == CP_CUDA_ERROR_OUT_OF_MEMORY || r == CP_RT_NO_HOST_MEMORY ? 0 : -1;
 }
 
 /* One GEMM rate (bench_int.h). */

@@ -156,8 +156,8 @@ static void cut_reason(const cp_probe_job *job, int timeout_ms, bool ended, cons
         snprintf(out, cap, "did not finish within the %d s deadline: the GPU or its driver hung%s (the probe was killed)",
                  (timeout_ms + 999) / 1000, where);
     else if (job->run.state == CP_PROBE_CRASHED && job->run.signal != CP_UNKNOWN)
-        snprintf(out, cap, "the probe process died of signal %lld (SIG%s)%s", (long long)job->run.signal,
-                 sigabbrev_np((int)job->run.signal) ? sigabbrev_np((int)job->run.signal) : "?", where);
+        snprintf(out, cap, "the probe process died of signal %lld (%s)%s", (long long)job->run.signal,
+                 strsignal((int)job->run.signal), where);
     else if (job->run.state == CP_PROBE_ERROR)
         snprintf(out, cap, "cuprobe could not run the probe: %s", job->run.detail);
     else if (!ended)

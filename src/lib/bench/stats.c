@@ -4,6 +4,7 @@
  * the 16-bit float conversions of the GEMM's spot check.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,25 @@ bool cp_bench_selected(const char *only, const char *id)
             return true;
     }
     return false;
+}
+
+/* The runtime's last failure as a detail (bench_int.h). */
+int cp_bench_rt_detail(const cp_rt *rt, char *detail, size_t cap)
+{
+    const cp_rt_error *e = cp_rt_last_error(rt);
+    if (!e || e->result == CP_RT_NO_HOST_MEMORY) {
+        cp_str_copy(detail, cap, e ? "malloc: out of host memory" : "out of host memory");
+        return CP_RT_NO_HOST_MEMORY;
+    }
+    cp_str_copy(detail, cap, e->call);
+    if (e->result == CP_RT_NO_SYMBOL) {
+        cp_str_append(detail, cap, "", ": the driver lacks this call");
+        return e->result;
+    }
+    char tail[96];
+    snprintf(tail, sizeof tail, ": %s (%d)", e->name[0] ? e->name : "unnamed error", e->result);
+    cp_str_append(detail, cap, "", tail);
+    return e->result;
 }
 
 static int cmp_double(const void *a, const void *b)
