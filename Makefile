@@ -31,7 +31,7 @@ BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-FAKES    := $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnvidia-ml.so.1
+FAKES    := $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcublasLt.so.13
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 TOOL     := $(if $(filter build,$(BUILD)),cuprobe,$(BUILD)/cuprobe)
 
@@ -79,6 +79,9 @@ $(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h s
 $(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libnvidia-ml.so.1
+$(BUILD)/fakes/libcublasLt.so.13: tests/fakes/fake_cublaslt.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libcublasLt.so.13 -lm
 
 check-build: $(TOOL) $(UNIT_BIN) $(FAKES) pic bench
 

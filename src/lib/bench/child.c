@@ -555,8 +555,19 @@ typedef struct {
     int64_t rss_kb;           /* what loading and cublasLtCreate took */
 } lt_lib;
 
+/* The GEMM's order: CP_BENCH_GEMM_N, or $CUPROBE_TEST_GEMM_N (16 to 8192)
+ * for the tests, whose fake cuBLASLt multiplies on the CPU. */
+static int gemm_n(void)
+{
+    const char *t = getenv("CUPROBE_TEST_GEMM_N");
+    char *end;
+    long v = t ? strtol(t, &end, 10) : 0;
+    return t && *end == '\0' && v >= 16 && v <= CP_BENCH_GEMM_N ? (int)v : CP_BENCH_GEMM_N;
+}
+
 static void gemm_rows(emitter *em, dev *d, lt_lib *lt)
 {
+    const int gn = gemm_n();
     bool any = false;
     for (int k = 0; k < CP_GEMM_KINDS; k++) any |= cp_bench_selected(em->job->only, cp_gemm_ids[k]);
     if (!any) return;
@@ -586,7 +597,7 @@ static void gemm_rows(emitter *em, dev *d, lt_lib *lt)
         if (!cp_bench_selected(em->job->only, cp_gemm_ids[k])) continue;
         cp_bench_row r;
         row_init(&r);
-        int n = announce(em, cp_gemm_ids[k], d->ordinal, -1, CP_BENCH_GEMM_N);
+        int n = announce(em, cp_gemm_ids[k], d->ordinal, -1, gn);
         if (d->lost) {
             r.state = CP_BENCH_SKIPPED;
             say(r.detail, sizeof r.detail, "not run: an earlier measurement on this GPU failed (%s)", d->lost_why);
@@ -596,7 +607,7 @@ static void gemm_rows(emitter *em, dev *d, lt_lib *lt)
         } else if (!h) {
             r.state = CP_BENCH_FAILED;
             cp_str_copy(r.detail, sizeof r.detail, why);
-        } else if (cp_bench_gemm(d->rt, &lt->api, h, d->s1, (cp_gemm_kind)k, CP_BENCH_GEMM_N, em->job->iters, &r) != 0) {
+        } else if (cp_bench_gemm(d->rt, &lt->api, h, d->s1, (cp_gemm_kind)k, gn, em->job->iters, &r) != 0) {
             d->lost = true;
             cp_str_copy(d->lost_why, sizeof d->lost_why, r.detail);
         }
