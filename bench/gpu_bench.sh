@@ -61,7 +61,7 @@ for rid, f, key, goal in pairs:
                                                           else "MISSED (< %.0f%%)" % (goal * 100))
     fmt = lambda v: "%12.2f" % v if v is not None else "%12s" % "-"
     print("%-22s %s %s %s %8s  %s" % (rid, fmt(a), fmt(b), fmt(t), "%.3f" % ratio if ratio else "-", verdict))
-for rid in ("launch.host", "launch.roundtrip", "launch.graph"):
+for rid in ("launch.plain", "launch.roundtrip", "launch.graph"):
     v = val(ours, rid)
     print("%-22s %12s us   (PyTorch's per-op cost of back-to-back x.add_(1): %.2f us)" % (
         rid, "%.2f" % v if v is not None else "-", torch.get("launch_us_per_op") or float("nan")))

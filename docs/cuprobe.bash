@@ -5,7 +5,7 @@ _cuprobe()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=doctor i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        doctor|arch|explain|bench|snapshot) cmd=${COMP_WORDS[i]}; break ;;
+        doctor|arch|explain|info|bench|snapshot) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
     case $prev in
@@ -19,11 +19,12 @@ _cuprobe()
         doctor) COMPREPLY=($(compgen -W "--level --json --from --python --color --no-color -v --verbose --timeout -h --help --version" -- "$cur")) ;;
         arch) COMPREPLY=($(compgen -W "--sm --json --timeout -h --help --version" -- "$cur")) ;;
         explain) COMPREPLY=($(compgen -W "--json --file --check --from --python --color --no-color --timeout -h --help --version" -- "$cur")) ;;
+        info) COMPREPLY=($(compgen -W "--json --from --device --timeout -h --help --version" -- "$cur")) ;;
         bench) COMPREPLY=($(compgen -W "--device --size --iters --sweep --svg --only --json --color --no-color --timeout -h --help --version" -- "$cur")) ;;
         snapshot) COMPREPLY=($(compgen -W "--timeout --level --python -h --help --version" -- "$cur")) ;;
         esac
     elif ((COMP_CWORD == 1)); then
-        COMPREPLY=($(compgen -W "doctor arch explain bench snapshot help version" -- "$cur"))
+        COMPREPLY=($(compgen -W "doctor arch explain info bench snapshot help version" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -39,8 +39,8 @@ typedef enum {
 /* A library the text names, scanned for GPU code against this machine's GPUs. */
 typedef struct {
     char path[256];
-    char verdict[16];         /* cp_run_verdict_name, or "unreadable" */
-    char why[192];            /* the code that decides, and the GPU */
+    char verdict[24];         /* cp_run_verdict_name, or "unreadable" */
+    char why[320];            /* the code that decides, and the GPU */
 } cp_here_file;
 
 typedef struct {

@@ -17,8 +17,8 @@
  *            or a number of things), "lanes", "generation" (PCIe), "bool"
  *            (0/1), "enum" (a vendor enumeration, named in help), "bitmask"
  *            (bits named in help), "MT/s" (PCIe link speed), "MB/s" (a
- *            copy rate, 10^6 bytes a second), "microseconds", "" (an id or
- *            version number)
+ *            copy rate, 10^6 bytes a second), "microseconds", "kHz", "MHz"
+ *            (clocks), "bits" (a bus width), "" (an id or version number)
  *   help     what the value is, lowercase, no final full stop; where it
  *            comes from when that is not obvious from the name
  *
@@ -62,7 +62,16 @@
     I(ecc_pending, "bool", "ECC mode after the next reboot") \
     I(pcie_gen_max, "generation", "highest PCIe generation the GPU and the system both support") \
     I(pcie_width_max, "lanes", "widest PCIe link the GPU and the system both support") \
-    I(power_limit_mw, "milliwatts", "enforced power limit, after every limiter")
+    I(power_limit_mw, "milliwatts", "enforced power limit, after every limiter") \
+    I(max_sm_clock_mhz, "MHz", "highest SM clock (nvmlDeviceGetMaxClockInfo, NVML_CLOCK_SM)") \
+    I(max_mem_clock_mhz, "MHz", "highest memory clock (nvmlDeviceGetMaxClockInfo, NVML_CLOCK_MEM)") \
+    S(nvlink_state, 24, "nvmlDeviceGetNvLinkState of links 0-17, one character each: 1 active, " \
+                        "0 inactive, - no such link (the first - ends the list)") \
+    S(nvlink_remote, 256, "PCI bus id at the far end of each link (nvmlDeviceGetNvLinkRemotePciInfo_v2), " \
+                          "comma-separated in link order, empty for a link not active") \
+    I(nvlink_version, "", "NVLink version of link 0 (nvmlDeviceGetNvLinkVersion: 4 on Hopper)") \
+    S(p2p_read, 40, "nvmlDeviceGetP2PStatus(NVML_P2P_CAPS_INDEX_READ) to every NVML index, one " \
+                    "character each: 1 ok, 0 not supported, - itself, ? the call failed")
 
 /* Samples: what a GPU is doing, read every tick.  The error counters and
  * the remap/retire flags are samples: they move when errors happen, and a
@@ -106,7 +115,55 @@
     S(uuid, 48, "GPU UUID, GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx") \
     I(sm_count, "count", "streaming multiprocessors") \
     I(compute_mode, "enum", "compute mode, CUcomputemode: 0 default, 2 prohibited, " \
-                            "3 exclusive process")
+                            "3 exclusive process") \
+    CP_CUDA_ATTR_FIELDS(CP_CUDA_ATTR_AS_I, I) \
+    S(peer_access, 40, "cuDeviceCanAccessPeer to every CUDA ordinal, one character each: " \
+                       "1 yes, 0 no, - itself, ? the call failed")
+
+/* The device attributes `cuprobe info` shows (deviceQuery's set), asked
+ * with cuDeviceGetAttribute without a context:
+ *     A(I, name, unit, CU_DEVICE_ATTRIBUTE_ suffix, its number, help)
+ * The number is checked against the official cuda.h (tests/unit/test_abi.c)
+ * and the help names the enum; the rows are cuda.dev.N.NAME answers like
+ * the others (CP_CUDA_DEVICE_FIELDS includes them). */
+#define CP_CUDA_ATTR_AS_I(I, name, unit, e, num, help) I(name, unit, help " (CU_DEVICE_ATTRIBUTE_" #e ")")
+#define CP_CUDA_ATTR_FIELDS(A, I) \
+    A(I, clock_khz, "kHz", CLOCK_RATE, 13, "peak SM clock") \
+    A(I, mem_clock_khz, "kHz", MEMORY_CLOCK_RATE, 36, "peak memory clock") \
+    A(I, mem_bus_bits, "bits", GLOBAL_MEMORY_BUS_WIDTH, 37, "global memory bus width") \
+    A(I, l2_cache_bytes, "bytes", L2_CACHE_SIZE, 38, "L2 cache size") \
+    A(I, const_mem_bytes, "bytes", TOTAL_CONSTANT_MEMORY, 9, "constant memory") \
+    A(I, smem_block_bytes, "bytes", MAX_SHARED_MEMORY_PER_BLOCK, 8, "shared memory per block") \
+    A(I, smem_block_optin_bytes, "bytes", MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 97, \
+      "shared memory per block a kernel may opt in to") \
+    A(I, smem_sm_bytes, "bytes", MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 81, "shared memory per SM") \
+    A(I, regs_block, "count", MAX_REGISTERS_PER_BLOCK, 12, "32-bit registers per block") \
+    A(I, regs_sm, "count", MAX_REGISTERS_PER_MULTIPROCESSOR, 82, "32-bit registers per SM") \
+    A(I, warp_size, "count", WARP_SIZE, 10, "threads in a warp") \
+    A(I, threads_block, "count", MAX_THREADS_PER_BLOCK, 1, "threads per block at most") \
+    A(I, threads_sm, "count", MAX_THREADS_PER_MULTIPROCESSOR, 39, "resident threads per SM at most") \
+    A(I, blocks_sm, "count", MAX_BLOCKS_PER_MULTIPROCESSOR, 106, "resident blocks per SM at most") \
+    A(I, block_x, "count", MAX_BLOCK_DIM_X, 2, "block dimension x at most") \
+    A(I, block_y, "count", MAX_BLOCK_DIM_Y, 3, "block dimension y at most") \
+    A(I, block_z, "count", MAX_BLOCK_DIM_Z, 4, "block dimension z at most") \
+    A(I, grid_x, "count", MAX_GRID_DIM_X, 5, "grid dimension x at most") \
+    A(I, grid_y, "count", MAX_GRID_DIM_Y, 6, "grid dimension y at most") \
+    A(I, grid_z, "count", MAX_GRID_DIM_Z, 7, "grid dimension z at most") \
+    A(I, async_engines, "count", ASYNC_ENGINE_COUNT, 40, "copy engines that run beside kernels") \
+    A(I, ecc_enabled, "bool", ECC_ENABLED, 32, "ECC on device memory enabled") \
+    A(I, concurrent_kernels, "bool", CONCURRENT_KERNELS, 31, "kernels of one context may run at once") \
+    A(I, unified_addressing, "bool", UNIFIED_ADDRESSING, 41, "one address space with the host") \
+    A(I, managed_memory, "bool", MANAGED_MEMORY, 83, "managed memory can be allocated") \
+    A(I, pageable_access, "bool", PAGEABLE_MEMORY_ACCESS, 88, \
+      "kernels read pageable host memory coherently (HMM or ATS)") \
+    A(I, can_map_host, "bool", CAN_MAP_HOST_MEMORY, 19, "host memory can be mapped into the device") \
+    A(I, integrated, "bool", INTEGRATED, 18, "an integrated GPU sharing host memory") \
+    A(I, exec_timeout, "bool", KERNEL_EXEC_TIMEOUT, 17, "a watchdog limits a kernel's run time") \
+    A(I, preemption, "bool", COMPUTE_PREEMPTION_SUPPORTED, 90, "compute preemption") \
+    A(I, cooperative_launch, "bool", COOPERATIVE_LAUNCH, 95, "cooperative kernels can be launched") \
+    A(I, multi_gpu_board, "bool", MULTI_GPU_BOARD, 84, "the device is on a multi-GPU board") \
+    A(I, mps_enabled, "bool", MPS_ENABLED, 133, "contexts are shared through MPS") \
+    A(I, host_numa_id, "", HOST_NUMA_ID, 134, "NUMA node of the host closest to the device, -1 without NUMA")
 
 /* Level 2 (doctor --level 2): what the steps run on one device inside the
  * libcuda probe child found (src/lib/probe/level2.c).  Each step that
@@ -163,6 +220,7 @@
     I(subsys_device, "", "PCI subsystem device id") \
     I(revision, "", "PCI revision") \
     I(numa_node, "", "NUMA node, -1 when the platform has no NUMA") \
+    S(local_cpulist, 128, "CPUs nearest the function, as the kernel lists them: 0-31,64-95") \
     I(cur_speed_mts, "MT/s", "PCIe link speed now, 32.0 GT/s PCIe -> 32000") \
     I(max_speed_mts, "MT/s", "fastest PCIe link speed") \
     I(cur_width, "lanes", "PCIe link width now") \

@@ -58,5 +58,6 @@ int cmd_snapshot(int argc, char **argv);
 int cmd_arch(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_info(int argc, char **argv);
 
 #endif

@@ -42,7 +42,7 @@ field() { sed -n "s/^$1: //p" "$2"; }
 # shellcheck source=tests/leftovers.sh
 . "$(dirname "$0")/../leftovers.sh"
 
-for case in tests/cli/cases/*.case; do
+for case in tests/cli/cases/${CLI_CASES:-*}.case; do
     name=${case##*/}; name=${name%.case}
     snap=$tmp/$name
     fixture=$(field fixture "$case")

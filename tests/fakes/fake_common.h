@@ -44,6 +44,10 @@
  *   cuda.devN.uuid=GPU-... cuDeviceGetUuid / _v2, and CUDA_VISIBLE_DEVICES
  *   cuda.devN.sms=132      attribute 16
  *   cuda.devN.compute_mode=0     attribute 20
+ *   cuda.devN.attr.NUM=V   any other attribute NUM; cuda.attr.NUM=V for
+ *                          every device (neither: 1 CUDA_ERROR_INVALID_VALUE)
+ *   cuda.p2p=1             cuDeviceCanAccessPeer for every pair (missing: 801);
+ *   cuda.devN.p2p_no=1,3   the physical devices N cannot reach
  *
  *   The runtime's calls (what src/lib/rt/ uses) are carried out over host
  *   memory.  cuDevicePrimaryCtxRetain / _Release_v2 count references and
@@ -76,9 +80,9 @@
  *                          the default stream, or cuCtxSynchronize) answers
  *                          700 CUDA_ERROR_ILLEGAL_ADDRESS, once
  *   cuda.rt.ctx_fail=N     cuDevicePrimaryCtxRetain answers N
- *   cuda.rt.no_peer=1      cuDeviceCanAccessPeer says no for every pair
  *   (cuMemHostGetDevicePointer_v2 gives a pinned block's own address, which
- *   launches accept; cuMemcpyPeerAsync is a device-to-device copy.)
+ *   launches accept; cuCtxEnablePeerAccess succeeds for another device's
+ *   context; cuMemcpyPeerAsync is a device-to-device copy.)
  *
  *   CUDA_VISIBLE_DEVICES is honoured like the driver: a comma list of
  *   ordinals or "GPU-" UUID prefixes (unique), read up to the first invalid
@@ -108,6 +112,14 @@
  *   nvml.devN.temp=36      degrees C
  *   nvml.devN.power_mw, .power_limit_mw
  *   nvml.devN.util_gpu=0, .util_mem   nvmlDeviceGetUtilizationRates, percent
+ *   nvml.devN.max_sm_clock, .max_mem_clock   nvmlDeviceGetMaxClockInfo, MHz
+ *   nvml.devN.nvlinks=18   links 0..N-1 exist (missing: no NVLink, 3; past: 2)
+ *   nvml.devN.nvlink_down=3,5   those links are not active
+ *   nvml.devN.nvlink_remote=BUS[,BUS..]  far end of link l: the lth, else the last
+ *   nvml.devN.nvlink_version=4   nvmlDeviceGetNvLinkVersion
+ *   nvml.p2p=1             nvmlDeviceGetP2PStatus answers OK for every pair (0: 5
+ *                          NOT_SUPPORTED; missing: 3); nvml.devN.p2p_no=LIST the
+ *                          NVML indices N cannot reach
  *
  * Dropping a symbol: a constructor (FK_LOAD_CONSTRUCTOR in each fake) reads
  * the scenario when the library is loaded and points the dynamic-symbol

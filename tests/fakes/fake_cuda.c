@@ -227,9 +227,51 @@ static CUresult attribute(int phys, int attr, int *value)
             return FK_NOT_SUPPORTED;
         *value = (int)v;
         return FK_SUCCESS;
-    default:
-        return FK_INVALID_VALUE;
+    default: {
+        /* any other attribute: cuda.devN.attr.NUM, else cuda.attr.NUM for
+         * every device; neither: the driver does not know the number */
+        char key[FK_KEY];
+        snprintf(key, sizeof key, "attr.%d", attr);
+        const char *a = fk_dev("cuda", phys, key);
+        snprintf(key, sizeof key, "cuda.attr.%d", attr);
+        if (!fk_num(a ? a : fk_get(key), &v))
+            return FK_INVALID_VALUE;
+        *value = (int)v;
+        return FK_SUCCESS;
     }
+    }
+}
+
+/* Is n in the comma list v ("1,3")? */
+static int in_list(const char *v, int n)
+{
+    for (const char *p = v; p && *p;) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p) return 0;
+        if (x == n) return 1;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* cuda.p2p=1|0 for every pair (missing: 801), cuda.devN.p2p_no=LIST the
+ * physical devices N cannot reach. */
+CUresult cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
+{
+    int phys, pphys;
+    long long all;
+    CUresult r = physical(dev, &phys);
+    if (r == FK_SUCCESS)
+        r = physical(peer, &pphys);
+    if (r != FK_SUCCESS)
+        return r;
+    if (!can || phys == pphys)
+        return FK_INVALID_VALUE;     /* the driver's answer for a device and itself */
+    if (!fk_num(fk_get("cuda.p2p"), &all))
+        return FK_NOT_SUPPORTED;
+    *can = all && !in_list(fk_dev("cuda", phys, "p2p_no"), pphys);
+    return FK_SUCCESS;
 }
 
 CUresult cuDeviceGetAttribute(int *value, int attr, CUdevice dev)
@@ -757,21 +799,6 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dptr, void *p, unsigned int f
     if (!pinned_range((uintptr_t)p, 1))
         return FK_INVALID_VALUE;
     *dptr = (CUdeviceptr)(uintptr_t)p;
-    return FK_SUCCESS;
-}
-
-/* Every pair of distinct visible devices can, unless cuda.rt.no_peer=1. */
-CUresult cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
-{
-    int phys;
-    CUresult r = physical(dev, &phys);
-    if (r == FK_SUCCESS)
-        r = physical(peer, &phys);
-    if (r != FK_SUCCESS)
-        return r;
-    if (!can)
-        return FK_INVALID_VALUE;
-    *can = dev != peer && !fk_int("cuda.rt.no_peer", 0);
     return FK_SUCCESS;
 }
 

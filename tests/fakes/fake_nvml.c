@@ -221,24 +221,32 @@ nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length)
     return rc != FK_SUCCESS ? rc : put_str(v, uuid, length);
 }
 
-nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci)
+/* Fill pci from "0000:00:06.0" in the formats of the real header (uppercase,
+ * function always 0), ids 0; 0 when v is no bus id. */
+static int put_pci(const char *v, nvmlPciInfo_t *pci)
 {
-    nvmlReturn_t rc;
     unsigned dom, bus, slot, fn;
-    const char *v = field(d, "pci", &rc);
-    if (rc != FK_SUCCESS)
-        return rc;
-    if (!pci)
-        return FK_INVALID_ARGUMENT;
     if (!fk_pci(v, &dom, &bus, &slot, &fn))
-        return FK_NOT_SUPPORTED;
+        return 0;
     memset(pci, 0, sizeof *pci);
-    /* the formats of the real header, uppercase, function always 0 */
     snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", dom, bus, slot);
     snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", dom, bus, slot);
     pci->domain = dom;
     pci->bus = bus;
     pci->device = slot;
+    return 1;
+}
+
+nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci)
+{
+    nvmlReturn_t rc;
+    const char *v = field(d, "pci", &rc);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!pci)
+        return FK_INVALID_ARGUMENT;
+    if (!put_pci(v, pci))
+        return FK_NOT_SUPPORTED;
     pci->pciDeviceId = 0x233510deu;   /* H200 */
     pci->pciSubSystemId = 0x18f810deu;
     return FK_SUCCESS;
@@ -455,4 +463,108 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
         u->memory = (unsigned)opt_num(d, "util_mem", 0);
     }
     return rc;
+}
+
+/* cuprobe info: clocks, NVLink (fake_common.h's keys). */
+nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, int type, unsigned int *mhz)
+{
+    if (type != 1 && type != 2)
+        return FK_NOT_SUPPORTED;
+    return dev_uint(d, type == 1 ? "max_sm_clock" : "max_mem_clock", mhz);
+}
+
+/* A link below nvml.devN.nvlinks (missing: no NVLink, 3); else 2. */
+static nvmlReturn_t link_ok(nvmlDevice_t d, unsigned int link)
+{
+    long long n;
+    nvmlReturn_t rc = dev_num(d, "nvlinks", &n);
+    if (rc != FK_SUCCESS)
+        return rc;
+    return link < (unsigned long long)n ? FK_SUCCESS : FK_INVALID_ARGUMENT;
+}
+
+/* nvml.devN.nvlink_down=LIST: the links not active. */
+nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, int *active)
+{
+    nvmlReturn_t rc = link_ok(d, link);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!active)
+        return FK_INVALID_ARGUMENT;
+    *active = 1;
+    const char *down = fk_dev("nvml", d->index, "nvlink_down");
+    for (const char *p = down; p && *p;) {
+        char *end;
+        unsigned long x = strtoul(p, &end, 10);
+        if (end == p) break;
+        if (x == link) *active = 0;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return FK_SUCCESS;
+}
+
+/* nvml.devN.nvlink_remote=BUS[,BUS...]: link l's far end is the lth entry,
+ * or the last one for a shorter list (one bus id for every link). */
+nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d, unsigned int link, nvmlPciInfo_t *pci)
+{
+    nvmlReturn_t rc = link_ok(d, link);
+    if (rc != FK_SUCCESS)
+        return rc;
+    const char *v = fk_dev("nvml", d->index, "nvlink_remote");
+    if (!v)
+        return FK_NOT_SUPPORTED;
+    if (!pci)
+        return FK_INVALID_ARGUMENT;
+    char one[64] = "";
+    const char *p = v;
+    for (unsigned l = 0; ; l++) {
+        size_t len = strcspn(p, ",");
+        if (len < sizeof one) { memcpy(one, p, len); one[len] = '\0'; }
+        if (l == link || !p[len]) break;
+        p += len + 1;
+    }
+    return put_pci(one, pci) ? FK_SUCCESS : FK_NOT_SUPPORTED;
+}
+
+/* The old layout's name: never called by cuprobe, so a poisoned answer. */
+nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo(nvmlDevice_t d, unsigned int link, nvmlPciInfo_t *pci)
+{
+    (void)d; (void)link;
+    if (pci) memset(pci, 0x5a, sizeof *pci);
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t d, unsigned int link, unsigned int *version)
+{
+    nvmlReturn_t rc = link_ok(d, link);
+    return rc != FK_SUCCESS ? rc : dev_uint(d, "nvlink_version", version);
+}
+
+/* nvml.p2p=1|0 for every pair and capability (missing: 3), nvml.devN.p2p_no=LIST
+ * the NVML indices N cannot read from (status 5, NOT_SUPPORTED). */
+nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t a, nvmlDevice_t b, int index, int *status)
+{
+    nvmlReturn_t rc;
+    long long all;
+    field(a, "name", &rc);
+    if (rc == FK_UNINITIALIZED || rc == FK_INVALID_ARGUMENT)
+        return rc;
+    field(b, "name", &rc);
+    if (rc == FK_UNINITIALIZED || rc == FK_INVALID_ARGUMENT)
+        return rc;
+    if (!status || index < 0 || index > 4)
+        return FK_INVALID_ARGUMENT;
+    if (!fk_num(fk_get("nvml.p2p"), &all))
+        return FK_NOT_SUPPORTED;
+    int no = !all;
+    const char *v = fk_dev("nvml", a->index, "p2p_no");
+    for (const char *p = v; p && *p;) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p) break;
+        if (x == b->index) no = 1;
+        p = *end == ',' ? end + 1 : end;
+    }
+    *status = no ? 5 : 0;
+    return FK_SUCCESS;
 }

@@ -1,4 +1,4 @@
-/* Fuzz the PCI sysfs parsers: link speed and integers (hex and decimal). */
+/* Fuzz the PCI sysfs parsers: link speed, integers (hex and decimal), CPU lists. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t s = cp_parse_link_speed(buf, size);
     int64_t h = cp_parse_sysfs_int(buf, size, 1);
     int64_t d = cp_parse_sysfs_int(buf, size, 0);
+    char list[16];
+    cp_parse_cpulist(buf, size, list, sizeof list);
+    if (strlen(list) >= sizeof list)
+        abort();
     if (s != CP_UNKNOWN && s < 0)
         abort();
     (void)h;

@@ -12,7 +12,7 @@ skip() { skip=$((skip + 1)); echo "skip   gpu $1: $2"; }
 have_gpu=1
 [ -e /dev/nvidiactl ] || have_gpu=0
 [ -r /proc/driver/nvidia/version ] || have_gpu=0
-names="healthy_stack snapshot_replay visibility_hides_all json_devices arch_vs_cuobjdump faults level2 bench"
+names="healthy_stack snapshot_replay visibility_hides_all json_devices arch_vs_cuobjdump faults level2 info bench"
 if [ $have_gpu = 0 ]; then
     for t in $names; do skip "$t" "no NVIDIA GPU on this machine"; done
     printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
@@ -105,7 +105,29 @@ done
 if [ -z "$miss" ] && [ "$wall_ms" -le 3000 ]; then ok level2
 else bad level2 "exit $code, ${wall_ms} ms, not passing:${miss:- none}"; fi
 
-# 8. cuprobe bench on a healthy GPU: no row fails, the copies, HBM, launch and
+# 8. cuprobe info: exit 0, a device per GPU nvidia-smi lists, no attribute
+#    unknown on a real GPU, and memory, SM count and max clocks that agree
+#    with nvidia-smi; the JSON and a snapshot's replay say the same
+if "$tool" info >"$tmp/info.txt" 2>&1 && "$tool" info --json >"$tmp/info.json" 2>&1; then
+    m=""
+    grep -q '"attributes": null' "$tmp/info.json" && m="$m attributes-null"
+    grep -q '"l2_cache_bytes": null\|"warp_size": null\|"clock_khz": null' "$tmp/info.json" && m="$m attribute-unknown"
+    if command -v nvidia-smi >/dev/null 2>&1; then
+        n=$(nvidia-smi -L | grep -c '^GPU ')
+        grep -q "), $n device" "$tmp/info.txt" || m="$m count($n)"
+        for u in $(nvidia-smi --query-gpu=uuid --format=csv,noheader); do grep -q "$u" "$tmp/info.txt" || m="$m $u"; done
+        sm=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -1 | tr -d ' ')
+        grep -q "\"max_sm_clock_mhz\": $sm" "$tmp/info.json" || m="$m max_sm($sm)"
+    fi
+    if "$tool" snapshot "$tmp/isnap" >/dev/null 2>&1 && "$tool" info --from "$tmp/isnap" >"$tmp/info2.txt"; then
+        # the header names the origin; the current PCIe link drops at idle
+        sed 1d "$tmp/info.txt" | grep -v "PCIe link" >"$tmp/i1"; sed 1d "$tmp/info2.txt" | grep -v "PCIe link" >"$tmp/i2"
+        cmp -s "$tmp/i1" "$tmp/i2" || m="$m replay($(diff "$tmp/i1" "$tmp/i2" | head -3 | tr '\n' ' '))"
+    else m="$m snapshot"; fi
+    if [ -z "$m" ]; then ok info; else bad info "$m"; fi
+else bad info "exit non-zero: $(head -3 "$tmp/info.txt")"; fi
+
+# 9. cuprobe bench on a healthy GPU: no row fails, the copies, HBM, launch and
 # bf16 GEMM rows ran, in at most 30 s (the default run's budget on one H200)
 t0=$(date +%s%N)
 "$tool" bench --json >"$tmp/bench.json" 2>"$tmp/bench.err"; code=$?
@@ -113,7 +135,7 @@ t1=$(date +%s%N)
 wall_ms=$(( (t1 - t0) / 1000000 ))
 miss=""
 for id in copy.h2d.pinned.ce copy.d2h.pinned.ce copy.bidir.pinned.ce copy.h2d.pinned.sm copy.d2d.ce copy.d2d.sm \
-          hbm.read hbm.write launch.host launch.roundtrip launch.graph gemm.bf16; do
+          hbm.read hbm.write launch.plain launch.roundtrip launch.graph gemm.bf16; do
     grep -q "{\"id\":\"$id\",[^}]*\"state\":\"ok\"" "$tmp/bench.json" || miss="$miss $id"
 done
 echo "       | cuprobe bench: exit $code, ${wall_ms} ms wall"

@@ -4,6 +4,7 @@
 #ifndef CP_TEST_JSON_CHECK_H
 #define CP_TEST_JSON_CHECK_H
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *ws(const char *p) { while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++; return p; }
@@ -74,12 +75,24 @@ static const char *string(const char *p)
     return *p == '"' ? p + 1 : NULL;
 }
 
+/* RFC 8259's number: an integer part, then a fraction and an exponent if any. */
+static int digit(char c) { return c >= '0' && c <= '9'; }
 static const char *number(const char *p)
 {
-    const char *s = p;
     if (*p == '-') p++;
-    while (*p >= '0' && *p <= '9') p++;
-    return p > s ? p : NULL;
+    if (!digit(*p)) return NULL;
+    while (digit(*p)) p++;
+    if (*p == '.') {
+        if (!digit(*++p)) return NULL;
+        while (digit(*p)) p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        if (!digit(*p)) return NULL;
+        while (digit(*p)) p++;
+    }
+    return p;
 }
 
 static const char *value(const char *p, int depth)
@@ -123,6 +136,42 @@ static int json_ok(const char *text)
 {
     const char *end = value(text, 0);
     return end && *ws(end) == '\0';
+}
+
+/* Does every object holding first_key also hold each of keys?  Checked on
+ * the flat text: each occurrence of first_key starts an object whose
+ * members run to the next occurrence. */
+static inline int members_everywhere(const char *json, const char *first_key, const char *const *keys)
+{
+    char want[64];
+    snprintf(want, sizeof want, "\"%s\":", first_key);
+    int objects = 0;
+    for (const char *p = strstr(json, want); p; objects++) {
+        const char *next = strstr(p + 1, want);
+        for (int k = 0; keys[k]; k++) {
+            char m[64];
+            snprintf(m, sizeof m, "\"%s\":", keys[k]);
+            const char *at = strstr(p, m);
+            if (!at || (next && at > next)) {
+                fprintf(stderr, "  object at offset %ld lacks %s\n", (long)(p - json), m);
+                return 0;
+            }
+        }
+        p = next;
+    }
+    return objects;
+}
+
+/* Read a JSON schema (docs/NAME.schema.json, from the tree's root) into buf:
+ * true when it was read whole, is valid JSON and names draft 2020-12. */
+static inline int schema_load(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return n < cap - 1 && json_ok(buf) && strstr(buf, "draft/2020-12") != NULL;
 }
 
 #endif

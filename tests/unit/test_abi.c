@@ -117,6 +117,7 @@ SAME_ABI(cp_cuDeviceGetUuid_v2_fn, cuDeviceGetUuid_v2);
 SAME_ABI(cp_cuGetErrorName_fn, cuGetErrorName);
 SAME_ABI(cp_cuGetErrorString_fn, cuGetErrorString);
 SAME_ABI(cp_cuGetProcAddress_v2_fn, cuGetProcAddress_v2);
+SAME_ABI(cp_cuDeviceCanAccessPeer_fn, cuDeviceCanAccessPeer);
 SAME_ABI(cp_cuDevicePrimaryCtxRetain_fn, cuDevicePrimaryCtxRetain);
 SAME_ABI(cp_cuDevicePrimaryCtxRelease_v2_fn, cuDevicePrimaryCtxRelease_v2);
 SAME_ABI(cp_cuCtxSetCurrent_fn, cuCtxSetCurrent);
@@ -153,7 +154,6 @@ SAME_ABI(cp_cuGraphLaunch_fn, cuGraphLaunch);
 SAME_ABI(cp_cuGraphExecDestroy_fn, cuGraphExecDestroy);
 SAME_ABI(cp_cuGraphDestroy_fn, cuGraphDestroy);
 SAME_ABI(cp_cuMemHostGetDevicePointer_v2_fn, cuMemHostGetDevicePointer_v2);
-SAME_ABI(cp_cuDeviceCanAccessPeer_fn, cuDeviceCanAccessPeer);
 SAME_ABI(cp_cuCtxEnablePeerAccess_fn, cuCtxEnablePeerAccess);
 SAME_ABI(cp_cuMemcpyPeerAsync_fn, cuMemcpyPeerAsync);
 
@@ -186,6 +186,9 @@ static void test_cuda_attributes(void)
     CHECK_I64(CP_CU_ATTR_PCI_DOMAIN_ID, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
     CHECK_I64(CP_CU_ATTR_COMPUTE_CAPABILITY_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
     CHECK_I64(CP_CU_ATTR_COMPUTE_CAPABILITY_MINOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+#define INFO_ATTR(I_, name, unit, e, num, help) CHECK_I64(num, CU_DEVICE_ATTRIBUTE_##e);
+    CP_CUDA_ATTR_FIELDS(INFO_ATTR, _)
+#undef INFO_ATTR
     CHECK_I64(CP_CU_MEMHOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_PORTABLE);
     CHECK_I64(CP_CU_MEMHOSTALLOC_DEVICEMAP, CU_MEMHOSTALLOC_DEVICEMAP);
     CHECK_I64(CP_CU_STREAM_NON_BLOCKING, CU_STREAM_NON_BLOCKING);

@@ -16,7 +16,7 @@ static void test_selected(void)
     CHECK(cp_bench_selected("gemm.bf16", "gemm.bf16"));
     CHECK(!cp_bench_selected("gemm.bf", "gemm.bf16"));       /* a prefix ends at a dot */
     CHECK(!cp_bench_selected("copy", "hbm.read"));
-    CHECK(cp_bench_selected("peer", "peer.write"));
+    CHECK(cp_bench_selected("peer", "peer.0-1.write"));
     CHECK(!cp_bench_selected(",,", "copy.d2d.ce"));
 }
 

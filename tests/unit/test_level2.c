@@ -115,7 +115,8 @@ static void test_round_trip(void)
     cp_facts_init(a);
     a->cuda.ndev = 1;
     cp_facts_put_cuda(&buf, &a->cuda);
-    CHECK(strstr(buf.data, "l2") == NULL);
+    CHECK(strstr(buf.data, ".l2.") == NULL && strstr(buf.data, "cuda.l2_") == NULL);
+    CHECK(strstr(buf.data, "cuda.dev.0.l2_cache_bytes ?") != NULL);   /* a device attribute, not level 2 */
     cp_buf_free(&buf);
     free(a);
     free(b);

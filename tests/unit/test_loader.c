@@ -555,6 +555,70 @@ static void test_nvml_all_unsupported(void)
     unlink(path);
 }
 
+/* cuprobe info's answers: the attributes, peer access and NVLink from the
+ * fakes, through the answers and back; without the scenario keys they stay
+ * unknown, and the poisoned legacy NvLinkRemotePciInfo is never called. */
+static void test_info_answers(void)
+{
+    static cp_cuda_facts c;
+    static cp_nvml_facts n;
+    static cp_facts back;
+    char err[128];
+    use_scenario("info-degraded.txt");
+    cp_cuda_probe_fill(&c);
+    cp_nvml_probe_fill(&n);
+    c.run.state = n.run.state = CP_PROBE_DONE;
+    CHECK_I64(c.ndev, 2);
+    CHECK_I64(c.dev[0].clock_khz, 1980000);
+    CHECK_I64(c.dev[0].l2_cache_bytes, 52428800);
+    CHECK_I64(c.dev[1].async_engines, 5);
+    CHECK_I64(c.dev[1].host_numa_id, -1);
+    CHECK_STR(c.dev[0].peer_access, "-1");
+    CHECK_STR(c.dev[1].peer_access, "0-");
+    CHECK_I64(n.dev[0].inv.max_sm_clock_mhz, 1980);
+    CHECK_I64(n.dev[1].inv.max_mem_clock_mhz, 3201);
+    CHECK_STR(n.dev[0].inv.nvlink_state, "111011111111111110");
+    CHECK_STR(n.dev[1].inv.nvlink_state, "111111111111111111");
+    CHECK(strncmp(n.dev[0].inv.nvlink_remote, "0000:00:07.0,0000:00:07.0,0000:00:07.0,,0000:00:07.0", 52) == 0);
+    CHECK_I64(n.dev[0].inv.nvlink_version, 4);
+    CHECK_STR(n.dev[0].inv.p2p_read, "-1");
+    CHECK_STR(n.dev[1].inv.p2p_read, "0-");
+
+    cp_buf b = { 0 };
+    cp_facts_put_cuda(&b, &c);
+    cp_facts_put_nvml(&b, &n);
+    CHECK(!b.failed);
+    CHECK(strstr(b.data, "\ncuda.dev.1.peer_access 0-\n") != NULL);
+    CHECK(strstr(b.data, "\ncuda.dev.0.mem_bus_bits 6144\n") != NULL);
+    cp_facts_init(&back);
+    CHECK(cp_facts_load(b.data, b.len, &back, err, sizeof err) >= 0);
+#undef SAME_I
+#undef SAME_S
+#define SAME_I(nm, unit, help) CHECK_I64(back.cuda.dev[1].nm, c.dev[1].nm);
+#define SAME_S(nm, size, help) CHECK_STR(back.cuda.dev[1].nm, c.dev[1].nm);
+    CP_CUDA_DEVICE_FIELDS(SAME_I, SAME_S)
+#undef SAME_I
+#undef SAME_S
+#define SAME_I(nm, unit, help) CHECK_I64(back.nvml.dev[0].inv.nm, n.dev[0].inv.nm);
+#define SAME_S(nm, size, help) CHECK_STR(back.nvml.dev[0].inv.nm, n.dev[0].inv.nm);
+    CP_NVML_INVENTORY_FIELDS(SAME_I, SAME_S)
+#undef SAME_I
+#undef SAME_S
+    cp_buf_free(&b);
+
+    use_scenario("healthy-2gpu.txt");       /* no info keys */
+    cp_cuda_probe_fill(&c);
+    cp_nvml_probe_fill(&n);
+    CHECK_I64(c.dev[0].clock_khz, CP_UNKNOWN);
+    CHECK_I64(c.dev[0].ecc_enabled, CP_UNKNOWN);
+    CHECK_STR(c.dev[0].peer_access, "-?");
+    CHECK_I64(n.dev[0].inv.max_sm_clock_mhz, CP_UNKNOWN);
+    CHECK_STR(n.dev[0].inv.nvlink_state, "");
+    CHECK_STR(n.dev[0].inv.nvlink_remote, "");
+    CHECK_I64(n.dev[0].inv.nvlink_version, CP_UNKNOWN);
+    CHECK_STR(n.dev[0].inv.p2p_read, "-?");
+}
+
 int main(void)
 {
     snprintf(fakes, sizeof fakes, "%s", env_or("CUPROBE_TEST_FAKES", own_fakes()));
@@ -582,6 +646,7 @@ int main(void)
     RUN(test_cuda_8gpu);
     RUN(test_nvml_healthy);
     RUN(test_nvml_sample_answers);
+    RUN(test_info_answers);
     RUN(test_nvml_mismatch);
     RUN(test_nvml_processes);
     RUN(test_nvml_health_scenarios);

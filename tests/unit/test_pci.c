@@ -104,8 +104,27 @@ static void test_read_2gpu(void)
     CHECK_STR(h->pci[1].addr, "0000:00:07.0");
     CHECK_STR(h->pci[1].driver, "nvidia");
     CHECK_I64(h->pci[1].device, 0x2335);
+    CHECK_STR(h->pci[1].local_cpulist, "0-31");
     cp_fs_close(fs);
     free(h);
+}
+
+/* sysfs local_cpulist: the list as written, the newline dropped; anything
+ * else, or a list too long for the field, is unknown (""). */
+static void test_cpulist(void)
+{
+    char out[16];
+    cp_parse_cpulist("0-31,64-95\n", 11, out, sizeof out);
+    CHECK_STR(out, "0-31,64-95");
+    cp_parse_cpulist("7", 1, out, sizeof out);
+    CHECK_STR(out, "7");
+    cp_parse_cpulist("0-3\033[2J\n", 9, out, sizeof out);
+    CHECK_STR(out, "");
+    cp_parse_cpulist("0-1,2-3,4-5,6-7,8-9\n", 20, out, sizeof out);
+    CHECK_STR(out, "");
+    cp_parse_cpulist("\n", 1, out, sizeof out);
+    CHECK_STR(out, "");
+    cp_parse_cpulist("0-31", 4, out, 0);      /* no room: nothing written */
 }
 
 static void test_read_no_gpu(void)
@@ -233,6 +252,7 @@ int main(void)
     RUN(test_sysfs_int);
     RUN(test_read_1gpu);
     RUN(test_read_2gpu);
+    RUN(test_cpulist);
     RUN(test_read_no_gpu);
     RUN(test_many_functions_gpus_last);
     RUN(test_read_fault_injection);

@@ -30,7 +30,7 @@
 enum {
     BLOCK = 256,
     BLOCKS_PER_SM = 8,        /* 2048 threads per SM in flight */
-    LAUNCHES = 500,           /* back-to-back launches per repeat (launch.host) */
+    LAUNCHES = 500,           /* back-to-back launches per repeat (launch.plain) */
     ROUNDTRIPS = 100,         /* launch + synchronize per repeat (launch.roundtrip) */
     GRAPH_KERNELS = 100,      /* kernels per graph (launch.graph) */
     MAX_DEV = CP_MAX_GPUS
@@ -481,7 +481,7 @@ static void device_rows(emitter *em, dev *d)
     free(d->pageable);
     d->pageable = NULL;
     d->have = keep | (d->have & B_SINK);
-    launch_row(em, d, "launch.host", 0);
+    launch_row(em, d, "launch.plain", 0);
     launch_row(em, d, "launch.roundtrip", 1);
     launch_row(em, d, "launch.graph", 2);
 }
@@ -490,7 +490,9 @@ static void device_rows(emitter *em, dev *d)
 
 static void peer_rows(emitter *em, dev *a, dev *b)
 {
-    const char *ids[2] = { "peer.write", "peer.read" };
+    char ids[2][40];   /* peer.D-P.write: device D writes peer P's memory; .read: D reads P's */
+    snprintf(ids[0], sizeof ids[0], "peer.%d-%d.write", a->ordinal, b->ordinal);
+    snprintf(ids[1], sizeof ids[1], "peer.%d-%d.read", a->ordinal, b->ordinal);
     if (!cp_bench_selected(em->job->only, ids[0]) && !cp_bench_selected(em->job->only, ids[1])) return;
     char note[160] = "";
     int can = 0;

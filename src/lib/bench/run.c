@@ -26,35 +26,41 @@ static const struct {
     const char *id, *title, *unit;
     bool higher;
 } kinds[] = {
-    { "context", "primary context, probe kernels, streams and events", "", true },
-    { "copy.h2d.pinned.ce", "host to device, pinned, copy engine", "GB/s", true },
-    { "copy.d2h.pinned.ce", "device to host, pinned, copy engine", "GB/s", true },
-    { "copy.bidir.pinned.ce", "both directions, pinned, copy engines", "GB/s", true },
-    { "copy.h2d.pageable.ce", "host to device, pageable, copy engine", "GB/s", true },
-    { "copy.d2h.pageable.ce", "device to host, pageable, copy engine", "GB/s", true },
-    { "copy.h2d.pinned.sm", "host to device, pinned, SM kernel", "GB/s", true },
-    { "copy.d2h.pinned.sm", "device to host, pinned, SM kernel", "GB/s", true },
-    { "copy.bidir.pinned.sm", "both directions, pinned, SM kernels", "GB/s", true },
+    { "context", "context, kernels, streams, events", "", true },
+    { "copy.h2d.pinned.ce", "H2D, pinned, copy engine", "GB/s", true },
+    { "copy.d2h.pinned.ce", "D2H, pinned, copy engine", "GB/s", true },
+    { "copy.bidir.pinned.ce", "both ways, pinned, copy engines", "GB/s", true },
+    { "copy.h2d.pageable.ce", "H2D, pageable, copy engine", "GB/s", true },
+    { "copy.d2h.pageable.ce", "D2H, pageable, copy engine", "GB/s", true },
+    { "copy.h2d.pinned.sm", "H2D, pinned, SM kernel", "GB/s", true },
+    { "copy.d2h.pinned.sm", "D2H, pinned, SM kernel", "GB/s", true },
+    { "copy.bidir.pinned.sm", "both ways, pinned, SM kernels", "GB/s", true },
     { "copy.d2d.ce", "device-local copy, copy engine", "GB/s", true },
     { "copy.d2d.sm", "device-local copy, SM kernel", "GB/s", true },
-    { "hbm.read", "device memory read, our kernel", "GB/s", true },
-    { "hbm.write", "device memory write, our kernel", "GB/s", true },
-    { "peer.write", "peer copy, this GPU writes the peer's memory", "GB/s", true },
-    { "peer.read", "peer copy, this GPU reads the peer's memory", "GB/s", true },
+    { "hbm.read", "HBM read, our kernel", "GB/s", true },
+    { "hbm.write", "HBM write, our kernel", "GB/s", true },
     { "peer", "peer copies", "GB/s", true },
-    { "launch.host", "kernel launch, host cost per launch", "us", false },
-    { "launch.roundtrip", "kernel launch to completion, round trip", "us", false },
-    { "launch.graph", "kernel launch in a CUDA graph, per kernel", "us", false },
-    { "gemm.bf16", "GEMM 8192^3, bf16 in and out, fp32 accumulate", "TFLOP/s", true },
-    { "gemm.fp16", "GEMM 8192^3, fp16 in and out, fp32 accumulate", "TFLOP/s", true },
-    { "gemm.tf32", "GEMM 8192^3, fp32 in and out, tf32 tensor cores", "TFLOP/s", true },
-    { "gemm.fp32", "GEMM 8192^3, fp32", "TFLOP/s", true },
+    { "launch.plain", "launch, host cost per kernel", "us", false },
+    { "launch.roundtrip", "launch to completion, round trip", "us", false },
+    { "launch.graph", "launch in a CUDA graph, per kernel", "us", false },
+    { "gemm.bf16", "bf16 GEMM, fp32 accumulate", "TFLOP/s", true },
+    { "gemm.fp16", "fp16 GEMM, fp32 accumulate", "TFLOP/s", true },
+    { "gemm.tf32", "tf32 GEMM, fp32 data", "TFLOP/s", true },
+    { "gemm.fp32", "fp32 GEMM, no tensor cores", "TFLOP/s", true },
     { "nccl.allreduce", "NCCL all-reduce, bus bandwidth", "GB/s", true },
     { "bench", "the measurements", "", true },
 };
 
 static void describe(cp_bench_row *r)
 {
+    if (cp_str_starts_with(r->id, "peer.") && (cp_str_ends_with(r->id, ".write") || cp_str_ends_with(r->id, ".read"))) {
+        bool w = cp_str_ends_with(r->id, ".write");
+        snprintf(r->title, sizeof r->title, "GPU %d %s GPU %d's memory", r->device, w ? "writes" : "reads",
+                 r->peer);
+        cp_str_copy(r->unit, sizeof r->unit, "GB/s");
+        r->higher_is_better = true;
+        return;
+    }
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(kinds[i].id, r->id) == 0) {
             cp_str_copy(r->title, sizeof r->title, kinds[i].title);

@@ -158,6 +158,71 @@ static int sum_up(cp_finding *o, int failed, int passed, int not_reached, const 
     return 0;
 }
 
+static const cp_nvml_device *nvml_of(const cp_facts *f, int d)
+{
+    const char *bus = f->cuda.dev[d].pci_bus_id;
+    if (!bus[0] || !cp_nvml_ok(f)) return NULL;
+    for (int i = 0; i < f->nvml.ndev; i++)
+        if (strcmp(f->nvml.dev[i].inv.pci_bus_id, bus) == 0) return &f->nvml.dev[i];
+    return NULL;
+}
+
+/* The other processes NVML lists on device d, as "PID 4242 python3 (ctr)
+ * 64.0 GiB, ..." into buf, and the bytes they hold (when given) into
+ * *held; how many. */
+static int holders_words(const cp_facts *f, int d, char *buf, size_t cap, int64_t *held)
+{
+    const cp_nvml_device *n = nvml_of(f, d);
+    size_t used = 0;
+    buf[0] = '\0';
+    if (held) *held = 0;
+    if (!n) return 0;
+    int k = 0;
+    char mib[32];
+    for (int p = 0; p < n->sample.nprocs && p < CP_MAX_PROCS; p++, k++) {
+        const cp_gpu_process *q = &n->sample.procs[p];
+        if (held && CP_KNOWN(q->used_bytes) && q->used_bytes > 0) *held += q->used_bytes;
+        int w = snprintf(buf + used, cap - used, "%sPID %s%s%s%s%s%s %s", used ? ", " : "", cp_num(q->pid).s,
+                         q->comm[0] ? " " : "", q->comm, q->container[0] ? " (" : "", q->container,
+                         q->container[0] ? ")" : "", cp_mib(q->used_bytes, mib, sizeof mib));
+        if (w > 0 && (size_t)w < cap - used) used += (size_t)w;
+    }
+    return k;
+}
+
+/* A context refused because of the GPU's compute mode: exclusive-process
+ * with another process in it, or prohibited.  Adds the evidence and the fix
+ * (before the knowledge base's generic one) and returns 1; else 0.  The
+ * mode is the driver's attribute (CUcomputemode), else NVML's (the two
+ * enums agree on 2 and 3). */
+static int context_refused_by_mode(const cp_facts *f, int d, cp_finding *o)
+{
+    int64_t mode = f->cuda.dev[d].compute_mode;
+    const cp_nvml_device *n = nvml_of(f, d);
+    if (!CP_KNOWN(mode) && n) mode = n->inv.compute_mode;
+    char gpu[64], holders[512];
+    gpu_words(f, d, gpu, sizeof gpu);
+    if (mode == 2) {
+        cp_evidence(o, "%s is in compute mode Prohibited: the driver admits no context on it", gpu);
+        if (!o->fix[0])
+            cp_fix(o, "the GPU was set aside by its administrator (nvidia-smi -q shows 'Compute Mode'): run on another "
+                   "GPU, or ask for it back ('nvidia-smi -i %d -c DEFAULT', as root; cuprobe changes no setting)", d);
+        return 1;
+    }
+    if (mode != 3) return 0;
+    int k = holders_words(f, d, holders, sizeof holders, NULL);
+    if (k > 0)
+        cp_evidence(o, "%s is in compute mode Exclusive_Process and another process holds it: %s", gpu, holders);
+    else
+        cp_evidence(o, "%s is in compute mode Exclusive_Process: one process at a time; NVML lists no holder "
+                    "(it may sit in another container)", gpu);
+    if (!o->fix[0])
+        cp_fix(o, "the GPU admits one process at a time: wait for %s to finish or stop it, or run on another GPU; "
+               "the mode is the administrator's ('nvidia-smi -i %d -c DEFAULT'; cuprobe changes no setting)",
+               k > 0 ? holders : "the holder", d);
+    return 1;
+}
+
 /* The primary context of every device is retained. */
 void cp_check_l2_context(const cp_facts *f, cp_finding *o)
 {
@@ -165,6 +230,7 @@ void cp_check_l2_context(const cp_facts *f, cp_finding *o)
     int failed = 0, passed = 0, nr = 0;
     for (int d = 0; d < f->cuda.ndev; d++) {
         const cp_cuda_l2 *l = &f->cuda.dev[d].l2;
+        if (state_of(f, d, ST_CONTEXT, l->ctx_result) == FAILED) context_refused_by_mode(f, d, o);
         cp_status s = step_verdict(f, o, d, ST_CONTEXT, l->ctx_result, l->ctx_call, l->ctx_error, &nr);
         failed += s == CP_FAIL;
         passed += s == CP_PASS;
@@ -278,14 +344,6 @@ void cp_check_l2_streams(const cp_facts *f, cp_finding *o)
 }
 
 /* NVML's device of CUDA device d, by bus id; NULL when not known. */
-static const cp_nvml_device *nvml_of(const cp_facts *f, int d)
-{
-    const char *bus = f->cuda.dev[d].pci_bus_id;
-    if (!bus[0] || !cp_nvml_ok(f)) return NULL;
-    for (int i = 0; i < f->nvml.ndev; i++)
-        if (strcmp(f->nvml.dev[i].inv.pci_bus_id, bus) == 0) return &f->nvml.dev[i];
-    return NULL;
-}
 
 /* The NUMA node of CUDA device d's PCI function (sysfs numa_node, -1 on a
  * platform without NUMA); CP_UNKNOWN when the function is not known. */
@@ -301,7 +359,7 @@ static int64_t gpu_numa_node(const cp_facts *f, int d)
 void cp_check_l2_memory(const cp_facts *f, cp_finding *o)
 {
     if (!l2_ran(f, o)) return;
-    int failed = 0, full = 0, warned = 0, passed = 0, nr = 0;
+    int failed = 0, full = 0, warned = 0, busy = 0, passed = 0, nr = 0;
     char gpu[64], a[32], b[32], c[32], holders[512];
     for (int d = 0; d < f->cuda.ndev; d++) {
         const cp_cuda_l2 *l = &f->cuda.dev[d].l2;
@@ -312,18 +370,8 @@ void cp_check_l2_memory(const cp_facts *f, cp_finding *o)
         gpu_words(f, d, gpu, sizeof gpu);
         int64_t total = l->mem_total_bytes, others = 0;
         const cp_nvml_device *n = nvml_of(f, d);
-        holders[0] = '\0';
-        size_t used = 0;
-        if (n && n->sample.nprocs > 0) {
-            for (int p = 0; p < n->sample.nprocs && p < CP_MAX_PROCS; p++) {
-                const cp_gpu_process *q = &n->sample.procs[p];
-                if (CP_KNOWN(q->used_bytes) && q->used_bytes > 0) others += q->used_bytes;
-                int w = snprintf(holders + used, sizeof holders - used, "%sPID %s%s%s%s%s%s %s", used ? ", " : "",
-                                 cp_num(q->pid).s, q->comm[0] ? " " : "", q->comm, q->container[0] ? " (" : "",
-                                 q->container, q->container[0] ? ")" : "", cp_mib(q->used_bytes, a, sizeof a));
-                if (w > 0 && (size_t)w < sizeof holders - used) used += (size_t)w;
-            }
-        } else if (!n || !CP_KNOWN(n->sample.nprocs_total)) {
+        int nheld = holders_words(f, d, holders, sizeof holders, &others);
+        if (nheld == 0 && (!n || !CP_KNOWN(n->sample.nprocs_total))) {
             /* no process list: what is not free is held, this context's share too */
             others = CP_KNOWN(l->mem_free_bytes) ? total - l->mem_free_bytes : 0;
         }
@@ -339,6 +387,12 @@ void cp_check_l2_memory(const cp_facts *f, cp_finding *o)
         } else if (pct > 50) {
             warned++;
         }
+        /* the utilisation NVML sampled as the probes began: before level 2's own work */
+        if (nheld > 0 && n && CP_KNOWN(n->sample.util_gpu_pct) && n->sample.util_gpu_pct >= 90) {
+            busy++;
+            cp_evidence(o, "%s: a kernel ran %s %% of NVML's last sample period: the other processes keep it busy",
+                        gpu, cp_num(n->sample.util_gpu_pct).s);
+        }
     }
     if (full) {
         cp_set(o, CP_FAIL, "other processes hold more than 90 %% of the memory of %d GPU%s", full, full > 1 ? "s" : "");
@@ -350,6 +404,12 @@ void cp_check_l2_memory(const cp_facts *f, cp_finding *o)
     }
     if (!passed) {
         cp_set(o, CP_SKIP, "not reached on any GPU: an earlier level-2 step failed");
+        return;
+    }
+    if (busy) {
+        cp_set(o, CP_WARN, "another job keeps %d GPU%s busy", busy, busy > 1 ? "s" : "");
+        cp_fix(o, "a job started here shares the GPU's time with it (slower than alone, and level 2's rates are "
+               "shared too): wait for it or run on another GPU");
         return;
     }
     if (warned) {

@@ -29,6 +29,7 @@ static const cp_dl_sym cuda_syms[] = {
     OPT(cuGetErrorString, NULL),
     /* the plain cuGetProcAddress is the 4-argument 11.3 ABI */
     OPT(cuGetProcAddress, "cuGetProcAddress_v2"),
+    OPT(cuDeviceCanAccessPeer, NULL),
     OPT(cuDevicePrimaryCtxRetain, NULL),
     OPT(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
     OPT(cuCtxSetCurrent, NULL),
@@ -69,7 +70,6 @@ static const cp_dl_sym cuda_syms[] = {
     OPT(cuGraphExecDestroy, NULL),
     OPT(cuGraphDestroy, NULL),
     OPT(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
-    OPT(cuDeviceCanAccessPeer, NULL),
     OPT(cuCtxEnablePeerAccess, NULL),
     /* cuda.h maps the name to _ptsz only with the per-thread default stream */
     OPT(cuMemcpyPeerAsync, NULL),

@@ -73,6 +73,7 @@ typedef CUresult (*cp_cuDeviceGetAttribute_fn)(int *value, CUdevice_attribute at
 typedef CUresult (*cp_cuDeviceTotalMem_v2_fn)(size_t *bytes, CUdevice dev);
 typedef CUresult (*cp_cuDeviceGetPCIBusId_fn)(char *bus_id, int len, CUdevice dev);
 typedef CUresult (*cp_cuDeviceGetUuid_v2_fn)(CUuuid *uuid, CUdevice dev);
+typedef CUresult (*cp_cuDeviceCanAccessPeer_fn)(int *can_access, CUdevice dev, CUdevice peer);
 typedef CUresult (*cp_cuGetErrorName_fn)(CUresult error, const char **str);
 typedef CUresult (*cp_cuGetErrorString_fn)(CUresult error, const char **str);
 typedef CUresult (*cp_cuGetProcAddress_v2_fn)(const char *symbol, void **pfn, int cuda_version,
@@ -118,7 +119,6 @@ typedef CUresult (*cp_cuGraphLaunch_fn)(CUgraphExec exec, CUstream s);
 typedef CUresult (*cp_cuGraphExecDestroy_fn)(CUgraphExec exec);
 typedef CUresult (*cp_cuGraphDestroy_fn)(CUgraph graph);
 typedef CUresult (*cp_cuMemHostGetDevicePointer_v2_fn)(CUdeviceptr *dptr, void *p, unsigned int flags);
-typedef CUresult (*cp_cuDeviceCanAccessPeer_fn)(int *can, CUdevice dev, CUdevice peer);
 typedef CUresult (*cp_cuCtxEnablePeerAccess_fn)(CUcontext peer, unsigned int flags);
 typedef CUresult (*cp_cuMemcpyPeerAsync_fn)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
                                             size_t bytes, CUstream s);
@@ -138,6 +138,7 @@ typedef struct {
     cp_cuGetErrorName_fn cuGetErrorName;                 /* CUDA >= 6.0 */
     cp_cuGetErrorString_fn cuGetErrorString;             /* CUDA >= 6.0 */
     cp_cuGetProcAddress_v2_fn cuGetProcAddress;          /* cuGetProcAddress_v2 only, CUDA >= 12.0 */
+    cp_cuDeviceCanAccessPeer_fn cuDeviceCanAccessPeer;   /* info's P2P matrix, CUDA >= 4.0 */
     /* level 2: contexts, memory, copies */
     cp_cuDevicePrimaryCtxRetain_fn cuDevicePrimaryCtxRetain;
     cp_cuDevicePrimaryCtxRelease_v2_fn cuDevicePrimaryCtxRelease; /* _v2, CUDA >= 11.0 */
@@ -178,7 +179,6 @@ typedef struct {
     cp_cuGraphDestroy_fn cuGraphDestroy;
     /* bench: mapped pinned memory for the SM copy kernels, peer copies */
     cp_cuMemHostGetDevicePointer_v2_fn cuMemHostGetDevicePointer; /* _v2, CUDA >= 3.2 */
-    cp_cuDeviceCanAccessPeer_fn cuDeviceCanAccessPeer;   /* CUDA >= 4.0 */
     cp_cuCtxEnablePeerAccess_fn cuCtxEnablePeerAccess;
     cp_cuMemcpyPeerAsync_fn cuMemcpyPeerAsync;
 } cp_cuda_api;

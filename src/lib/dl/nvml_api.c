@@ -47,6 +47,12 @@ static const cp_dl_sym nvml_syms[] = {
     OPT(nvmlDeviceGetPowerUsage, NULL),
     OPT(nvmlDeviceGetEnforcedPowerLimit, NULL),
     OPT(nvmlDeviceGetUtilizationRates, NULL),
+    OPT(nvmlDeviceGetMaxClockInfo, NULL),
+    OPT(nvmlDeviceGetNvLinkState, NULL),
+    /* nvml.h maps the name to _v2; the plain one fills the old nvmlPciInfo_t */
+    OPT(nvmlDeviceGetNvLinkRemotePciInfo, "nvmlDeviceGetNvLinkRemotePciInfo_v2"),
+    OPT(nvmlDeviceGetNvLinkVersion, NULL),
+    OPT(nvmlDeviceGetP2PStatus, NULL),
     { .name = NULL },
 };
 

@@ -172,6 +172,21 @@ typedef nvmlReturn_t (*cp_nvmlDeviceGetTotalEccErrors_fn)(nvmlDevice_t dev,
                                                           nvmlEccCounterType_t counter,
                                                           unsigned long long *count);
 typedef nvmlReturn_t (*cp_nvmlDeviceGetUtilizationRates_fn)(nvmlDevice_t dev, nvmlUtilization_t *u);
+typedef int nvmlClockType_t;          /* 0 graphics, 1 SM, 2 memory, 3 video */
+typedef int nvmlGpuP2PCapsIndex_t;    /* 0 read, 1 write, 2 NVLink, 3 atomics, 4 PCI */
+typedef int nvmlGpuP2PStatus_t;       /* 0 ok, else why not */
+enum { CP_NVML_CLOCK_SM = 1, CP_NVML_CLOCK_MEM = 2, CP_NVML_NVLINK_MAX_LINKS = 18,
+       CP_NVML_P2P_CAPS_INDEX_READ = 0, CP_NVML_P2P_STATUS_OK = 0 };
+typedef nvmlReturn_t (*cp_nvmlDeviceGetP2PStatus_fn)(nvmlDevice_t dev1, nvmlDevice_t dev2,
+                                                     nvmlGpuP2PCapsIndex_t index, nvmlGpuP2PStatus_t *status);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetMaxClockInfo_fn)(nvmlDevice_t dev, nvmlClockType_t type,
+                                                        unsigned int *mhz);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetNvLinkState_fn)(nvmlDevice_t dev, unsigned int link,
+                                                       nvmlEnableState_t *active);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetNvLinkRemotePciInfo_v2_fn)(nvmlDevice_t dev, unsigned int link,
+                                                                  nvmlPciInfo_t *pci);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetNvLinkVersion_fn)(nvmlDevice_t dev, unsigned int link,
+                                                         unsigned int *version);
 typedef nvmlReturn_t (*cp_nvmlDeviceGetTemperature_fn)(nvmlDevice_t dev,
                                                        nvmlTemperatureSensors_t sensor,
                                                        unsigned int *temp_c);
@@ -212,6 +227,12 @@ typedef struct {
     cp_nvml_dev_uint_fn nvmlDeviceGetPowerUsage;
     cp_nvml_dev_uint_fn nvmlDeviceGetEnforcedPowerLimit;
     cp_nvmlDeviceGetUtilizationRates_fn nvmlDeviceGetUtilizationRates; /* not on MIG-enabled GPUs */
+    /* cuprobe info */
+    cp_nvmlDeviceGetMaxClockInfo_fn nvmlDeviceGetMaxClockInfo;
+    cp_nvmlDeviceGetNvLinkState_fn nvmlDeviceGetNvLinkState;
+    cp_nvmlDeviceGetNvLinkRemotePciInfo_v2_fn nvmlDeviceGetNvLinkRemotePciInfo; /* _v2: the v3 PCI layout */
+    cp_nvmlDeviceGetNvLinkVersion_fn nvmlDeviceGetNvLinkVersion;
+    cp_nvmlDeviceGetP2PStatus_fn nvmlDeviceGetP2PStatus;
 } cp_nvml_api;
 
 /* libnvidia-ml.so.1, overridden by $CUPROBE_LIBNVML; fills a cp_nvml_api. */

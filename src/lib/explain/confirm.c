@@ -148,7 +148,22 @@ static void carried(const cp_arch_summary *s, char *buf, size_t cap)
     }
 }
 
-/* Judge one library against every GPU; the worst verdict counts.  Returns
+/* How bad a verdict is for a program that loads the file: native, JIT,
+ * some modules without code for the GPU, none at all. */
+static int severity(cp_run_verdict v)
+{
+    switch (v) {
+    case CP_RUN_NATIVE: return 0;
+    case CP_RUN_PTX_JIT: return 1;
+    case CP_RUN_PARTLY: return 2;
+    case CP_RUN_CANNOT: return 3;
+    default: return -1;
+    }
+}
+
+/* Judge one library against every GPU with arch's own verdict
+ * (cp_arch_judge: module coverage, so a file whose one module of many
+ * carries the GPU's code is not "native"); the worst verdict counts.  Returns
  * the verdict, CP_RUN_NO_GPU_CODE for files without GPU code, NO_GPU when
  * there is no GPU to judge against, -1 when unreadable. */
 static int judge(arch_scan *a, const char *path, char *why, size_t cap)
@@ -165,9 +180,11 @@ static int judge(arch_scan *a, const char *path, char *why, size_t cap)
     carried(&s, list, sizeof list);
     if (!a->ngpu) { snprintf(why, cap, "carries %s; no GPU here to judge it against", list); return NO_GPU; }
     for (int g = 0; g < a->ngpu; g++) {
-        char w[160];
-        cp_run_verdict v = cp_arch_verdict(&s, a->gpu[g].major, a->gpu[g].minor, a->gpu[g].driver_cuda, w, sizeof w);
-        if (g == 0 || (int)v > worst) {
+        char w[288];
+        cp_arch_cover cover;
+        cp_run_verdict v = cp_arch_judge(&s, a->gpu[g].major, a->gpu[g].minor, a->gpu[g].driver_cuda, &cover, w,
+                                         sizeof w);
+        if (g == 0 || severity(v) > severity((cp_run_verdict)worst)) {
             worst = (int)v;
             snprintf(why, cap, "GPU %d (CC %d.%d): %s", a->gpu[g].ordinal, a->gpu[g].major, a->gpu[g].minor, w);
         }
@@ -198,7 +215,7 @@ static int on_library(const cp_walk_entry *e, void *arg)
 {
     arch_scan *a = arg;
     if (e->event != CP_WALK_FILE || !is_library_name(e->name)) return 0;
-    char why[192];
+    char why[320];
     int v = judge(a, e->path, why, sizeof why);
     if (v == -1 || v == CP_RUN_NO_GPU_CODE) return 0;
     a->with_code++;
@@ -206,6 +223,11 @@ static int on_library(const cp_walk_entry *e, void *arg)
         a->bad++;
         a->cannot = 1;
         add_file(a, e->path, cp_run_verdict_name(CP_RUN_CANNOT), why);
+    } else if (v == CP_RUN_PARTLY) {
+        /* listed, but no proof: a library whose unused modules target other
+         * GPUs (cuFFT's sm_75-only one on an H200) is common and harmless */
+        a->bad++;
+        add_file(a, e->path, cp_run_verdict_name(CP_RUN_PARTLY), why);
     }
     return 0;
 }
@@ -215,7 +237,7 @@ static void scan_target(arch_scan *a, const char *path)
     struct stat st;
     if (stat(path, &st) != 0) { add_file(a, path, "absent", "not on this machine"); return; }
     if (S_ISREG(st.st_mode)) {
-        char why[192];
+        char why[320];
         int v = judge(a, path, why, sizeof why);
         if (v == CP_RUN_CANNOT) a->cannot = 1;
         add_file(a, path, v == -1 ? "unreadable" : v == NO_GPU ? "no verdict" : cp_run_verdict_name((cp_run_verdict)v), why);
@@ -231,7 +253,7 @@ static void scan_target(arch_scan *a, const char *path)
     cp_walk(path, &walk, on_library, a);
     int with_code = a->with_code;
     if (a->bad) return;
-    char why[192];
+    char why[320];
     if (!with_code) snprintf(why, sizeof why, "no library with GPU code in this package");
     else if (!a->ngpu) snprintf(why, sizeof why, "%d libraries with GPU code; no GPU to judge them against", with_code);
     else snprintf(why, sizeof why, "all %d libraries with GPU code can run on the GPUs here", with_code);

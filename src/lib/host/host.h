@@ -27,6 +27,10 @@ int64_t cp_parse_link_speed(const char *text, size_t len);
 /* "0x10de\n" -> 0x10de; "16\n" -> 16; "-1" -> -1; garbage -> CP_UNKNOWN.
  * Accepts optional 0x prefix when base16 is true, surrounding whitespace. */
 int64_t cp_parse_sysfs_int(const char *text, size_t len, int base16);
+/* A sysfs CPU list ("0-31,64-95\n") into out as written, without the
+ * newline; "" for anything but digits, '-' and ',' or a list longer than
+ * cap - 1.  Never fails. */
+void cp_parse_cpulist(const char *text, size_t len, char *out, size_t cap);
 
 /* Fill h->pci[] with the functions of vendor 0x10de, sorted by address: at
  * most CP_MAX_PCI, GPUs kept before any other function; npci_total counts

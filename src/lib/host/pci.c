@@ -127,6 +127,30 @@ static int64_t read_speed(cp_fs *fs, const char *addr, const char *name)
     return cp_parse_link_speed(buf, len);
 }
 
+/* Parse a CPU list; see host.h. */
+void cp_parse_cpulist(const char *text, size_t len, char *out, size_t cap)
+{
+    if (!cap) return;
+    out[0] = '\0';
+    while (len && (text[len - 1] == '\n' || text[len - 1] == ' ')) len--;
+    if (len >= cap) return;
+    for (size_t i = 0; i < len; i++)
+        if (!((text[i] >= '0' && text[i] <= '9') || text[i] == '-' || text[i] == ','))
+            return;
+    memcpy(out, text, len);
+    out[len] = '\0';
+}
+
+static void read_cpulist(cp_fs *fs, const char *addr, char *out, size_t cap)
+{
+    char path[128], buf[256];
+    size_t len = 0;
+    out[0] = '\0';
+    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/local_cpulist", addr);
+    if (cp_fs_read(fs, path, buf, sizeof buf, &len) == 0)
+        cp_parse_cpulist(buf, len, out, cap);
+}
+
 static void read_driver(cp_fs *fs, const char *addr, char *out, size_t cap)
 {
     char path[128], target[512];
@@ -153,6 +177,7 @@ static void fill_function(cp_fs *fs, const char *addr, int64_t vendor, cp_pci_fu
     p->subsys_device = read_int(fs, addr, "subsystem_device", 1);
     p->revision = read_int(fs, addr, "revision", 1);
     p->numa_node = read_int(fs, addr, "numa_node", 0);
+    read_cpulist(fs, addr, p->local_cpulist, sizeof p->local_cpulist);
     p->cur_speed_mts = read_speed(fs, addr, "current_link_speed");
     p->max_speed_mts = read_speed(fs, addr, "max_link_speed");
     p->cur_width = read_int(fs, addr, "current_link_width", 0);

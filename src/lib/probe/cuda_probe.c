@@ -72,6 +72,10 @@ static void fill_device(const cp_cuda_api *api, int ordinal, cp_cuda_device *d)
     }
     d->sm_count = attribute(api, dev, CP_CU_ATTR_MULTIPROCESSOR_COUNT);
     d->compute_mode = attribute(api, dev, CP_CU_ATTR_COMPUTE_MODE);
+    /* info's attributes: a microsecond each, no context */
+#define ASK(I_, name, unit, e, num, help) d->name = attribute(api, dev, num);
+    CP_CUDA_ATTR_FIELDS(ASK, _)
+#undef ASK
 
     /* cuDeviceTotalMem_v2: the plain symbol would truncate to 32 bits */
     size_t bytes = 0;
@@ -92,6 +96,28 @@ static void fill_device(const cp_cuda_api *api, int ordinal, cp_cuda_device *d)
         format_uuid(&uuid, d->uuid, sizeof d->uuid);
 }
 
+/* cuDeviceCanAccessPeer from device i to every other: one character per
+ * ordinal (fields.h, peer_access); left "" without the call or a peer. */
+static void fill_peers(const cp_cuda_api *api, cp_cuda_facts *out, int i)
+{
+    cp_cuda_device *d = &out->dev[i];
+    CUdevice dev = 0, peer = 0;
+    if (out->ndev < 2 || !api->cuDeviceCanAccessPeer || api->cuDeviceGet(&dev, i) != CP_CUDA_SUCCESS)
+        return;
+    int n = out->ndev < (int)sizeof d->peer_access - 1 ? out->ndev : (int)sizeof d->peer_access - 1;
+    for (int j = 0; j < n; j++) {
+        int can = 0;
+        char c = '?';
+        if (j == i)
+            c = '-';
+        else if (api->cuDeviceGet(&peer, j) == CP_CUDA_SUCCESS &&
+                 api->cuDeviceCanAccessPeer(&can, dev, peer) == CP_CUDA_SUCCESS)
+            c = can ? '1' : '0';
+        d->peer_access[j] = c;
+    }
+    d->peer_access[n] = '\0';
+}
+
 static void fill_devices(const cp_cuda_api *api, cp_cuda_facts *out)
 {
     int count = 0;
@@ -101,6 +127,8 @@ static void fill_devices(const cp_cuda_api *api, cp_cuda_facts *out)
     out->ndev = count < CP_MAX_GPUS ? count : CP_MAX_GPUS;
     for (int i = 0; i < out->ndev; i++)
         fill_device(api, i, &out->dev[i]);
+    for (int i = 0; i < out->ndev; i++)
+        fill_peers(api, out, i);
 }
 
 /* Fill out from libcuda, no hook (probe.h). */

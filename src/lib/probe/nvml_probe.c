@@ -3,6 +3,7 @@
  * each device, nvmlShutdown.  Every call's result is checked; a call that is
  * absent, unsupported or failing leaves its fields CP_UNKNOWN.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,14 @@ static int64_t dev_uint(cp_nvml_dev_uint_fn fn, nvmlDevice_t h)
 {
     unsigned int v = 0;
     if (!fn || fn(h, &v) != OK)
+        return CP_UNKNOWN;
+    return v;
+}
+
+static int64_t dev_link_uint(cp_nvmlDeviceGetNvLinkVersion_fn fn, nvmlDevice_t h, unsigned link)
+{
+    unsigned int v = 0;
+    if (!fn || fn(h, link, &v) != OK)
         return CP_UNKNOWN;
     return v;
 }
@@ -108,6 +117,61 @@ static void fill_modes(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_inventory
         inv->ecc_current = ecur;
         inv->ecc_pending = epend;
     }
+}
+
+/* What `cuprobe info` shows beyond the inventory: clocks, NVLink links (state, the far end, version). */
+static void fill_topology(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_inventory *inv)
+{
+    unsigned int mhz = 0;
+    if (api->nvmlDeviceGetMaxClockInfo && api->nvmlDeviceGetMaxClockInfo(h, CP_NVML_CLOCK_SM, &mhz) == OK)
+        inv->max_sm_clock_mhz = mhz;
+    if (api->nvmlDeviceGetMaxClockInfo && api->nvmlDeviceGetMaxClockInfo(h, CP_NVML_CLOCK_MEM, &mhz) == OK)
+        inv->max_mem_clock_mhz = mhz;
+
+    if (!api->nvmlDeviceGetNvLinkState)
+        return;
+    size_t rlen = 0;
+    for (unsigned l = 0; l < CP_NVML_NVLINK_MAX_LINKS && l + 1 < sizeof inv->nvlink_state; l++) {
+        nvmlEnableState_t active = 0;
+        if (api->nvmlDeviceGetNvLinkState(h, l, &active) != OK)
+            break;             /* past the last link (or none): the list ends */
+        inv->nvlink_state[l] = active ? '1' : '0';
+        inv->nvlink_state[l + 1] = '\0';
+        char bus[32] = "";
+        nvmlPciInfo_t pci;
+        memset(&pci, 0, sizeof pci);
+        if (active && api->nvmlDeviceGetNvLinkRemotePciInfo &&
+            api->nvmlDeviceGetNvLinkRemotePciInfo(h, l, &pci) == OK) {
+            pci.busId[sizeof pci.busId - 1] = '\0';
+            cp_dl_norm_pci_bus_id(pci.busId, bus, sizeof bus);
+        }
+        int w = snprintf(inv->nvlink_remote + rlen, sizeof inv->nvlink_remote - rlen, "%s%s",
+                         l ? "," : "", bus);
+        if (w > 0 && (size_t)w < sizeof inv->nvlink_remote - rlen) rlen += (size_t)w;
+    }
+    if (inv->nvlink_state[0])
+        inv->nvlink_version = dev_link_uint(api->nvmlDeviceGetNvLinkVersion, h, 0);
+}
+
+/* NVML's second opinion on peer access: P2P reads from device i to every
+ * other (fields.h, p2p_read); "" without the call or without a peer. */
+static void fill_p2p(const cp_nvml_api *api, cp_nvml_facts *out, int i)
+{
+    char *s = out->dev[i].inv.p2p_read;
+    const int cap = (int)sizeof out->dev[i].inv.p2p_read - 1;
+    nvmlDevice_t a = NULL, b = NULL;
+    if (out->ndev < 2 || !api->nvmlDeviceGetP2PStatus || api->nvmlDeviceGetHandleByIndex((unsigned)i, &a) != OK)
+        return;
+    int n = out->ndev < cap ? out->ndev : cap;
+    for (int j = 0; j < n; j++) {
+        nvmlGpuP2PStatus_t st = 0;
+        if (j == i) s[j] = '-';
+        else if (api->nvmlDeviceGetHandleByIndex((unsigned)j, &b) == OK &&
+                 api->nvmlDeviceGetP2PStatus(a, b, CP_NVML_P2P_CAPS_INDEX_READ, &st) == OK)
+            s[j] = st == CP_NVML_P2P_STATUS_OK ? '1' : '0';
+        else s[j] = '?';
+    }
+    s[n] = '\0';
 }
 
 /* ---- samples: what the GPU is doing, read every tick ---- */
@@ -273,8 +337,11 @@ void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg)
             continue;
         fill_identity(&api, h, &d->inv);
         fill_modes(&api, h, &d->inv);
+        fill_topology(&api, h, &d->inv);
         fill_sample(&api, h, &d->sample);
     }
+    for (int i = 0; i < out->ndev; i++)
+        fill_p2p(&api, out, i);
     api.nvmlShutdown();
     /* left loaded, like libcuda: the probe's process exits soon after */
 }

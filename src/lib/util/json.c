@@ -1,4 +1,5 @@
 /* The one JSON writer (json.h). */
+#include <math.h>
 #include <string.h>
 #include "util/json.h"
 
@@ -66,6 +67,13 @@ void cp_json_i64(FILE *out, int64_t v)
 {
     if (v == INT64_MIN) fputs("null", out);
     else fprintf(out, "%lld", (long long)v);
+}
+
+/* A number with 10 significant digits; NAN and infinities write null. */
+void cp_json_double(FILE *out, double v)
+{
+    if (!isfinite(v)) fputs("null", out);
+    else fprintf(out, "%.10g", v);
 }
 
 /* `"key": ` with its separator. */

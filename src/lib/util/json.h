@@ -24,6 +24,8 @@ void cp_json_str_n(FILE *out, const char *s, size_t n);
 void cp_json_str_or_null(FILE *out, const char *s);
 /* A number; INT64_MIN (CP_UNKNOWN) writes null. */
 void cp_json_i64(FILE *out, int64_t v);
+/* A number (10 significant digits, "%.10g"); NAN or an infinity writes null. */
+void cp_json_double(FILE *out, double v);
 
 /* Members of an object written on one line: `"key": value`, preceded by
  * ", " unless *first (which is then cleared).  cp_json_member_str leaves a
