@@ -31,7 +31,7 @@ BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-FAKES    := $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnvidia-ml.so.1
+FAKES    := $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcublasLt.so.13
 FAKE_LIBS := $(addprefix $(BUILD)/fakes/,libcublas.so.13 libcufft.so.12 libcudnn.so.9 libnvrtc.so.13 libnccl.so.2)
 FAKES    += $(FAKE_LIBS)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -85,6 +85,9 @@ $(FAKE_LIBS): tests/fakes/fake_libs.c tests/fakes/fake_common.h
 $(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libnvidia-ml.so.1
+$(BUILD)/fakes/libcublasLt.so.13: tests/fakes/fake_cublaslt.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libcublasLt.so.13 -lm
 
 check-build: $(TOOL) $(UNIT_BIN) $(FAKES) pic bench
 

@@ -29,7 +29,7 @@
 #include <stdio.h>
 #include "cuprobe/facts.h"
 
-#define CP_BENCH_MAX_ROWS 96
+#define CP_BENCH_MAX_ROWS 256   /* 8 GPUs: 19 rows each, 2 per pair (56), NCCL */
 #define CP_BENCH_MAX_POINTS 24
 
 typedef enum {

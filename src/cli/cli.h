@@ -19,7 +19,7 @@ typedef enum {
     OPT_LEVEL, OPT_JSON, OPT_VERBOSE, OPT_COLOR, OPT_NO_COLOR,
     OPT_FROM, OPT_PYTHON, OPT_TIMEOUT, OPT_ROOT, OPT_LIVE,
     OPT_SM, OPT_CHECK, OPT_FILE,
-    OPT_DEVICE
+    OPT_DEVICE, OPT_SIZE, OPT_ITERS, OPT_SWEEP, OPT_SVG, OPT_ONLY
 } cli_opt;
 
 typedef struct {
@@ -57,6 +57,7 @@ int cmd_doctor(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_arch(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ const cli_command cli_commands[] = {
     { "arch", "[--sm CC] FILE|DIR...", "which GPU code a binary carries (SASS, PTX) and whether the GPUs here (or --sm) can run it", cmd_arch },
     { "explain", "MESSAGE...|-", "say what a pasted CUDA error message or log means: layer, cause, fix, the check that confirms it", cmd_explain },
     { "info", "[options]", "what the GPUs are (deviceQuery's set), the Driver and Runtime API versions, P2P and NVLink between GPUs", cmd_info },
+    { "bench", "[options]", "measure copies, memory, launches and GEMMs on the GPU, each beside its ceiling", cmd_bench },
     { "snapshot", "DIR [options]", "save what doctor sees into DIR, for a bug report or `doctor --from DIR`", cmd_snapshot },
     { NULL, NULL, NULL, NULL }
 };

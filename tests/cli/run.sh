@@ -11,7 +11,7 @@
 #   link:       PATH = TARGET   make @SNAP@/PATH a symlink to TARGET
 #   answer:     KEY VALUE       add to @SNAP@/answers.txt, last in KEY's block (later lines
 #                               win; printf %b escapes)
-#   scenario:   NAME            load the fake libcuda/libnvidia-ml with
+#   scenario:   NAME            load the fake libcuda/libnvidia-ml/libcublasLt with
 #                               tests/fakes/scenarios/NAME.txt
 #   env:        NAME=VALUE      set in the tool's (otherwise empty) environment
 #   stdin:      FILE            feed FILE (a repository path, or @SNAP@/...) to the tool; else /dev/null
@@ -70,7 +70,8 @@ for case in tests/cli/cases/${CLI_CASES:-*}.case; do
     scen=$(field scenario "$case")
     if [ -n "$scen" ]; then
         set -- "$@" CUPROBE_FAKE_SCENARIO="$root/tests/fakes/scenarios/$scen.txt" \
-            CUPROBE_LIBCUDA="$root/$build/fakes/libcuda.so.1" CUPROBE_LIBNVML="$root/$build/fakes/libnvidia-ml.so.1"
+            CUPROBE_LIBCUDA="$root/$build/fakes/libcuda.so.1" CUPROBE_LIBNVML="$root/$build/fakes/libnvidia-ml.so.1" \
+            CUPROBE_LIBCUBLASLT="$root/$build/fakes/libcublasLt.so.13"
         # level 2's libraries: the fakes too (a case's env: line may point one elsewhere)
         for l in libcublas.so.13:CUBLAS libcufft.so.12:CUFFT libcudnn.so.9:CUDNN libnvrtc.so.13:NVRTC libnccl.so.2:NCCL; do
             set -- "$@" "CUPROBE_LIB${l#*:}=$root/$build/fakes/${l%%:*}"

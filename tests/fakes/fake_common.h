@@ -81,6 +81,9 @@
  *                          the default stream, or cuCtxSynchronize) answers
  *                          700 CUDA_ERROR_ILLEGAL_ADDRESS, once
  *   cuda.rt.ctx_fail=N     cuDevicePrimaryCtxRetain answers N
+ *   (cuMemHostGetDevicePointer_v2 gives a pinned block's own address, which
+ *   launches accept; cuCtxEnablePeerAccess succeeds for another device's
+ *   context; cuMemcpyPeerAsync is a device-to-device copy.)
  *
  *   CUDA_VISIBLE_DEVICES is honoured like the driver: a comma list of
  *   ordinals or "GPU-" UUID prefixes (unique), read up to the first invalid

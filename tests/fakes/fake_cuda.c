@@ -775,6 +775,52 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t count, CUstrea
     return memset32(dst, v, count, h);
 }
 
+/* ---- mapped host memory and peers ---- */
+
+/* [p, p + bytes) inside one pinned allocation (a mapped host pointer), or NULL. */
+static void *pinned_range(uintptr_t lo, size_t bytes)
+{
+    for (const fk_alloc *a = g_allocs; a; a = a->next) {
+        uintptr_t b = (uintptr_t)a->p;
+        if (a->dev < 0 && lo >= b && lo - b <= a->bytes && bytes <= a->bytes - (lo - b))
+            return (void *)lo;
+    }
+    return NULL;
+}
+
+/* A pinned allocation's device address is its host address (unified addressing). */
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dptr, void *p, unsigned int flags)
+{
+    CUresult r = need_ctx();
+    if (r != FK_SUCCESS)
+        return r;
+    if (!dptr || flags != 0)
+        return FK_INVALID_VALUE;
+    if (!pinned_range((uintptr_t)p, 1))
+        return FK_INVALID_VALUE;
+    *dptr = (CUdeviceptr)(uintptr_t)p;
+    return FK_SUCCESS;
+}
+
+CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
+{
+    CUresult r = need_ctx();
+    if (r != FK_SUCCESS)
+        return r;
+    fk_ctx *c = (fk_ctx *)(void *)peer;
+    if (!c || c < g_ctx || c >= g_ctx + FK_MAX_DEV || c->magic != FK_M_CTX || flags != 0)
+        return FK_INVALID_VALUE;
+    return c == g_current ? FK_INVALID_DEVICE : FK_SUCCESS;
+}
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t bytes,
+                           CUstream h)
+{
+    if (!dst_ctx || !src_ctx)
+        return FK_INVALID_CONTEXT;
+    return dtod(dst, src, bytes, h);
+}
+
 /* ---- the probe kernels: each runs its CPU twin ---- */
 
 /* Argument i of a launch, of the given size. */
@@ -782,12 +828,14 @@ static uint64_t arg_u64(void **a, int i) { uint64_t v; memcpy(&v, a[i], sizeof v
 static uint32_t arg_u32(void **a, int i) { uint32_t v; memcpy(&v, a[i], sizeof v); return v; }
 static float arg_f32(void **a, int i) { float v; memcpy(&v, a[i], sizeof v); return v; }
 
-/* The device memory n elements of size each at argument i, or NULL. */
+/* The device memory n elements of size each at argument i, or NULL.  A
+ * kernel may also address pinned host memory (cuMemHostGetDevicePointer_v2). */
 static void *arg_mem(void **a, int i, uint64_t n, size_t size)
 {
     if (n > SIZE_MAX / size)
         return NULL;
-    return dev_range((CUdeviceptr)arg_u64(a, i), (size_t)n * size);
+    void *d = dev_range((CUdeviceptr)arg_u64(a, i), (size_t)n * size);
+    return d ? d : pinned_range((uintptr_t)arg_u64(a, i), (size_t)n * size);
 }
 
 /* cuda.rt.wrong_element=I: element I of a fill, fma or burn is off by one bit. */

@@ -12,7 +12,7 @@ skip() { skip=$((skip + 1)); echo "skip   gpu $1: $2"; }
 have_gpu=1
 [ -e /dev/nvidiactl ] || have_gpu=0
 [ -r /proc/driver/nvidia/version ] || have_gpu=0
-names="healthy_stack snapshot_replay visibility_hides_all json_devices arch_vs_cuobjdump faults level2 info"
+names="healthy_stack snapshot_replay visibility_hides_all json_devices arch_vs_cuobjdump faults level2 info bench"
 if [ $have_gpu = 0 ]; then
     for t in $names; do skip "$t" "no NVIDIA GPU on this machine"; done
     printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
@@ -126,6 +126,22 @@ if "$tool" info >"$tmp/info.txt" 2>&1 && "$tool" info --json >"$tmp/info.json" 2
     else m="$m snapshot"; fi
     if [ -z "$m" ]; then ok info; else bad info "$m"; fi
 else bad info "exit non-zero: $(head -3 "$tmp/info.txt")"; fi
+
+# 9. cuprobe bench on a healthy GPU: no row fails, the copies, HBM, launch and
+# bf16 GEMM rows ran, in at most 30 s (the default run's budget on one H200)
+t0=$(date +%s%N)
+"$tool" bench --json >"$tmp/bench.json" 2>"$tmp/bench.err"; code=$?
+t1=$(date +%s%N)
+wall_ms=$(( (t1 - t0) / 1000000 ))
+miss=""
+for id in copy.h2d.pinned.ce copy.d2h.pinned.ce copy.bidir.pinned.ce copy.h2d.pinned.sm copy.d2d.ce copy.d2d.sm \
+          hbm.read hbm.write launch.plain launch.roundtrip launch.graph gemm.bf16; do
+    grep -q "{\"id\":\"$id\",[^}]*\"state\":\"ok\"" "$tmp/bench.json" || miss="$miss $id"
+done
+echo "       | cuprobe bench: exit $code, ${wall_ms} ms wall"
+grep -o '{"id":"[^"]*"[^}]*"state":"[a-z]*"' "$tmp/bench.json" | sed 's/,"title".*"state"/ state/; s/^/       | /'
+if [ $code = 0 ] && [ -z "$miss" ] && [ "$wall_ms" -le 30000 ]; then ok bench
+else bad bench "exit $code, ${wall_ms} ms, not ok:${miss:- none} $(grep -o '"state":"failed"[^}]*' "$tmp/bench.json" | head -3)"; fi
 
 printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
 [ $fail = 0 ]

@@ -153,6 +153,9 @@ SAME_ABI(cp_cuGraphInstantiateWithFlags_fn, cuGraphInstantiateWithFlags);
 SAME_ABI(cp_cuGraphLaunch_fn, cuGraphLaunch);
 SAME_ABI(cp_cuGraphExecDestroy_fn, cuGraphExecDestroy);
 SAME_ABI(cp_cuGraphDestroy_fn, cuGraphDestroy);
+SAME_ABI(cp_cuMemHostGetDevicePointer_v2_fn, cuMemHostGetDevicePointer_v2);
+SAME_ABI(cp_cuCtxEnablePeerAccess_fn, cuCtxEnablePeerAccess);
+SAME_ABI(cp_cuMemcpyPeerAsync_fn, cuMemcpyPeerAsync);
 
 static void test_cuda_values(void)
 {
@@ -160,6 +163,7 @@ static void test_cuda_values(void)
     CHECK_I64(CP_CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_INVALID_VALUE);
     CHECK_I64(CP_CUDA_ERROR_OUT_OF_MEMORY, CUDA_ERROR_OUT_OF_MEMORY);
     CHECK_I64(CP_CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_ERROR_ILLEGAL_ADDRESS);
+    CHECK_I64(CP_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
     CHECK_I64(CP_CUDA_ERROR_LAUNCH_FAILED, CUDA_ERROR_LAUNCH_FAILED);
     CHECK_I64(CP_CUDA_ERROR_NOT_INITIALIZED, CUDA_ERROR_NOT_INITIALIZED);
     CHECK_I64(CP_CUDA_ERROR_STUB_LIBRARY, CUDA_ERROR_STUB_LIBRARY);
@@ -186,6 +190,7 @@ static void test_cuda_attributes(void)
     CP_CUDA_ATTR_FIELDS(INFO_ATTR, _)
 #undef INFO_ATTR
     CHECK_I64(CP_CU_MEMHOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_PORTABLE);
+    CHECK_I64(CP_CU_MEMHOSTALLOC_DEVICEMAP, CU_MEMHOSTALLOC_DEVICEMAP);
     CHECK_I64(CP_CU_STREAM_NON_BLOCKING, CU_STREAM_NON_BLOCKING);
     CHECK_I64(CP_CU_EVENT_DEFAULT, CU_EVENT_DEFAULT);
     CHECK_I64(CP_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
@@ -265,9 +270,37 @@ static void test_nvml_layouts(void)
     CHECK_I64(sizeof(nvmlProcessInfo_t), 24);
 }
 
+/* cuBLASLt: our declarations (dl/cublaslt_api.h) against cublasLt.h where it is installed. */
+#if defined(HAVE_CUDA_H) && __has_include(<cublasLt.h>)
+#include <cublasLt.h>
+#include "dl/cublaslt_api.h"
+_Static_assert(sizeof(cp_lt_heuristic) == sizeof(cublasLtMatmulHeuristicResult_t), "heuristic result");
+_Static_assert(offsetof(cp_lt_heuristic, workspace_size) == offsetof(cublasLtMatmulHeuristicResult_t, workspaceSize),
+               "workspaceSize");
+_Static_assert(offsetof(cp_lt_heuristic, state) == offsetof(cublasLtMatmulHeuristicResult_t, state), "state");
+_Static_assert(sizeof(cp_lt_algo) == sizeof(cublasLtMatmulAlgo_t), "algo");
+_Static_assert(sizeof(cp_lt_status) == sizeof(cublasStatus_t), "status");
+static void test_cublaslt_values(void)
+{
+    CHECK_I64(CP_LT_R_32F, CUDA_R_32F);
+    CHECK_I64(CP_LT_R_16F, CUDA_R_16F);
+    CHECK_I64(CP_LT_R_16BF, CUDA_R_16BF);
+    CHECK_I64(CP_LT_COMPUTE_32F, CUBLAS_COMPUTE_32F);
+    CHECK_I64(CP_LT_COMPUTE_32F_FAST_TF32, CUBLAS_COMPUTE_32F_FAST_TF32);
+    CHECK_I64(CP_LT_OP_N, CUBLAS_OP_N);
+    CHECK_I64(CP_LT_DESC_TRANSA, CUBLASLT_MATMUL_DESC_TRANSA);
+    CHECK_I64(CP_LT_DESC_TRANSB, CUBLASLT_MATMUL_DESC_TRANSB);
+    CHECK_I64(CP_LT_PREF_MAX_WORKSPACE_BYTES, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES);
+}
+#define HAVE_CUBLASLT_H 1
+#endif
+
 int main(void)
 {
     RUN(test_nvml_layouts);
+#ifdef HAVE_CUBLASLT_H
+    RUN(test_cublaslt_values);
+#endif
 #ifdef HAVE_CUDA_H
     RUN(test_cuda_types);
     RUN(test_cuda_values);

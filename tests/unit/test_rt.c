@@ -512,6 +512,56 @@ static void test_sync_hang(void)
 
 /* A driver without a call: CP_RT_NO_SYMBOL naming the versioned symbol;
  * cuEventElapsedTime_v2 missing falls back to the plain name. */
+/* bench's calls: mapped pinned memory a kernel copies from, and the peer
+ * copies between two devices' contexts. */
+static void test_mapped_and_peers(void)
+{
+    FILE *fp = fopen(scen, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fprintf(fp, "include=%s/healthy-2gpu.txt\ncuda.p2p=1\n", scenarios);
+    CHECK(fclose(fp) == 0);
+    setenv("CUPROBE_FAKE_SCENARIO", scen, 1);
+    CHECK(api.cuInit(0) == CP_CUDA_SUCCESS);
+    cp_rt *a = NULL, *b = NULL;
+    CHECK(cp_rt_open(&api, 0, &a) == 0);
+    CHECK(cp_rt_open(&api, 1, &b) == 0);   /* b is current now */
+    cp_rt_dptr da, db, hd;
+    void *h = NULL;
+    int can = -1;
+    CHECK(cp_rt_alloc(b, 64, &db) == 0);
+    CHECK(cp_rt_make_current(a) == 0);
+    CHECK(cp_rt_alloc(a, 64, &da) == 0);
+    CHECK(cp_rt_host_alloc_mapped(a, 64, &h, &hd) == 0 && h != NULL && hd != 0);
+    memset(h, 0x5a, 64);
+    /* a kernel copies the mapped host memory into the device */
+    cp_rt_module *m;
+    cp_rt_func copy;
+    CHECK(cp_rt_module_load(a, image, &m) == 0 && cp_rt_function(a, m, "cp_k_copy_u128", &copy) == 0);
+    uint64_t n = 4;
+    void *args[] = { &da, &hd, &n };
+    CHECK(cp_rt_launch(a, copy, 1, 32, 0, NULL, args) == 0 && cp_rt_sync(a) == 0);
+    unsigned char back[64] = { 0 };
+    CHECK(cp_rt_copy_dtoh(a, back, da, 64, NULL) == 0 && back[0] == 0x5a && back[63] == 0x5a);
+    /* peers: asked, enabled (twice is fine), copied both ways on a stream */
+    CHECK(cp_rt_can_access_peer(a, b, &can) == 0 && can == 1);
+    CHECK(cp_rt_can_access_peer(a, a, &can) == -1 && can == 0);   /* a device and itself: the driver says 1 */
+    CHECK(failed_with(a, "cuDeviceCanAccessPeer", 1, "CUDA_ERROR_INVALID_VALUE"));
+    CHECK(cp_rt_enable_peer(a, b) == 0 && cp_rt_enable_peer(a, b) == 0);
+    cp_rt_stream *s;
+    CHECK(cp_rt_stream_create(a, &s) == 0 && cp_rt_stream_handle(s) != NULL && cp_rt_stream_handle(NULL) == NULL);
+    CHECK(cp_rt_copy_peer(a, db, b, da, a, 64, s) == 0 && cp_rt_stream_sync(a, s) == 0);
+    memset(back, 0, sizeof back);
+    CHECK(cp_rt_make_current(b) == 0 && cp_rt_copy_dtoh(b, back, db, 64, NULL) == 0 && back[17] == 0x5a);
+    CHECK(cp_rt_copy_peer(b, da, a, db, b, 1 << 20, NULL) == -1);   /* past the allocation */
+    CHECK(failed_with(b, "cuMemcpyPeerAsync", 1, "CUDA_ERROR_INVALID_VALUE"));
+    /* mapped memory goes back like any pinned block */
+    CHECK(cp_rt_make_current(a) == 0 && cp_rt_host_free(a, h) == 0);
+    cp_rt_close(b);
+    cp_rt_close(a);
+}
+
 static void test_dropped_symbols(void)
 {
     char dir[] = "/tmp/cuprobe-rt-drop-XXXXXX", lib[PATH_MAX];
@@ -520,7 +570,8 @@ static void test_dropped_symbols(void)
     CHECK(mkdtemp(dir) != NULL);
     snprintf(lib, sizeof lib, "%s/libcuda.so.1", dir);
     CHECK(copy_file(fake_cuda, lib));
-    CHECK(scenario("cuda.drop=cuMemHostAlloc,cuEventElapsedTime_v2,cuStreamBeginCapture_v2,cuMemcpyDtoDAsync_v2"));
+    CHECK(scenario("cuda.drop=cuMemHostAlloc,cuEventElapsedTime_v2,cuStreamBeginCapture_v2,cuMemcpyDtoDAsync_v2,"
+                   "cuMemHostGetDevicePointer_v2,cuMemcpyPeerAsync"));
     setenv("CUPROBE_LIBCUDA", lib, 1);
     void *h = cp_dl_load(&cp_cuda_lib, &dropped, &rec);
     CHECK(h != NULL);
@@ -536,6 +587,9 @@ static void test_dropped_symbols(void)
     float ms = -1;
     CHECK(cp_rt_host_alloc(rt, 64, &p) == -1 && p == NULL);
     CHECK(failed_with(rt, "cuMemHostAlloc", CP_RT_NO_SYMBOL, ""));
+    cp_rt_dptr hd = 1;
+    CHECK(cp_rt_host_alloc_mapped(rt, 64, &p, &hd) == -1 && hd == 0);
+    CHECK(failed_with(rt, "cuMemHostGetDevicePointer_v2", CP_RT_NO_SYMBOL, ""));
     CHECK(cp_rt_stream_create(rt, &s) == 0);
     CHECK(cp_rt_capture_begin(rt, s) == -1);
     CHECK(failed_with(rt, "cuStreamBeginCapture_v2", CP_RT_NO_SYMBOL, ""));
@@ -606,6 +660,7 @@ int main(void)
     RUN(test_events);
     RUN(test_graph);
     RUN(test_sync_hang);
+    RUN(test_mapped_and_peers);
     RUN(test_dropped_symbols);
     unlink(scen);
     return TEST_END();

@@ -69,6 +69,10 @@ static const cp_dl_sym cuda_syms[] = {
     OPT(cuGraphLaunch, NULL),
     OPT(cuGraphExecDestroy, NULL),
     OPT(cuGraphDestroy, NULL),
+    OPT(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
+    OPT(cuCtxEnablePeerAccess, NULL),
+    /* cuda.h maps the name to _ptsz only with the per-thread default stream */
+    OPT(cuMemcpyPeerAsync, NULL),
     { .name = NULL },
 };
 

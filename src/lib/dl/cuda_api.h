@@ -35,6 +35,7 @@ enum {
     CP_CUDA_ERROR_NO_DEVICE = 100,
     CP_CUDA_ERROR_INVALID_DEVICE = 101,
     CP_CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+    CP_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
     CP_CUDA_ERROR_LAUNCH_FAILED = 719,
     CP_CUDA_ERROR_NOT_SUPPORTED = 801,
     CP_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
@@ -56,6 +57,7 @@ enum {
 /* Flags the runtime passes (rt/). */
 enum {
     CP_CU_MEMHOSTALLOC_PORTABLE = 0x01,
+    CP_CU_MEMHOSTALLOC_DEVICEMAP = 0x02,
     CP_CU_STREAM_NON_BLOCKING = 0x1,
     CP_CU_EVENT_DEFAULT = 0x0,
     CP_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1
@@ -116,6 +118,10 @@ typedef CUresult (*cp_cuGraphInstantiateWithFlags_fn)(CUgraphExec *exec, CUgraph
 typedef CUresult (*cp_cuGraphLaunch_fn)(CUgraphExec exec, CUstream s);
 typedef CUresult (*cp_cuGraphExecDestroy_fn)(CUgraphExec exec);
 typedef CUresult (*cp_cuGraphDestroy_fn)(CUgraph graph);
+typedef CUresult (*cp_cuMemHostGetDevicePointer_v2_fn)(CUdeviceptr *dptr, void *p, unsigned int flags);
+typedef CUresult (*cp_cuCtxEnablePeerAccess_fn)(CUcontext peer, unsigned int flags);
+typedef CUresult (*cp_cuMemcpyPeerAsync_fn)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
+                                            size_t bytes, CUstream s);
 
 typedef struct {
     /* required: present in every libcuda since CUDA 2.0 */
@@ -171,6 +177,10 @@ typedef struct {
     cp_cuGraphLaunch_fn cuGraphLaunch;
     cp_cuGraphExecDestroy_fn cuGraphExecDestroy;
     cp_cuGraphDestroy_fn cuGraphDestroy;
+    /* bench: mapped pinned memory for the SM copy kernels, peer copies */
+    cp_cuMemHostGetDevicePointer_v2_fn cuMemHostGetDevicePointer; /* _v2, CUDA >= 3.2 */
+    cp_cuCtxEnablePeerAccess_fn cuCtxEnablePeerAccess;
+    cp_cuMemcpyPeerAsync_fn cuMemcpyPeerAsync;
 } cp_cuda_api;
 
 /* libcuda.so.1, overridden by $CUPROBE_LIBCUDA; fills a cp_cuda_api. */

@@ -31,6 +31,7 @@ struct cp_rt_graph { rt_node n; };
 struct cp_rt {
     const cp_cuda_api *api;
     CUdevice dev;
+    CUcontext ctx;            /* the primary context, once retained */
     bool retained;            /* the primary context is ours to release */
     bool failed;
     cp_rt_error err;
@@ -134,6 +135,7 @@ static int open_ctx(cp_rt *rt, int ordinal)
     if (check(rt, "cuDevicePrimaryCtxRetain", a->cuDevicePrimaryCtxRetain(&ctx, rt->dev)) != 0)
         return -1;
     rt->retained = true;
+    rt->ctx = ctx;
     return check(rt, "cuCtxSetCurrent", a->cuCtxSetCurrent(ctx));
 }
 
@@ -205,8 +207,33 @@ int cp_rt_free(cp_rt *rt, cp_rt_dptr p)
     return check(rt, "cuMemFree_v2", rt->api->cuMemFree(p));
 }
 
+static int host_alloc(cp_rt *rt, size_t bytes, unsigned flags, void **out);
+
 /* Portable page-locked host memory, kept on the list; *out NULL on failure (rt.h). */
 int cp_rt_host_alloc(cp_rt *rt, size_t bytes, void **out)
+{
+    return host_alloc(rt, bytes, CP_CU_MEMHOSTALLOC_PORTABLE, out);
+}
+
+/* Mapped pinned memory and its device address; both NULL/0 on failure (rt.h). */
+int cp_rt_host_alloc_mapped(cp_rt *rt, size_t bytes, void **out, cp_rt_dptr *dptr)
+{
+    CUdeviceptr d = 0;
+    *dptr = 0;
+    if (MISSING(rt, rt->api->cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2") ||
+        host_alloc(rt, bytes, CP_CU_MEMHOSTALLOC_PORTABLE | CP_CU_MEMHOSTALLOC_DEVICEMAP, out) != 0)
+        return -1;
+    if (check(rt, "cuMemHostGetDevicePointer_v2", rt->api->cuMemHostGetDevicePointer(&d, *out, 0)) != 0) {
+        cp_rt_error keep = rt->err;
+        if (cp_rt_host_free(rt, *out) == 0) rt->err = keep;
+        *out = NULL;
+        return -1;
+    }
+    *dptr = d;
+    return 0;
+}
+
+static int host_alloc(cp_rt *rt, size_t bytes, unsigned flags, void **out)
 {
     *out = NULL;
     if (MISSING(rt, rt->api->cuMemHostAlloc, "cuMemHostAlloc") ||
@@ -215,7 +242,7 @@ int cp_rt_host_alloc(cp_rt *rt, size_t bytes, void **out)
     rt_node *n = cp_calloc(1, sizeof *n);
     if (!n)
         return no_memory(rt);
-    if (check(rt, "cuMemHostAlloc", rt->api->cuMemHostAlloc(out, bytes, CP_CU_MEMHOSTALLOC_PORTABLE)) != 0) {
+    if (check(rt, "cuMemHostAlloc", rt->api->cuMemHostAlloc(out, bytes, flags)) != 0) {
         free(n);
         *out = NULL;
         return -1;
@@ -349,6 +376,12 @@ int cp_rt_stream_create(cp_rt *rt, cp_rt_stream **out)
     return 0;
 }
 
+/* The CUstream under s; NULL for the legacy stream (rt.h). */
+CUstream cp_rt_stream_handle(const cp_rt_stream *s)
+{
+    return stream_of(s);
+}
+
 /* Wait for the work queued on s (rt.h).  NULL syncs the legacy default stream. */
 int cp_rt_stream_sync(cp_rt *rt, cp_rt_stream *s)
 {
@@ -427,6 +460,42 @@ int cp_rt_event_destroy(cp_rt *rt, cp_rt_event *e)
     CUevent h = (CUevent)e->n.h;
     free(e);
     return check(rt, "cuEventDestroy_v2", rt->api->cuEventDestroy(h));
+}
+
+/* ---- several devices ---- */
+
+/* Make rt's primary context current on this thread (rt.h). */
+int cp_rt_make_current(cp_rt *rt)
+{
+    return check(rt, "cuCtxSetCurrent", rt->api->cuCtxSetCurrent(rt->ctx));
+}
+
+/* Can rt's device address peer's memory (rt.h). */
+int cp_rt_can_access_peer(cp_rt *rt, const cp_rt *peer, int *can)
+{
+    *can = 0;
+    if (MISSING(rt, rt->api->cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer"))
+        return -1;
+    return check(rt, "cuDeviceCanAccessPeer", rt->api->cuDeviceCanAccessPeer(can, rt->dev, peer->dev));
+}
+
+/* Enable rt's access to peer's memory; already enabled is success (rt.h). */
+int cp_rt_enable_peer(cp_rt *rt, const cp_rt *peer)
+{
+    if (MISSING(rt, rt->api->cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess") || cp_rt_make_current(rt) != 0)
+        return -1;
+    CUresult r = rt->api->cuCtxEnablePeerAccess(peer->ctx, 0);
+    return r == CP_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? 0 : check(rt, "cuCtxEnablePeerAccess", r);
+}
+
+/* cuMemcpyPeerAsync between two devices' memory, on a stream of rt (rt.h). */
+int cp_rt_copy_peer(cp_rt *rt, cp_rt_dptr dst, const cp_rt *dst_rt, cp_rt_dptr src, const cp_rt *src_rt, size_t bytes,
+                    cp_rt_stream *s)
+{
+    if (MISSING(rt, rt->api->cuMemcpyPeerAsync, "cuMemcpyPeerAsync"))
+        return -1;
+    return check(rt, "cuMemcpyPeerAsync",
+                 rt->api->cuMemcpyPeerAsync(dst, dst_rt->ctx, src, src_rt->ctx, bytes, stream_of(s)));
 }
 
 /* ---- graphs ---- */

@@ -69,6 +69,8 @@ int cp_rt_launch(cp_rt *rt, cp_rt_func f, unsigned grid, unsigned block, unsigne
                  cp_rt_stream *s, void **args);
 
 int cp_rt_stream_create(cp_rt *rt, cp_rt_stream **out);   /* non-blocking */
+/* The driver's CUstream of s, for a library call that takes one (cuBLASLt). */
+CUstream cp_rt_stream_handle(const cp_rt_stream *s);
 int cp_rt_stream_sync(cp_rt *rt, cp_rt_stream *s);
 int cp_rt_stream_destroy(cp_rt *rt, cp_rt_stream *s);
 int cp_rt_event_create(cp_rt *rt, cp_rt_event **out);
@@ -76,6 +78,24 @@ int cp_rt_event_record(cp_rt *rt, cp_rt_event *e, cp_rt_stream *s);
 int cp_rt_event_sync(cp_rt *rt, cp_rt_event *e);
 int cp_rt_event_elapsed_ms(cp_rt *rt, cp_rt_event *start, cp_rt_event *end, float *ms);
 int cp_rt_event_destroy(cp_rt *rt, cp_rt_event *e);
+
+/* bench: several devices in one process.  Each cp_rt's calls go to the
+ * current context, so make rt's current before using it after another's. */
+int cp_rt_make_current(cp_rt *rt);                        /* cuCtxSetCurrent */
+/* Pinned memory mapped into the device's address space (portable and
+ * device-mapped), for a kernel that reads or writes host memory over the
+ * link: *out the host address, *dptr the device's (cuMemHostGetDevicePointer_v2).
+ * Free with cp_rt_host_free. */
+int cp_rt_host_alloc_mapped(cp_rt *rt, size_t bytes, void **out, cp_rt_dptr *dptr);
+/* *can: 1 when rt's device can address peer's memory (cuDeviceCanAccessPeer). */
+int cp_rt_can_access_peer(cp_rt *rt, const cp_rt *peer, int *can);
+/* Let rt's context (made current) address peer's memory
+ * (cuCtxEnablePeerAccess); already enabled counts as success. */
+int cp_rt_enable_peer(cp_rt *rt, const cp_rt *peer);
+/* Copy bytes from src (in src_rt's device) to dst (in dst_rt's), queued on
+ * s, a stream of rt (cuMemcpyPeerAsync). */
+int cp_rt_copy_peer(cp_rt *rt, cp_rt_dptr dst, const cp_rt *dst_rt, cp_rt_dptr src, const cp_rt *src_rt, size_t bytes,
+                    cp_rt_stream *s);
 
 /* CUDA graphs, for the launch-latency figure: capture what is queued on s
  * between begin and end into an instantiated graph; launch it on a stream. */
