@@ -71,7 +71,8 @@ static void fmt_num(double v, char *buf, size_t cap)
     else if (fabs(v) >= 1000) snprintf(buf, cap, "%.0f", v);
     else if (fabs(v) >= 100) snprintf(buf, cap, "%.1f", v);
     else if (fabs(v) >= 1 || v == 0) snprintf(buf, cap, "%.2f", v);
-    else snprintf(buf, cap, "%.3g", v);
+    else if (fabs(v) >= 0.01) snprintf(buf, cap, "%.3g", v);
+    else snprintf(buf, cap, "%.1e", v);   /* keeps the column's width: 2.9e-04, not 0.000286 */
 }
 
 /* Bytes as "4 KiB", "256 MiB", "1.5 GiB"; compact ("4K") for the chart's axis. */
@@ -110,8 +111,8 @@ static void put_col(FILE *out, const char *s, int w, bool right)
 
 #define W_WHAT 36
 #define W_SIZE 9
-#define W_VALUE 14
-#define W_CEIL 13
+#define W_VALUE 15
+#define W_CEIL 14
 
 static void put_row(FILE *out, const cp_bench_row *row, int color)
 {
