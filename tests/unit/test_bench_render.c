@@ -163,7 +163,7 @@ static void test_text_table(void)
                *gemm = strstr(t, "  GEMM\n");
     CHECK(copies && mem && launch && gemm && copies < mem && mem < launch && launch < gemm);
     /* value, ceiling, percentage, what the ceiling is */
-    CHECK(strstr(t, "host to device, pinned, copy engine    256 MiB     55.20 GB/s    63.02 GB/s   87.6   "
+    CHECK(strstr(t, "host to device, pinned, copy engine    256 MiB      55.20 GB/s     63.02 GB/s   87.6   "
                     "PCIe Gen5 x16 (63.0 GB/s)\n") != NULL);
     /* under 80 % of a link: flagged, with the legend; pageable copies are not */
     CHECK(strstr(t, "   47.8!  PCIe Gen5 x16") != NULL);
@@ -172,7 +172,7 @@ static void test_text_table(void)
     CHECK(strstr(t, "note: downtrained: Gen5 x8 of Gen5 x16\n") != NULL);
     CHECK(strstr(t, "   87.5   half of H200 SXM HBM3e 4800 GB/s (read + write)\n") != NULL);
     /* a latency: no ceiling, lower is better; its size is kernels per graph */
-    CHECK(strstr(t, "100/graph        1.25 us") != NULL);
+    CHECK(strstr(t, "100/graph         1.25 us") != NULL);
     CHECK(strstr(t, "(lower is better)\n") != NULL);
     CHECK(strstr(t, "n=8192") != NULL);
     CHECK(strstr(t, "FAILED: cublasLtMatmul: CUBLAS_STATUS_EXECUTION_FAILED\n") != NULL);
