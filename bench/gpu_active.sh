@@ -4,8 +4,8 @@
 # PTX path, a holder), the library runs, info against nvidia-smi, and bench
 # beside PyTorch in the same run.  Each part's script writes its own folder;
 # the whole lands in $OUT/gpu-run.tgz with the summary log beside it.
-# Usage (repo root on the GPU machine): sh bench/gpu_issue10.sh PATH/TO/torch_anchors.py
-anchors=${1:?usage: sh bench/gpu_issue10.sh PATH/TO/torch_anchors.py}
+# Usage (repo root on the GPU machine): sh bench/gpu_active.sh PATH/TO/torch_anchors.py
+anchors=${1:?usage: sh bench/gpu_active.sh PATH/TO/torch_anchors.py}
 OUT=${OUT:-./out-gpu}
 work=$(mktemp -d)
 mkdir -p "$OUT"
