@@ -61,7 +61,7 @@ int cmd_bench(int argc, char **argv)
     cp_observe_opts o = CP_OBSERVE_DEFAULTS;
     cp_bench_opts b = CP_BENCH_DEFAULTS;
     const char *svg = NULL, *v;
-    int json = 0, color = CLI_COLOR_AUTO, id, m;
+    int json = 0, color = CLI_COLOR_AUTO, id, m, timeout_given = 0;
     long long n;
     cli_parser p;
     cli_parser_init(&p, "bench", argc, argv, 0);
@@ -94,6 +94,7 @@ int cmd_bench(int argc, char **argv)
             b.iters = (int)n;
             break;
         default:
+            timeout_given |= id == OPT_TIMEOUT;
             if ((m = cli_observe_option(id, v, &o)) == 0) m = cli_color_option(id, v, &color);
             if (m < 0) return CP_EXIT_USAGE;
             if (m == 0) return cli_unhandled(&p);
@@ -101,7 +102,9 @@ int cmd_bench(int argc, char **argv)
     }
     if (svg && !b.sweep) return cli_usage_error("--svg draws the sweep: it needs --sweep");
     if (cli_observe_done(&o) != 0) return CP_EXIT_USAGE;
-    b.timeout_ms = o.timeout_ms;
+    /* --timeout bounds the whole run too; without it the run gets bench's
+     * own default (60 s and 30 s per further GPU), not level 1's 5 s */
+    if (timeout_given) b.timeout_ms = o.timeout_ms;
     o.level = 1;
 
     cp_session *s;

@@ -76,6 +76,7 @@
  *   cuda.rt.launch_fail=1  cuLaunchKernel answers 719 CUDA_ERROR_LAUNCH_FAILED
  *   cuda.rt.sync_hang=1    cuCtxSynchronize, cuStreamSynchronize and
  *                          cuEventSynchronize never return
+ *   cuda.rt.sync_ms=N      the process's first of them takes N ms
  *   cuda.rt.illegal_address=1  after the first launch on a non-default stream
  *                          the next cuStreamSynchronize of that stream (or of
  *                          the default stream, or cuCtxSynchronize) answers

@@ -489,6 +489,20 @@ static void hang(void)
         pause();
 }
 
+/* cuda.rt.sync_ms=N: the process's first synchronize takes N ms (a GPU
+ * busy with a long kernel), every later one returns at once. */
+static void slow_once(void)
+{
+    static int done;
+    long long ms = fk_int("cuda.rt.sync_ms", 0);
+    if (done || ms <= 0)
+        return;
+    done = 1;
+    struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
 static CUresult need_ctx(void)
 {
     CUresult r = common();
@@ -547,6 +561,7 @@ CUresult cuCtxSynchronize(void)
         return r;
     if (fk_int("cuda.rt.sync_hang", 0))
         hang();
+    slow_once();
     if (g_pending_700) {
         g_pending_700 = NULL;
         return FK_ILLEGAL_ADDRESS;
@@ -1106,6 +1121,7 @@ CUresult cuStreamSynchronize(CUstream h)
         return FK_CAPTURE_UNSUPPORTED;
     if (fk_int("cuda.rt.sync_hang", 0))
         hang();
+    slow_once();
     if (g_pending_700 && (g_pending_700 == s || !s)) {
         g_pending_700 = NULL;
         return FK_ILLEGAL_ADDRESS;
@@ -1154,6 +1170,7 @@ CUresult cuEventSynchronize(CUevent h)
         return FK_INVALID_HANDLE;
     if (fk_int("cuda.rt.sync_hang", 0))
         hang();
+    slow_once();
     return FK_SUCCESS;
 }
 

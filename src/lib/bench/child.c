@@ -672,6 +672,8 @@ void cp_bench_child(cp_probe_out *out, void *arg)
         out->buf.failed = true;
         goto end;
     }
+    /* told before any GPU work, so a run cut short still says how many */
+    cp_kv_put_i64(&out->buf, "bench.ndevices", last - first + 1);
     cp_kv_put_str(&out->buf, "bench.stage", "measure");
     for (int o = first; o <= last; o++) {
         dev *d = &devs[ndev++];
@@ -680,7 +682,6 @@ void cp_bench_child(cp_probe_out *out, void *arg)
         device_rows(&em, d);
         gemm_rows(&em, d, &lt);
     }
-    cp_kv_put_i64(&out->buf, "bench.ndevices", ndev);
     if (ndev < 2) {
         said_row(&em, "peer", first, job->size, CP_BENCH_SKIPPED,
                  job->device >= 0 ? "one GPU selected (--device): no peer to copy to" : "one GPU visible: no peer to copy to");
