@@ -15,7 +15,7 @@ none="CUPROBE_LIBCUBLAS=/nonexistent/libcublas.so.13 CUPROBE_LIBCUFFT=/nonexiste
 none="$none CUPROBE_LIBCUDNN=/nonexistent/libcudnn.so.9 CUPROBE_LIBNVRTC=/nonexistent/libnvrtc.so.13"
 none="$none CUPROBE_LIBNCCL=/nonexistent/libnccl.so.2"
 median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-times() {   # times FILE [env...]: N wall times of doctor --level 2 --json, 0.3 s apart
+wall_times() {   # wall_times FILE [env...]: N wall times of doctor --level 2 --json, 0.3 s apart
     f=$1; shift; i=0; : >"$f"
     while [ $i -lt "$n" ]; do
         sleep 0.3
@@ -44,10 +44,10 @@ times() {   # times FILE [env...]: N wall times of doctor --level 2 --json, 0.3 
         grep -E '\.(path|result|call|status|status_name|ranks|elements|wrong|load_us|init_us|run_us|rss_before_bytes|rss_loaded_bytes|rss_after_bytes|hwm_after_bytes) |^libl2\.(skip|rss_start_bytes|rss_ctx_bytes|hwm_bytes|run\.maxrss_kb|run\.elapsed_ms) '
     grep -E '^cuda\.run\.maxrss_kb|^nvml\.run\.maxrss_kb' "$OUT/snap/answers.txt"
     echo "== wall time of doctor --level 2, $n runs"
-    times "$OUT/l2-times.txt"
+    wall_times "$OUT/l2-times.txt"
     echo "== the same with every library missing (level 2 without the library runs' work)"
     # shellcheck disable=SC2086 # the variables are split on purpose
-    times "$OUT/l2-nolibs-times.txt" $none
+    wall_times "$OUT/l2-nolibs-times.txt" $none
     echo "== peak memory (CUPROBE_BENCH_RUSAGE)"
     CUPROBE_BENCH_RUSAGE=1 ./cuprobe doctor --level 2 --json 2>&1 >/dev/null | grep rusage
     echo "== NCCL_NVLS_ENABLE left as the user set it (1 here): still runs"

@@ -56,6 +56,11 @@ problems=$(
             echo "$file:$line: banned function '$fn' (use $use)"
         done
     done
+    # every shell script parses as POSIX sh (dash: a function named 'times'
+    # is a syntax error there, found only on the GPU machine once)
+    for f in $(find bench tests tools .ci -name '*.sh' -type f 2>/dev/null | LC_ALL=C sort); do
+        sh -n "$f" 2>&1 | sed "s#^#$f: #"
+    done
 )
 
 if [ -n "$problems" ]; then
