@@ -6,8 +6,9 @@
 # 1 GiB, then the PyTorch anchors script given as the argument, and writes
 # both JSON documents and the comparison (ours / PyTorch's, with the same
 # byte counting) to $OUT (default ./out-gpu).
-# Usage (repo root on the GPU machine): sh bench/gpu_bench.sh PATH/TO/torch_anchors.py
-anchors=${1:?usage: sh bench/gpu_bench.sh PATH/TO/torch_anchors.py}
+# Usage (repo root on the GPU machine): sh bench/gpu_bench.sh PATH/TO/torch_anchors.py [ROUNDS]
+anchors=${1:?usage: sh bench/gpu_bench.sh PATH/TO/torch_anchors.py [ROUNDS]}
+rounds=${2:-3}
 tool=${TOOL:-./cuprobe}
 OUT=${OUT:-./out-gpu}
 mkdir -p "$OUT"
@@ -22,15 +23,24 @@ mkdir -p "$OUT"
     echo "== cuprobe bench --sweep --svg"
     "$tool" bench --sweep --svg "$OUT/sweep.svg" --no-color >"$OUT/sweep.txt" 2>&1; echo "exit $?"
     "$tool" bench --sweep --json >"$OUT/sweep.json" 2>"$OUT/sweep.err"; echo "json: exit $?"
-    echo "== the copies at 1 GiB, as PyTorch measures them"
-    "$tool" bench --json --size 1G --only copy.h2d,copy.d2h,copy.d2d >"$OUT/bench-1g.json" 2>"$OUT/bench-1g.err"
-    echo "exit $?"
-    echo "== PyTorch ($anchors)"
-    python3 "$anchors" >"$OUT/torch.json" 2>"$OUT/torch.err"; echo "exit $?"
+    echo "== ours and PyTorch in turn, $rounds rounds (the copies at PyTorch's 1 GiB and 20 repeats)"
+    k=1
+    while [ $k -le "$rounds" ]; do
+        "$tool" bench --json --size 1G --iters 20 --only copy.h2d,copy.d2h,copy.d2d,gemm.bf16 \
+            >"$OUT/bench-1g-$k.json" 2>"$OUT/bench-1g-$k.err"; echo "ours, round $k: exit $?"
+        python3 "$anchors" >"$OUT/torch-$k.json" 2>"$OUT/torch-$k.err"; echo "PyTorch, round $k: exit $?"
+        k=$((k + 1))
+    done
     echo "== ours / PyTorch"
-    python3 - "$OUT/bench.json" "$OUT/bench-1g.json" "$OUT/torch.json" <<'PY' | tee "$OUT/compare.txt"
-import json, sys
-ours = json.load(open(sys.argv[1])); big = json.load(open(sys.argv[2])); torch = json.load(open(sys.argv[3]))
+    python3 - "$OUT" "$rounds" <<'PY' | tee "$OUT/compare.txt"
+import json, sys, statistics
+out, rounds = sys.argv[1], int(sys.argv[2])
+ours = json.load(open(out + "/bench.json"))
+bigs = [json.load(open("%s/bench-1g-%d.json" % (out, k))) for k in range(1, rounds + 1)]
+torches = [json.load(open("%s/torch-%d.json" % (out, k))) for k in range(1, rounds + 1)]
+def median(vals):
+    vals = [v for v in vals if v is not None]
+    return statistics.median(vals) if vals else None
 def val(doc, rid, dev=0):
     for r in doc.get("rows", []):
         if r["id"] == rid and r["device"] == dev and r["state"] == "ok":
@@ -50,9 +60,13 @@ pairs = [
     ("gemm.tf32", 1, "gemm_tf32_TFLOPs", None),
     ("gemm.fp32", 1, "gemm_fp32_TFLOPs", None),
 ]
+print("medians of %d rounds taken in turn (ours 1G, then PyTorch); each round's figures in rounds.txt" % rounds)
 print("%-22s %12s %12s %12s %8s  %s" % ("measurement", "ours 256M", "ours 1G", "PyTorch", "ratio", "goal"))
+with open(out + "/rounds.txt", "w") as rf:
+    for rid, f, key, goal in pairs:
+        rf.write("%-22s ours %s  PyTorch %s\n" % (rid, [val(b, rid) for b in bigs], [t.get(key) for t in torches]))
 for rid, f, key, goal in pairs:
-    a, b, t = val(ours, rid), val(big, rid), torch.get(key)
+    a, b, t = val(ours, rid), median([val(x, rid) for x in bigs]), median([x.get(key) for x in torches])
     a = a * f if a is not None else None
     b = b * f if b is not None else None
     best = b if b is not None else a
@@ -64,7 +78,7 @@ for rid, f, key, goal in pairs:
 for rid in ("launch.plain", "launch.roundtrip", "launch.graph"):
     v = val(ours, rid)
     print("%-22s %12s us   (PyTorch's per-op cost of back-to-back x.add_(1): %.2f us)" % (
-        rid, "%.2f" % v if v is not None else "-", torch.get("launch_us_per_op") or float("nan")))
+        rid, "%.2f" % v if v is not None else "-", median([x.get("launch_us_per_op") for x in torches]) or float("nan")))
 bad = [r for r in ours.get("rows", []) if r["state"] != "ok"]
 for r in bad:
     print("not ok: %s (GPU %s): %s: %s" % (r["id"], r["device"], r["state"], r.get("detail")))

@@ -198,11 +198,19 @@ static unsigned grid_for(const dev *d, uint64_t n)
 
 typedef int (*enq_fn)(dev *d, size_t bytes);
 
-static int kcopy(dev *d, cp_rt_dptr dst, cp_rt_dptr src, size_t bytes, cp_rt_stream *s)
+/* cp_k_copy_u128 on s over `share` of the GPU's blocks (1: all of them;
+ * 2: half, so two copies at once each get their own SMs instead of the
+ * second waiting for the first's blocks to drain). */
+static int kcopy_share(dev *d, cp_rt_dptr dst, cp_rt_dptr src, size_t bytes, cp_rt_stream *s, unsigned share)
 {
     uint64_t n = bytes / 16;
     void *args[] = { &dst, &src, &n };
-    return cp_rt_launch(d->rt, d->f_copy, grid_for(d, n), BLOCK, 0, s, args);
+    unsigned g = grid_for(d, n) / share;
+    return cp_rt_launch(d->rt, d->f_copy, g ? g : 1, BLOCK, 0, s, args);
+}
+static int kcopy(dev *d, cp_rt_dptr dst, cp_rt_dptr src, size_t bytes, cp_rt_stream *s)
+{
+    return kcopy_share(d, dst, src, bytes, s, 1);
 }
 
 static int q_h2d_ce(dev *d, size_t b) { return cp_rt_copy_htod(d->rt, d->d_a, d->h_a, b, d->s1); }
@@ -217,7 +225,7 @@ static int q_h2d_sm(dev *d, size_t b) { return kcopy(d, d->d_a, d->hd_a, b, d->s
 static int q_d2h_sm(dev *d, size_t b) { return kcopy(d, d->hd_a, d->d_a, b, d->s1); }
 static int q_bidir_sm(dev *d, size_t b)
 {
-    return kcopy(d, d->d_a, d->hd_a, b, d->s1) || kcopy(d, d->hd_b, d->d_b, b, d->s2);
+    return kcopy_share(d, d->d_a, d->hd_a, b, d->s1, 2) || kcopy_share(d, d->hd_b, d->d_b, b, d->s2, 2);
 }
 static int q_d2d_ce(dev *d, size_t b) { return cp_rt_copy_dtod(d->rt, d->d_b, d->d_a, b, d->s1); }
 static int q_d2d_sm(dev *d, size_t b) { return kcopy(d, d->d_b, d->d_a, b, d->s1); }
