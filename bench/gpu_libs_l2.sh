@@ -50,8 +50,6 @@ wall_times() {   # wall_times FILE [env...]: N wall times of doctor --level 2 --
     wall_times "$OUT/l2-nolibs-times.txt" $none
     echo "== peak memory (CUPROBE_BENCH_RUSAGE)"
     CUPROBE_BENCH_RUSAGE=1 ./cuprobe doctor --level 2 --json 2>&1 >/dev/null | grep rusage
-    echo "== NCCL_NVLS_ENABLE left as the user set it (1 here): still runs"
-    NCCL_NVLS_ENABLE=1 ./cuprobe doctor --level 2 -v 2>&1 | grep -E 'NCCL' | head -3
     echo "== cuprobe processes left (zombies included)"; sleep 1
     ps -eo pid=,stat=,comm= | awk '$3 == "cuprobe"'; echo "(end)"
 } 2>&1 | tee "$OUT/run.log"
