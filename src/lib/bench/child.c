@@ -22,6 +22,7 @@
 
 #include "bench/bench_int.h"
 #include "dl/cuda_api.h"
+#include "dl/libs_api.h"
 #include "facts/kv.h"
 #include "kernels/kernels.h"
 #include "util/alloc.h"
@@ -538,6 +539,122 @@ static void peer_rows(emitter *em, dev *a, dev *b)
     }
 }
 
+/* ---- NCCL ---- */
+
+/* The all-reduce's bus bandwidth over every measured device, one rank each
+ * in this process (ncclCommInitAll), counted as nccl-tests counts it: a sum
+ * of float32 over `size` bytes per rank, bus bandwidth = size / time x
+ * 2 (n - 1) / n, what each link of a ring carries.  One GPU has no bus to
+ * measure, and the row says so. */
+static void nccl_row(emitter *em, dev *devs, int ndev)
+{
+    static const char id[] = "nccl.allreduce";
+    const cp_bench_job *job = em->job;
+    if (!cp_bench_selected(job->only, id) || ndev <= 0) return;
+    if (ndev < 2) {
+        said_row(em, id, devs[0].ordinal, job->size, CP_BENCH_SKIPPED,
+                 "one GPU: an all-reduce moves nothing between GPUs (bus bandwidth is the rate x 2(n-1)/n, 0 for "
+                 "one rank); doctor --level 2 checks NCCL's one-rank answer");
+        return;
+    }
+    cp_bench_row r;
+    row_init(&r);
+    int n = announce(em, id, devs[0].ordinal, -1, job->size);
+    int nd = ndev < CP_MAX_GPUS ? ndev : CP_MAX_GPUS, list[CP_MAX_GPUS], inited = 0, st;
+    ncclComm_t comm[CP_MAX_GPUS] = { NULL };
+    cp_nccl_api api;
+    cp_lib_load rec;
+    double *ms = NULL;
+    for (int d = 0; d < nd; d++) {
+        list[d] = devs[d].ordinal;
+        if (devs[d].lost) {
+            r.state = CP_BENCH_SKIPPED;
+            say(r.detail, sizeof r.detail, "not run: an earlier measurement on GPU %d failed (%s)", devs[d].ordinal,
+                devs[d].lost_why);
+            goto out;
+        }
+    }
+    /* NVLink SHARP stays off unless the user asked for it (as in level 2) */
+    if (!getenv("NCCL_NVLS_ENABLE")) setenv("NCCL_NVLS_ENABLE", "0", 0);
+    /* left loaded: the child exits soon, and NCCL leaves threads behind */
+    if (!cp_dl_load(&cp_nccl_lib, &api, &rec)) {
+        r.state = CP_BENCH_SKIPPED;
+        if (rec.loaded)
+            say(r.detail, sizeof r.detail, "%s lacks %s", rec.path[0] ? rec.path : rec.requested, rec.missing_symbol);
+        else
+            say(r.detail, sizeof r.detail, "%s could not be loaded: %s", rec.requested, rec.error);
+        goto out;
+    }
+    const char *call = "ncclCommInitAll";
+    if ((st = api.ncclCommInitAll(comm, nd, list)) != 0) goto nccl_failed;
+    inited = 1;
+    size_t count = (size_t)job->size / sizeof(float);
+    for (int d = 0; d < nd; d++)
+        if (cp_rt_make_current(devs[d].rt) || ensure(&devs[d], B_DA | B_DB)) {
+            failed(&devs[d], &r);
+            goto out;
+        }
+    if (!(ms = cp_calloc((size_t)job->iters, sizeof *ms))) {
+        r.state = CP_BENCH_FAILED;
+        cp_str_copy(r.detail, sizeof r.detail, "malloc: out of host memory");
+        goto out;
+    }
+    for (int k = -1; k < job->iters; k++) {    /* k = -1: the warm-up, which also sets up NCCL's channels */
+        for (int d = 0; d < nd; d++)
+            if (cp_rt_make_current(devs[d].rt) || cp_rt_event_record(devs[d].rt, devs[d].e[0], devs[d].s1)) {
+                failed(&devs[d], &r);
+                goto out;
+            }
+        call = "ncclGroupStart";
+        if ((st = api.ncclGroupStart()) != 0) goto nccl_failed;
+        for (int d = 0; d < nd; d++) {
+            call = "ncclAllReduce";
+            if ((st = api.ncclAllReduce((const void *)(uintptr_t)devs[d].d_a, (void *)(uintptr_t)devs[d].d_b, count,
+                                        CP_NCCL_FLOAT32, CP_NCCL_SUM, comm[d], cp_rt_stream_handle(devs[d].s1))) != 0) {
+                (void)api.ncclGroupEnd();
+                goto nccl_failed;
+            }
+        }
+        call = "ncclGroupEnd";
+        if ((st = api.ncclGroupEnd()) != 0) goto nccl_failed;
+        double worst = 0;
+        for (int d = 0; d < nd; d++) {
+            float t = 0;
+            if (cp_rt_make_current(devs[d].rt) || cp_rt_event_record(devs[d].rt, devs[d].e[1], devs[d].s1) ||
+                cp_rt_event_sync(devs[d].rt, devs[d].e[1]) ||
+                cp_rt_event_elapsed_ms(devs[d].rt, devs[d].e[0], devs[d].e[1], &t)) {
+                failed(&devs[d], &r);
+                goto out;
+            }
+            if (t > worst) worst = t;
+        }
+        if (k >= 0) ms[k] = worst;
+    }
+    double med = cp_bench_median(ms, job->iters, &r.spread);
+    if (med > 0) {
+        double alg = (double)job->size / (med * 1e-3) / 1e9;
+        r.value = alg * 2.0 * (nd - 1) / nd;
+        r.repeats = job->iters;
+        say(r.detail, sizeof r.detail, "%d ranks, float32 sum; algorithm bandwidth %.1f GB/s (bus = algorithm x 2(n-1)/n, "
+            "as nccl-tests counts it)", nd, alg);
+    } else {
+        r.state = CP_BENCH_FAILED;
+        cp_str_copy(r.detail, sizeof r.detail, "the events timed the all-reduce at 0 ms");
+    }
+    goto out;
+nccl_failed:
+    r.state = CP_BENCH_FAILED;
+    {
+        const char *name = api.ncclGetErrorString ? api.ncclGetErrorString(st) : NULL;
+        say(r.detail, sizeof r.detail, "%s: %s (%d)", call, name ? name : "error", st);
+    }
+out:
+    for (int d = 0; inited && d < nd; d++)
+        if (comm[d]) (void)api.ncclCommDestroy(comm[d]);
+    free(ms);
+    finish(em, n, &r);
+}
+
 /* ---- GEMM ---- */
 
 /* Resident set size now, in KiB (/proc/self/statm), or CP_UNKNOWN. */
@@ -697,7 +814,7 @@ void cp_bench_child(cp_probe_out *out, void *arg)
         for (int i = 0; i < ndev; i++)
             for (int j = i + 1; j < ndev; j++) peer_rows(&em, &devs[i], &devs[j]);
     }
-    said_row(&em, "nccl.allreduce", first, job->size, CP_BENCH_SKIPPED, "not measured by this build of cuprobe bench");
+    nccl_row(&em, devs, ndev);
     cp_kv_put_i64(&out->buf, "bench.libs_rss_kb", lt.rss_kb);
 end:
     for (int i = 0; i < ndev; i++) {
