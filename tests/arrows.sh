@@ -22,6 +22,7 @@ rt 3
 installed 4
 probe 4
 observe 5
+telemetry 5
 report 6
 checks 7
 explain 8'

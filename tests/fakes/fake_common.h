@@ -105,6 +105,22 @@
  *   nvml.devN.temp=36      degrees C
  *   nvml.devN.power_mw, .power_limit_mw
  *   nvml.devN.util_gpu=0, .util_mem   nvmlDeviceGetUtilizationRates, percent
+ *   For the sampler (src/lib/telemetry/):
+ *   nvml.devN.clock_sm, .clock_mem   nvmlDeviceGetClockInfo, MHz (each SM
+ *                          clock call counts as one tick of the device)
+ *   nvml.devN.clock_sm_max, .clock_mem_max   nvmlDeviceGetMaxClockInfo
+ *   nvml.devN.energy_mj    nvmlDeviceGetTotalEnergyConsumption
+ *   nvml.devN.pcie_tx_kbs, .pcie_rx_kbs   nvmlDeviceGetPcieThroughput
+ *   nvml.devN.events=0x8   supported event types; registering needs it
+ *   nvml.devN.xids=13,79   XIDs queued at registration, one per
+ *                          nvmlEventSetWait_v2; .xid_repeat=N the list N times
+ *   nvml.devN.gpm=0|1      nvmlGpmQueryDeviceSupport (absent: 3)
+ *   nvml.devN.gpm_sm_active, .gpm_sm_occupancy, .gpm_tensor, .gpm_dram_bw
+ *                          GPM metrics, percent (decimals allowed)
+ *   nvml.devN.lost_after=K after K ticks every call on the device answers
+ *                          15 GPU_IS_LOST
+ *   nvml.devN.hang_after=K after K ticks the next call on it never returns
+ *   The fake counts its exported calls: fake_nvml_calls() (dlsym).
  *
  * Dropping a symbol: a constructor (FK_LOAD_CONSTRUCTOR in each fake) reads
  * the scenario when the library is loaded and points the dynamic-symbol

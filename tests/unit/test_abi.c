@@ -238,6 +238,16 @@ AT(nvmlEventData_t, eventType, 8);
 AT(nvmlEventData_t, eventData, 16);
 AT(nvmlEventData_t, gpuInstanceId, 24);
 AT(nvmlEventData_t, computeInstanceId, 28);
+/* GPM (telemetry): the layouts of the published header, LP64 */
+LAYOUT(nvmlGpmSupport_t, 8);
+LAYOUT(nvmlGpmMetric_t, 40);
+AT(nvmlGpmMetric_t, nvmlReturn, 4);
+AT(nvmlGpmMetric_t, value, 8);
+AT(nvmlGpmMetric_t, metricInfo, 16);
+AT(nvmlGpmMetricsGet_t, numMetrics, 4);
+AT(nvmlGpmMetricsGet_t, sample1, 8);
+AT(nvmlGpmMetricsGet_t, sample2, 16);
+AT(nvmlGpmMetricsGet_t, metrics, 24);
 LAYOUT(nvmlValue_t, 8);
 LAYOUT(nvmlSample_t, 16);
 AT(nvmlSample_t, sampleValue, 8);

@@ -47,6 +47,21 @@ static const cp_dl_sym nvml_syms[] = {
     OPT(nvmlDeviceGetPowerUsage, NULL),
     OPT(nvmlDeviceGetEnforcedPowerLimit, NULL),
     OPT(nvmlDeviceGetUtilizationRates, NULL),
+    /* telemetry */
+    OPT(nvmlDeviceGetClockInfo, NULL),
+    OPT(nvmlDeviceGetMaxClockInfo, NULL),
+    OPT(nvmlDeviceGetTotalEnergyConsumption, NULL),
+    OPT(nvmlDeviceGetPcieThroughput, NULL),
+    OPT(nvmlDeviceGetSupportedEventTypes, NULL),
+    OPT(nvmlEventSetCreate, NULL),
+    OPT(nvmlDeviceRegisterEvents, NULL),
+    OPT(nvmlEventSetWait, "nvmlEventSetWait_v2"),
+    OPT(nvmlEventSetFree, NULL),
+    OPT(nvmlGpmQueryDeviceSupport, NULL),
+    OPT(nvmlGpmSampleAlloc, NULL),
+    OPT(nvmlGpmSampleFree, NULL),
+    OPT(nvmlGpmSampleGet, NULL),
+    OPT(nvmlGpmMetricsGet, NULL),
     { .name = NULL },
 };
 

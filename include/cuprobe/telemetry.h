@@ -1,0 +1,111 @@
+/*
+ * cuprobe telemetry: what the GPUs are doing, tick by tick, with what each
+ * number means (`cuprobe monitor`, `cuprobe exporter`).
+ *
+ * The sampler asks NVML in a long-lived child process, never in this one
+ * (a GPU that fell off the bus hangs NVML inside the kernel).  The child
+ * initialises NVML once, reads each GPU's inventory, then samples every GPU
+ * when asked and sends one block of answers per tick through a pipe.  This
+ * side waits for each tick under a deadline:
+ *
+ *   - a GPU that did not answer in time is STALE this tick: its sample is
+ *     unknown, never 0;
+ *   - a child that stops answering is killed and started again at the next
+ *     tick; the GPU it hung on is left alone from then on (HUNG), so the
+ *     others keep being sampled;
+ *   - a GPU that NVML calls lost (NVML_ERROR_GPU_IS_LOST) is LOST and no
+ *     longer asked; the others go on.
+ *
+ *     cp_tele *t = cp_tele_open(&opts);
+ *     for (;;) { const cp_tele_frame *f = cp_tele_tick(t); ...; sleep; }
+ *     cp_tele_close(t);
+ *
+ * A caller with a poll loop of its own (the exporter) drives a tick in
+ * steps instead: cp_tele_begin, then cp_tele_fd in its poll set and
+ * cp_tele_step until it answers 1.
+ */
+#ifndef CUPROBE_TELEMETRY_H
+#define CUPROBE_TELEMETRY_H
+
+#include <stdio.h>
+#include "cuprobe/facts.h"
+
+typedef enum {
+    CP_TELE_OK = 0,   /* answered this tick */
+    CP_TELE_STALE,    /* no answer within this tick's deadline */
+    CP_TELE_LOST,     /* NVML_ERROR_GPU_IS_LOST: fallen off the bus, no longer asked */
+    CP_TELE_HUNG,     /* an NVML call on it never returned: no longer asked */
+    CP_TELE_ERROR     /* NVML refused it (nvml_result says how) */
+} cp_tele_state;
+
+/* "ok", "stale", "lost", "hung", "error". */
+const char *cp_tele_state_name(cp_tele_state s);
+
+/* XID counts by code, kept since the sampler started. */
+#define CP_TELE_XID_CODES 16
+typedef struct {
+    int64_t code, count;
+} cp_tele_xid;
+
+typedef struct {
+    cp_nvml_inventory inv;       /* read once, when the child starts */
+    cp_nvml_sample s;            /* every field unknown unless state is CP_TELE_OK */
+    cp_tele_state state;
+    int64_t nvml_result;         /* the nvmlReturn_t that made it LOST or ERROR */
+    int nxid;
+    cp_tele_xid xid[CP_TELE_XID_CODES];
+    int64_t xid_other;           /* events whose code found no room in xid[] */
+} cp_tele_gpu;
+
+typedef struct {
+    int64_t seq;                 /* ticks asked, from 1 */
+    double unix_s;               /* wall-clock time the tick was asked */
+    double tick_ms;              /* from the request to the answer (or the deadline) */
+    int nvml_ok;                 /* NVML is loaded and initialised in the child */
+    char error[256];             /* why not, or what happened to the child this tick */
+    int64_t restarts;            /* children killed for not answering and started again */
+    int64_t xid_deferred;        /* ticks whose events passed the per-tick bound */
+    int ngpu;
+    cp_tele_gpu gpu[CP_MAX_GPUS];
+} cp_tele_frame;
+
+typedef struct {
+    int deadline_ms;             /* a tick's answer (default 1000) */
+    int start_ms;                /* loading and initialising NVML in a new child (default 5000) */
+} cp_tele_opts;
+
+#define CP_TELE_OPTS_DEFAULTS { 1000, 5000 }
+
+/* Bounds per tick: NVML calls per GPU (the rows of doctor's probe, then
+ * clocks, energy, PCIe throughput and two GPM calls), and events read
+ * (nvmlEventSetWait_v2 with timeout 0) before the rest waits for the next
+ * tick. */
+#define CP_TELE_CALLS_PER_GPU 22
+#define CP_TELE_EVENTS_PER_TICK 64
+
+typedef struct cp_tele cp_tele;
+
+/* A sampler; its child starts with the first tick.  NULL when out of
+ * memory. */
+cp_tele *cp_tele_open(const cp_tele_opts *o);
+
+/* Ask for a tick and wait for it (at most start_ms + deadline_ms when a
+ * child must be started, else deadline_ms).  The frame stays valid until
+ * the next tick or cp_tele_close. */
+const cp_tele_frame *cp_tele_tick(cp_tele *t);
+
+/* The same in steps: begin asks (starting a child first when none runs);
+ * fd is the descriptor to poll for input (-1 when none); step reads what
+ * arrived and returns 1 once the tick is whole or its deadline passed
+ * (then cp_tele_frame_of holds it), 0 while it waits; timeout_ms says how
+ * long a poll may sleep before step must be called again. */
+void cp_tele_begin(cp_tele *t);
+int cp_tele_fd(const cp_tele *t);
+int cp_tele_step(cp_tele *t);
+int cp_tele_timeout_ms(const cp_tele *t);
+const cp_tele_frame *cp_tele_frame_of(const cp_tele *t);
+
+/* Kill the child and reap it (at most CP_PROBE_REAP_MS), free t. */
+void cp_tele_close(cp_tele *t);
+
+#endif
