@@ -5,24 +5,26 @@ _cuprobe()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=doctor i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        doctor|arch|explain|snapshot) cmd=${COMP_WORDS[i]}; break ;;
+        doctor|arch|explain|monitor|exporter|snapshot) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
     case $prev in
     --from) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    --python|--file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --python|--file|--textfile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-    --level|--sm|--timeout) return ;;
+    --level|--sm|--interval|--duration|--count|--format|--fields|--listen|--doctor-every|--max-clients|--timeout) return ;;
     esac
     if [[ $cur == -* ]]; then
         case $cmd in
         doctor) COMPREPLY=($(compgen -W "--level --json --from --python --color --no-color -v --verbose --timeout -h --help --version" -- "$cur")) ;;
         arch) COMPREPLY=($(compgen -W "--sm --json --timeout -h --help --version" -- "$cur")) ;;
         explain) COMPREPLY=($(compgen -W "--json --file --check --from --python --color --no-color --timeout -h --help --version" -- "$cur")) ;;
+        monitor) COMPREPLY=($(compgen -W "--interval --duration --count --format --fields --textfile --list-fields --timeout -h --help --version" -- "$cur")) ;;
+        exporter) COMPREPLY=($(compgen -W "--listen --interval --doctor-every --max-clients --fields --timeout -h --help --version" -- "$cur")) ;;
         snapshot) COMPREPLY=($(compgen -W "--timeout --level --python -h --help --version" -- "$cur")) ;;
         esac
     elif ((COMP_CWORD == 1)); then
-        COMPREPLY=($(compgen -W "doctor arch explain snapshot help version" -- "$cur"))
+        COMPREPLY=($(compgen -W "doctor arch explain monitor exporter snapshot help version" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -27,6 +27,7 @@
 #ifndef CUPROBE_TELEMETRY_H
 #define CUPROBE_TELEMETRY_H
 
+#include <stddef.h>
 #include <stdio.h>
 #include "cuprobe/facts.h"
 
@@ -55,6 +56,7 @@ typedef struct {
     int nxid;
     cp_tele_xid xid[CP_TELE_XID_CODES];
     int64_t xid_other;           /* events whose code found no room in xid[] */
+    int64_t xid_last;            /* the last code seen, CP_UNKNOWN before any */
 } cp_tele_gpu;
 
 typedef struct {
@@ -107,5 +109,83 @@ const cp_tele_frame *cp_tele_frame_of(const cp_tele *t);
 
 /* Kill the child and reap it (at most CP_PROBE_REAP_MS), free t. */
 void cp_tele_close(cp_tele *t);
+
+/* ---- what a tick's numbers are called and mean: one table for
+ * monitor's CSV columns and JSON keys and the exporter's metric names
+ * (cuprobe_gpu_NAME); units in the name, the meaning in help ---- */
+
+enum { CP_TELE_FROM_SAMPLE, CP_TELE_FROM_INVENTORY };
+
+typedef struct {
+    const char *name;     /* "kernel_active_percent" */
+    const char *unit;     /* "percent", "bytes", "hertz", "watts", ... */
+    const char *type;     /* Prometheus type: "gauge" or "counter" */
+    const char *help;     /* what it means, and what it does not */
+    int from;             /* CP_TELE_FROM_SAMPLE or _INVENTORY */
+    size_t off;           /* of the int64_t field in cp_nvml_sample or cp_nvml_inventory */
+    double scale;         /* the field times scale is the value in unit */
+} cp_tele_metric;
+
+/* The table and its length. */
+const cp_tele_metric *cp_tele_metric_table(int *n);
+/* m's field for g, unscaled; CP_UNKNOWN when unknown or g did not answer. */
+int64_t cp_tele_metric_raw(const cp_tele_metric *m, const cp_tele_gpu *g);
+
+/* The metrics chosen (--fields): indexes into the table. */
+#define CP_TELE_MAX_FIELDS 64
+typedef struct {
+    int n;
+    int idx[CP_TELE_MAX_FIELDS];
+} cp_tele_fields;
+
+/* "kernel_active_percent,power_watts" -> out; NULL or "" chooses every
+ * metric.  Returns 0, or -1 with err naming the unknown field. */
+int cp_tele_fields_parse(const char *list, cp_tele_fields *out, char *err, size_t errcap);
+
+/* CSV: the header line, then one row per GPU a tick (unknown: an empty
+ * cell).  JSON lines: one object per tick (unknown: null). */
+void cp_tele_csv_header(FILE *out, const cp_tele_fields *fl);
+void cp_tele_csv(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl);
+void cp_tele_jsonl(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl);
+
+/* cuprobe's own verdict per layer, for the exposition (the caller runs
+ * doctor: the telemetry floor sits below the checks). */
+typedef struct {
+    int n;
+    const char *layer[16];
+    const char *status[16];
+    const char *const *statuses;  /* every status name, NULL-terminated */
+    double unix_s;
+} cp_tele_verdicts;
+
+/* Prometheus text exposition (format 0.0.4) of a tick: HELP and TYPE for
+ * every metric, labels gpu, uuid, pci_bus_id, name; a metric unknown on a
+ * GPU has no series there (never a 0); XIDs as a counter by code, clock
+ * event reasons as labelled gauges, the verdicts when v is not NULL. */
+void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
+                  const cp_tele_verdicts *v);
+
+/* ---- the exporter's HTTP requests ---- */
+
+#define CP_HTTP_MAX_REQUEST 8192   /* request line and headers, in all */
+
+enum { CP_HTTP_INCOMPLETE, CP_HTTP_OK, CP_HTTP_BAD, CP_HTTP_TOO_LARGE };
+
+typedef struct {
+    char method[16];     /* "GET" */
+    char path[256];      /* "/metrics", without the query */
+    int minor;           /* HTTP/1.minor */
+    int keep_alive;      /* 1.1 without "Connection: close", or 1.0 with keep-alive */
+    size_t consumed;     /* bytes of the request, up to the empty line */
+} cp_http_req;
+
+/* Parse the bytes a client sent so far (a pure function, for any bytes):
+ * CP_HTTP_OK with r filled once the request line and headers are whole;
+ * CP_HTTP_INCOMPLETE while they may still come; CP_HTTP_BAD for a request
+ * that is not HTTP/1.0 or 1.1 of the expected shape (a control byte, a
+ * space in a header name, a folded header, a target not starting with '/');
+ * CP_HTTP_TOO_LARGE past CP_HTTP_MAX_REQUEST bytes or a 256-byte target.
+ * A body is not read: the exporter serves GET and HEAD only. */
+int cp_http_parse(const char *buf, size_t len, cp_http_req *r);
 
 #endif

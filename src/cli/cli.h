@@ -18,7 +18,9 @@ typedef enum {
     OPT_HELP = 1, OPT_VERSION, OPT_MAN, OPT_CHECKS_MD, OPT_COMPLETION,   /* print and stop: options.c does these */
     OPT_LEVEL, OPT_JSON, OPT_VERBOSE, OPT_COLOR, OPT_NO_COLOR,
     OPT_FROM, OPT_PYTHON, OPT_TIMEOUT, OPT_ROOT, OPT_LIVE,
-    OPT_SM, OPT_CHECK, OPT_FILE
+    OPT_SM, OPT_CHECK, OPT_FILE,
+    OPT_INTERVAL, OPT_DURATION, OPT_COUNT, OPT_FORMAT, OPT_FIELDS, OPT_TEXTFILE, OPT_LIST_FIELDS,
+    OPT_LISTEN, OPT_DOCTOR_EVERY, OPT_MAX_CLIENTS
 } cli_opt;
 
 typedef struct {
@@ -56,5 +58,7 @@ int cmd_doctor(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_arch(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
+int cmd_exporter(int argc, char **argv);
 
 #endif

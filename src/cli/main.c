@@ -14,6 +14,10 @@ const cli_command cli_commands[] = {
     { "doctor", "[options]", "walk every layer, find the root cause, say what to do (the default)", cmd_doctor },
     { "arch", "[--sm CC] FILE|DIR...", "which GPU code a binary carries (SASS, PTX) and whether the GPUs here (or --sm) can run it", cmd_arch },
     { "explain", "MESSAGE...|-", "say what a pasted CUDA error message or log means: layer, cause, fix, the check that confirms it", cmd_explain },
+    { "monitor", "[options]",
+      "sample every GPU's telemetry (what kernel-active and SM activity really say) as CSV, JSON lines or Prometheus text",
+      cmd_monitor },
+    { "exporter", "[options]", "serve the same telemetry and cuprobe's verdicts to Prometheus over HTTP", cmd_exporter },
     { "snapshot", "DIR [options]", "save what doctor sees into DIR, for a bug report or `doctor --from DIR`", cmd_snapshot },
     { NULL, NULL, NULL, NULL }
 };

@@ -115,7 +115,8 @@ static void test_xid_storm(void)
     CHECK_I64(xid_count(&f->gpu[0], 79), 200);
     CHECK_I64(xid_count(&f->gpu[0], 48), 200);
     CHECK_I64(f->gpu[0].s.xid_events, 400);
-    CHECK_I64(f->gpu[0].s.xid_last, CP_UNKNOWN);
+    CHECK_I64(f->gpu[0].s.xid_last, 48);
+    CHECK_I64(f->gpu[1].s.xid_last, CP_UNKNOWN);
     CHECK_I64(f->gpu[1].s.xid_events, 0);
     CHECK_I64(f->xid_deferred, 6);   /* 400 = 6 x 64 + 16 */
     CHECK_I64(f->gpu[0].state, CP_TELE_OK);
@@ -174,7 +175,7 @@ static void test_hang(void)
     CHECK_I64(f->gpu[1].state, CP_TELE_STALE);     /* it came after GPU 0 */
     CHECK_I64(f->gpu[1].s.util_gpu_pct, CP_UNKNOWN);
     CHECK_I64(f->restarts, 1);
-    CHECK(strstr(f->error, "(GPU 0)") != NULL);
+    CHECK(strstr(f->error, "sampling GPU 0: it is left alone") != NULL);
     for (int i = 0; i < 2; i++) {
         f = cp_tele_tick(t);         /* a new child, GPU 0 left alone */
         CHECK_STR(f->error, "");

@@ -124,6 +124,8 @@ cp_tele *cp_tele_open(const cp_tele_opts *o)
     t->job.fd = -1;
     t->phase = IDLE;
     cp_nvml_facts_init(&t->scratch);
+    for (int i = 0; i < CP_MAX_GPUS; i++)
+        t->f.gpu[i].xid_last = CP_UNKNOWN;
     return t;
 }
 
@@ -231,6 +233,7 @@ static int dev_index(const char *s, const char **rest)
 
 static void add_xid(cp_tele_gpu *g, int64_t code)
 {
+    g->xid_last = code;
     for (int k = 0; k < g->nxid; k++)
         if (g->xid[k].code == code) {
             g->xid[k].count++;
@@ -328,6 +331,7 @@ static void finish(cp_tele *t)
             for (int k = 0; k < g->nxid; k++)
                 n += g->xid[k].count;
             g->s.xid_events = n;
+            g->s.xid_last = g->xid_last;
         } else {
             cp_nvml_sample_init(&g->s);
         }
@@ -357,17 +361,17 @@ static void hung(cp_tele *t, int starting)
         t->arg.skip[i] = 1;
     else if (!starting)
         t->arg.no_events = 1;   /* every GPU answered: the event read hung */
-    snprintf(t->f.error, sizeof t->f.error, "NVML did not answer within %d ms %s; %s",
-             starting ? t->o.start_ms : t->o.deadline_ms,
-             starting ? (t->f.ngpu > 0 ? "reading the GPUs" : "loading or initialising")
-                      : "sampling",
-             blamed ? "that GPU is left alone and the sampler restarted"
-                    : !starting ? "XID events are off and the sampler restarted"
-                                : "the sampler is restarted at the next tick");
-    if (blamed) {
-        size_t n = strlen(t->f.error);
-        snprintf(t->f.error + n, sizeof t->f.error - n, " (GPU %d)", i);
-    }
+    const char *doing = !starting ? "sampling" : t->f.ngpu > 0 ? "reading the inventory of"
+                                                                : "loading or initialising";
+    if (blamed)
+        snprintf(t->f.error, sizeof t->f.error,
+                 "NVML did not answer within %d ms %s GPU %d: it is left alone from now on and the "
+                 "sampler restarted", starting ? t->o.start_ms : t->o.deadline_ms, doing, i);
+    else
+        snprintf(t->f.error, sizeof t->f.error, "NVML did not answer within %d ms %s%s",
+                 starting ? t->o.start_ms : t->o.deadline_ms, doing,
+                 !starting ? " (reading XID events): events are off from now on and the sampler restarted"
+                           : "; the sampler tries again at the next tick");
     kill_child(t);
     t->f.restarts++;
 }
