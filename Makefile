@@ -90,6 +90,7 @@ check-unit: check-build
 check-cli: check-build
 	@sh tests/cli/run.sh $(TOOL) $(BUILD)
 	@sh tests/install.sh $(BUILD) "$(SANFLAGS)"
+	@bash tests/exporter.sh $(TOOL) $(BUILD) "$(SANFLAGS)"
 
 # The formatting rules and the banned-function list (tools/lint.sh).
 lint:

@@ -411,6 +411,9 @@ int cmd_exporter(int argc, char **argv)
         return cli_error(CP_EXIT_ERROR, "out of memory");
     }
     for (long i = 0; i < max_clients; i++) cl[i].fd = -1;
+    /* the first sample before the first answer: a scrape never finds no body
+     * (the listener's backlog holds early clients; bounded by --timeout) */
+    body *current = build_body(cp_tele_tick(t), &fl, NULL);
     fprintf(stderr, "cuprobe: exporter serving http://");
     cp_text_put(stderr, listen_spec);
     fprintf(stderr, "/metrics\n");
@@ -419,9 +422,8 @@ int cmd_exporter(int argc, char **argv)
     char words[CP_LAYER_COUNT][16];
     cp_tele_verdicts verdicts = { 0, { 0 }, { 0 }, statuses, 0 };
     doctor_run doc = { -1, -1, { 0 }, 0, 0 };
-    double next_doctor = now_ms(), next_tick = now_ms();
+    double next_doctor = now_ms(), next_tick = now_ms() + interval * 1000;
     int ticking = 0;
-    body *current = NULL;
     char last_error[256] = "";
 
     while (!stop_now) {
