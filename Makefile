@@ -91,6 +91,7 @@ check-cli: check-build
 	@sh tests/cli/run.sh $(TOOL) $(BUILD)
 	@sh tests/install.sh $(BUILD) "$(SANFLAGS)"
 	@bash tests/exporter.sh $(TOOL) $(BUILD) "$(SANFLAGS)"
+	@sh tests/deploy.sh $(TOOL) $(BUILD)
 
 # The formatting rules and the banned-function list (tools/lint.sh).
 lint:

@@ -12,6 +12,7 @@
 # (CI), where their absence is a failure.
 # Appends "cli exporter P F S" to BUILD/results.txt.
 tool=$1
+case $tool in */*) ;; *) tool=./$tool ;; esac   # "cuprobe" from make: the one here
 build=$2
 sanflags=$3
 out=$build/results.txt
@@ -73,6 +74,7 @@ wait_for() {
     return 1
 }
 
+export CUPROBE_TEST_CLIENT_TIMEOUT_MS=1500
 if ! start tele-steady-2gpu --interval 0.2 --doctor-every 0; then
     bad "starts and listens" "$tmp/exporter.$port.log"
     echo "cli exporter $pass $((fail + 1)) 0" >>"$out"
@@ -114,6 +116,13 @@ if head -n 1 "$tmp/resp" | grep -q "200 OK" && [ $(((t1 - t0) / 1000000)) -lt 10
     ok "a silent client holds up no one"
 else bad "a silent client holds up no one" "$tmp/resp"; fi
 
+# a client that sends half a request and stalls is dropped at its deadline
+exec 4<>"/dev/tcp/127.0.0.1/$port"
+printf 'GET /metrics HTTP/1.1\r\nHost: sl' >&4
+if timeout 5 cat <&4 >"$tmp/slow"; then ok "a stalled client is dropped after its deadline"
+else bad "a stalled client is dropped after its deadline (still open after 5 s)"; fi
+exec 4<&-
+
 # 50 clients at once
 for i in $(seq 50); do (get "$port" /metrics | head -n 1 >"$tmp/c.$i") & done
 wait_n=0
@@ -139,6 +148,15 @@ for _ in $(seq 30); do kill -0 "$epid" 2>/dev/null || break; sleep 0.1; done
 wait "$epid"; st=$?
 if [ "$st" = 0 ] && grep -q "exporter stopped" "$tmp/exporter.$port.log"; then ok "SIGTERM stops it cleanly (exit 0)"
 else bad "SIGTERM stops it cleanly (exit $st)" "$tmp/exporter.$port.log"; fi
+
+# monitor --textfile: node_exporter's textfile, whole after every sample,
+# no temporary file left
+if "$tool" monitor --count 3 --interval 0.05 --format prom --textfile "$tmp/gpu.prom" 2>"$tmp/mon.err" &&
+   grep -q '^cuprobe_gpu_kernel_active_percent{gpu="1"' "$tmp/gpu.prom" &&
+   [ -z "$(ls "$tmp" | grep 'gpu.prom.tmp')" ] &&
+   { ! command -v promtool >/dev/null 2>&1 || promtool check metrics <"$tmp/gpu.prom" >"$tmp/promtool" 2>&1; }; then
+    ok "monitor --textfile writes a whole exposition, no temporary left"
+else bad "monitor --textfile writes a whole exposition, no temporary left" "$tmp/mon.err"; fi
 
 # a GPU lost while serving: the other keeps its series
 if start tele-lost --interval 0.1 --doctor-every 0 &&

@@ -26,6 +26,15 @@
 #include "cuprobe/telemetry.h"
 
 #define CLIENT_TIMEOUT_MS 10000   /* a request must arrive and its answer leave within this */
+
+/* CLIENT_TIMEOUT_MS, or $CUPROBE_TEST_CLIENT_TIMEOUT_MS (tests: a slow
+ * client is dropped without waiting 10 s). */
+static double client_timeout_ms(void)
+{
+    const char *v = getenv("CUPROBE_TEST_CLIENT_TIMEOUT_MS");
+    long ms = v ? strtol(v, NULL, 10) : 0;
+    return ms > 0 ? (double)ms : CLIENT_TIMEOUT_MS;
+}
 #define BODY_MAX ((size_t)8 << 20)
 #define MAX_CLIENTS_CAP 1024
 
@@ -423,6 +432,7 @@ int cmd_exporter(int argc, char **argv)
     cp_tele_verdicts verdicts = { 0, { 0 }, { 0 }, statuses, 0 };
     doctor_run doc = { -1, -1, { 0 }, 0, 0 };
     double next_doctor = now_ms(), next_tick = now_ms() + interval * 1000;
+    double client_ms = client_timeout_ms();
     int ticking = 0;
     char last_error[256] = "";
 
@@ -501,7 +511,7 @@ int cmd_exporter(int argc, char **argv)
                 if (fd < 0) break;
                 memset(&cl[i], 0, sizeof cl[i]);
                 cl[i].fd = fd;
-                cl[i].deadline = now + CLIENT_TIMEOUT_MS;
+                cl[i].deadline = now + client_ms;
             }
         }
     }
