@@ -112,7 +112,9 @@
     I(gpm_dram_bw_pct, "percent", "DRAM bandwidth used against the theoretical peak " \
                                   "(GPM, Hopper and newer)") \
     I(xid_events, "count", "XID events seen since the sampler started (NVML event API)") \
-    I(xid_last, "", "the last XID seen since the sampler started")
+    I(xid_last, "", "the last XID seen since the sampler started") \
+    I(mem_reserved_bytes, "bytes", "device memory the driver reserves for itself " \
+                                   "(nvmlDeviceGetMemoryInfo_v2)")
 
 /* One compute process on a GPU (nvmlDeviceGetComputeRunningProcesses). */
 #define CP_GPU_PROCESS_FIELDS(I, S) \

@@ -78,11 +78,12 @@ typedef struct {
 
 #define CP_TELE_OPTS_DEFAULTS { 1000, 5000 }
 
-/* Bounds per tick: NVML calls per GPU (the rows of doctor's probe, then
- * clocks, energy, PCIe throughput and two GPM calls), and events read
+/* Bounds per tick: NVML calls per GPU (a liveness call, the rows of
+ * doctor's probe, then the memory clock, reserved memory, energy, PCIe
+ * throughput both ways and two GPM calls), and events read
  * (nvmlEventSetWait_v2 with timeout 0) before the rest waits for the next
  * tick. */
-#define CP_TELE_CALLS_PER_GPU 22
+#define CP_TELE_CALLS_PER_GPU 24
 #define CP_TELE_EVENTS_PER_TICK 64
 
 typedef struct cp_tele cp_tele;

@@ -758,3 +758,28 @@ nvmlReturn_t nvmlGpmMetricsGet(fk_gpm_get *g)
     }
     return FK_SUCCESS;
 }
+
+/* nvmlMemory_v2_t, version 0x02000028: reserved from .mem_reserved (0 when
+ * absent), used = allocated only (the struct's comment; REFERENCE 2.4). */
+typedef struct {
+    unsigned int version;
+    unsigned long long total, reserved, free, used;
+} fk_memory_v2;
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, fk_memory_v2 *mem)
+{
+    long long total;
+    fk_calls++;
+    nvmlReturn_t rc = dev_num(d, "mem_total", &total);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!mem)
+        return FK_INVALID_ARGUMENT;
+    if (mem->version != 0x02000028u)
+        return FK_VERSION_MISMATCH;
+    mem->total = (unsigned long long)total;
+    mem->reserved = (unsigned long long)opt_num(d, "mem_reserved", 0);
+    mem->used = (unsigned long long)opt_num(d, "mem_used", 0) - mem->reserved;
+    mem->free = mem->total - mem->used - mem->reserved;
+    return FK_SUCCESS;
+}

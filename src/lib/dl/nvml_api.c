@@ -62,6 +62,7 @@ static const cp_dl_sym nvml_syms[] = {
     OPT(nvmlGpmSampleFree, NULL),
     OPT(nvmlGpmSampleGet, NULL),
     OPT(nvmlGpmMetricsGet, NULL),
+    OPT(nvmlDeviceGetMemoryInfo_v2, NULL),
     { .name = NULL },
 };
 

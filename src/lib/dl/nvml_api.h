@@ -251,6 +251,7 @@ typedef nvmlReturn_t (*cp_nvmlGpmSampleAlloc_fn)(nvmlGpmSample_t *sample);
 typedef nvmlReturn_t (*cp_nvmlGpmSampleFree_fn)(nvmlGpmSample_t sample);
 typedef nvmlReturn_t (*cp_nvmlGpmSampleGet_fn)(nvmlDevice_t dev, nvmlGpmSample_t sample);
 typedef nvmlReturn_t (*cp_nvmlGpmMetricsGet_fn)(nvmlGpmMetricsGet_t *get);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetMemoryInfo_v2_fn)(nvmlDevice_t dev, nvmlMemory_v2_t *mem);
 
 typedef struct {
     /* required */
@@ -303,6 +304,7 @@ typedef struct {
     cp_nvmlGpmSampleFree_fn nvmlGpmSampleFree;
     cp_nvmlGpmSampleGet_fn nvmlGpmSampleGet;
     cp_nvmlGpmMetricsGet_fn nvmlGpmMetricsGet;
+    cp_nvmlDeviceGetMemoryInfo_v2_fn nvmlDeviceGetMemoryInfo_v2; /* set version 0x02000028 */
 } cp_nvml_api;
 
 /* libnvidia-ml.so.1, overridden by $CUPROBE_LIBNVML; fills a cp_nvml_api. */

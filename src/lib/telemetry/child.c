@@ -4,7 +4,7 @@
  * a driver without the newer symbols samples the rest.  Per GPU and tick
  * at most CP_TELE_CALLS_PER_GPU calls: the liveness call (the SM clock),
  * doctor's sample rows (CP_NVML_FILL_SAMPLE_CALLS), the memory clock,
- * energy, PCIe TX and RX, and two GPM calls.
+ * reserved memory, energy, PCIe TX and RX, and two GPM calls.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@
 
 #define OK CP_NVML_SUCCESS
 
-_Static_assert(1 + CP_NVML_FILL_SAMPLE_CALLS + 4 + 2 <= CP_TELE_CALLS_PER_GPU,
+_Static_assert(1 + CP_NVML_FILL_SAMPLE_CALLS + 5 + 2 <= CP_TELE_CALLS_PER_GPU,
                "the per-GPU call bound covers every call of a tick");
 
 struct cp_tele_child {
@@ -226,6 +226,12 @@ static void sample_one(cp_tele_child *c, int i, cp_buf *b)
     s.clock_sm_max_mhz = c->sm_max[i];
     s.clock_mem_max_mhz = c->mem_max[i];
     s.clock_mem_mhz = clock_of(a, a->nvmlDeviceGetClockInfo, h, CP_NVML_CLOCK_MEM, NULL);
+    nvmlMemory_v2_t m2;
+    memset(&m2, 0, sizeof m2);
+    m2.version = (2u << 24) | (unsigned)sizeof m2;   /* nvmlMemory_v2 */
+    if (a->nvmlDeviceGetMemoryInfo_v2 && a->nvmlDeviceGetMemoryInfo_v2(h, &m2) == OK &&
+        m2.reserved <= (unsigned long long)INT64_MAX)
+        s.mem_reserved_bytes = (int64_t)m2.reserved;
     unsigned long long mj = 0;
     if (a->nvmlDeviceGetTotalEnergyConsumption &&
         a->nvmlDeviceGetTotalEnergyConsumption(h, &mj) == OK && mj <= (unsigned long long)INT64_MAX)

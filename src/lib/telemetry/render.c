@@ -39,6 +39,8 @@ static const cp_tele_metric table[] = {
     { "memory_used_bytes", "bytes", "gauge",
       "device memory in use: reserved by the driver plus allocated by processes", S(mem_used_bytes), 1 },
     { "memory_free_bytes", "bytes", "gauge", "device memory free", S(mem_free_bytes), 1 },
+    { "memory_reserved_bytes", "bytes", "gauge",
+      "device memory the driver reserves for itself (part of memory_used_bytes)", S(mem_reserved_bytes), 1 },
     { "memory_total_bytes", "bytes", "gauge", "device memory, total", V(mem_total_bytes), 1 },
     { "sm_clock_hertz", "hertz", "gauge", "SM clock now", S(clock_sm_mhz), 1e6 },
     { "sm_clock_max_hertz", "hertz", "gauge", "SM clock, the most this GPU can run",
