@@ -158,6 +158,16 @@ if "$tool" monitor --count 3 --interval 0.05 --format prom --textfile "$tmp/gpu.
     ok "monitor --textfile writes a whole exposition, no temporary left"
 else bad "monitor --textfile writes a whole exposition, no temporary left" "$tmp/mon.err"; fi
 
+# monitor until told to stop: SIGTERM ends it cleanly, its child with it
+"$tool" monitor --interval 0.1 --format jsonl >"$tmp/mon.jsonl" 2>"$tmp/mon.err" &
+mpid=$!
+pids="$pids $mpid"
+sleep 1
+kill -TERM "$mpid"
+wait "$mpid"; st=$?
+if [ "$st" = 0 ] && grep -q '"seq": 3,' "$tmp/mon.jsonl"; then ok "monitor stops on SIGTERM (exit 0)"
+else bad "monitor stops on SIGTERM (exit $st)" "$tmp/mon.err"; fi
+
 # a GPU lost while serving: the other keeps its series
 if start tele-lost --interval 0.1 --doctor-every 0 &&
    wait_for "$port" 'cuprobe_gpu_up{gpu="0",.*} 0$' 10 &&

@@ -3,6 +3,7 @@
 #ifndef CP_CLI_H
 #define CP_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 typedef struct {
@@ -48,6 +49,11 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "cuprobe: MSG" on stderr, the message written as safe text (cp_text_put:
  * it names paths and words the tool did not write); returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* SIGINT and SIGTERM set cli_stop_now instead of ending the process (no
+ * SA_RESTART: a sleep or a poll is cut short), for the commands that run
+ * until told to stop (monitor, exporter). */
+extern volatile sig_atomic_t cli_stop_now;
+void cli_catch_stop(void);
 /* Flush stdout now (a command whose last step is slow sends its output
  * first); a failure is kept for main's write-error exit. */
 void cli_flush_stdout(void);

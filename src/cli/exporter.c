@@ -38,14 +38,6 @@ static double client_timeout_ms(void)
 #define BODY_MAX ((size_t)8 << 20)
 #define MAX_CLIENTS_CAP 1024
 
-static volatile sig_atomic_t stop_now;
-
-static void on_stop(int sig)
-{
-    (void)sig;
-    stop_now = 1;
-}
-
 typedef struct {
     char *data;
     size_t len;
@@ -398,12 +390,7 @@ int cmd_exporter(int argc, char **argv)
     int lfd = listen_on(listen_spec, err, sizeof err);
     if (lfd < 0) return cli_error(CP_EXIT_ERROR, "%s", err);
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    cli_catch_stop();
     signal(SIGPIPE, SIG_IGN);
 
     double deadline_s = timeout_s < interval ? timeout_s : interval;
@@ -436,7 +423,7 @@ int cmd_exporter(int argc, char **argv)
     int ticking = 0;
     char last_error[256] = "";
 
-    while (!stop_now) {
+    while (!cli_stop_now) {
         double now = now_ms();
         if (!ticking && now >= next_tick) {
             cp_tele_begin(t);

@@ -1,6 +1,7 @@
 /* cuprobe: see the CUDA stack one layer at a time.  The tool is a plain
  * client of libcuprobe (include/cuprobe/). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -43,6 +44,25 @@ static int run(int argc, char **argv)
         return c->run(argc - 2, argv + 2);
     }
     return cli_usage_error("unknown command '%s'", argv[1]);
+}
+
+volatile sig_atomic_t cli_stop_now;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    cli_stop_now = 1;
+}
+
+/* SIGINT and SIGTERM ask to stop; see cli.h. */
+void cli_catch_stop(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 /* Every command's output reaches its reader or the exit code says it did

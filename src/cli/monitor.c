@@ -14,27 +14,7 @@
 #include "cuprobe/cuprobe.h"
 #include "cuprobe/telemetry.h"
 
-static volatile sig_atomic_t stop_now;
-
-static void on_stop(int sig)
-{
-    (void)sig;
-    stop_now = 1;
-}
-
-/* SIGINT and SIGTERM end the loop (no SA_RESTART: a sleep is cut short). */
-static void catch_stop(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
-/* "1", "0.5" -> seconds; -1 when not a positive number up to a day... or
- * longer for --duration. */
+/* "1", "0.5" -> seconds; -1 when not a positive number up to max. */
 static double seconds_of(const char *v, double max)
 {
     char *end;
@@ -58,7 +38,7 @@ static void sleep_until(double until)
     t.tv_sec = (time_t)until;
     t.tv_nsec = (long)((until - (double)t.tv_sec) * 1e9);
     if (t.tv_nsec >= 1000000000L) t.tv_nsec = 999999999L;
-    while (!stop_now && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR) {}
+    while (!cli_stop_now && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR) {}
 }
 
 static void list_fields(void)
@@ -155,17 +135,17 @@ int cmd_monitor(int argc, char **argv)
     if (o.start_ms < CP_TIMEOUT_MIN_MS) o.start_ms = CP_TIMEOUT_MIN_MS;
     cp_tele *t = cp_tele_open(&o);
     if (!t) return cli_error(CP_EXIT_ERROR, "out of memory");
-    catch_stop();
+    cli_catch_stop();
 
     int rc = 0;
     char last_error[256] = "";
     double t0 = mono_s();
     if (format == FMT_CSV && !textfile) cp_tele_csv_header(stdout, &fl);
-    for (long long n = 0; !stop_now && (count < 0 || n < count); n++) {
+    for (long long n = 0; !cli_stop_now && (count < 0 || n < count); n++) {
         double due = t0 + (double)n * interval;
         if (duration >= 0 && due - t0 >= duration) break;
         sleep_until(due);
-        if (stop_now) break;
+        if (cli_stop_now) break;
         const cp_tele_frame *f = cp_tele_tick(t);
         if (strcmp(f->error, last_error) != 0) {
             if (f->error[0]) cli_error(0, "NVML: %s", f->error);
