@@ -119,7 +119,9 @@
 /* One compute process on a GPU (nvmlDeviceGetComputeRunningProcesses). */
 #define CP_GPU_PROCESS_FIELDS(I, S) \
     I(pid, "", "process id") \
-    I(used_bytes, "bytes", "device memory the process uses")
+    I(used_bytes, "bytes", "device memory the process uses") \
+    I(sm_util_pct, "percent", "share of the last tick in which the process had a kernel on the " \
+                              "GPU (the sampler only; unknown when NVML kept no sample of it)")
 
 /* ------------------------------------------------------------------ CUDA --
  * All inventory: libcuda without a context answers only what a GPU is

@@ -80,7 +80,8 @@ typedef struct {
 
 /* Bounds per tick: NVML calls per GPU (a liveness call, the rows of
  * doctor's probe, then the memory clock, reserved memory, energy, PCIe
- * throughput both ways and two GPM calls), and events read
+ * throughput both ways, two GPM calls and the processes' utilisation),
+ * and events read
  * (nvmlEventSetWait_v2 with timeout 0) before the rest waits for the next
  * tick. */
 #define CP_TELE_CALLS_PER_GPU 24
@@ -144,7 +145,8 @@ typedef struct {
 int cp_tele_fields_parse(const char *list, cp_tele_fields *out, char *err, size_t errcap);
 
 /* CSV: the header line, then one row per GPU a tick (unknown: an empty
- * cell).  JSON lines: one object per tick (unknown: null). */
+ * cell).  JSON lines: one object per tick (unknown: null), each GPU with
+ * its processes (pid, memory, their own kernel-active share). */
 void cp_tele_csv_header(FILE *out, const cp_tele_fields *fl);
 void cp_tele_csv(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl);
 void cp_tele_jsonl(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl);

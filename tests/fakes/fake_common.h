@@ -111,6 +111,8 @@
  *   nvml.devN.clock_sm_max, .clock_mem_max   nvmlDeviceGetMaxClockInfo
  *   nvml.devN.energy_mj    nvmlDeviceGetTotalEnergyConsumption
  *   nvml.devN.mem_reserved nvmlDeviceGetMemoryInfo_v2's reserved (default 0)
+ *   nvml.devN.proc_util=pid:sm,...   nvmlDeviceGetProcessUtilization, one
+ *                          sample a process stamped now, SM share in percent
  *   nvml.devN.pcie_tx_kbs, .pcie_rx_kbs   nvmlDeviceGetPcieThroughput
  *   nvml.devN.events=0x8   supported event types; registering needs it
  *   nvml.devN.xids=13,79   XIDs queued at registration, one per

@@ -5,6 +5,7 @@
  * the real header lays them out, independently of cuprobe's nvml_api.h.
  */
 #include <stddef.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fake_common.h"
@@ -781,5 +782,47 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, fk_memory_v2 *mem)
     mem->reserved = (unsigned long long)opt_num(d, "mem_reserved", 0);
     mem->used = (unsigned long long)opt_num(d, "mem_used", 0) - mem->reserved;
     mem->free = mem->total - mem->used - mem->reserved;
+    return FK_SUCCESS;
+}
+
+/* proc_util=pid:sm,pid:sm: one sample a process, stamped now; a caller's
+ * buffer too short answers 7 with the count, a last-seen time from the
+ * future 6 NOT_FOUND. */
+typedef struct {
+    unsigned int pid;
+    unsigned long long timeStamp;
+    unsigned int smUtil, memUtil, encUtil, decUtil;
+} fk_proc_util;
+
+nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t d, fk_proc_util *out, unsigned int *count,
+                                             unsigned long long last_seen)
+{
+    nvmlReturn_t rc;
+    nvmlProcessInfo_t all[FK_MAX_PROCS];
+    fk_calls++;
+    const char *v = field(d, "proc_util", &rc);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!count)
+        return FK_INVALID_ARGUMENT;
+    int n = parse_procs(v, all, FK_MAX_PROCS);   /* pid:value, the value is the SM share */
+    if (n < 0)
+        return FK_NOT_SUPPORTED;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long long now = (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000;
+    if (last_seen >= now)
+        return 6;
+    if (!out || *count < (unsigned)n) {
+        *count = (unsigned)n;
+        return FK_INSUFFICIENT_SIZE;
+    }
+    for (int k = 0; k < n; k++) {
+        out[k].pid = all[k].pid;
+        out[k].timeStamp = now;
+        out[k].smUtil = (unsigned)all[k].usedGpuMemory;
+        out[k].memUtil = out[k].encUtil = out[k].decUtil = 0;
+    }
+    *count = (unsigned)n;
     return FK_SUCCESS;
 }

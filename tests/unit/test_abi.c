@@ -238,7 +238,11 @@ AT(nvmlEventData_t, eventType, 8);
 AT(nvmlEventData_t, eventData, 16);
 AT(nvmlEventData_t, gpuInstanceId, 24);
 AT(nvmlEventData_t, computeInstanceId, 28);
-/* GPM (telemetry): the layouts of the published header, LP64 */
+/* GPM and process utilisation (telemetry): the published header's layouts, LP64 */
+LAYOUT(nvmlProcessUtilizationSample_t, 32);
+AT(nvmlProcessUtilizationSample_t, timeStamp, 8);
+AT(nvmlProcessUtilizationSample_t, smUtil, 16);
+AT(nvmlProcessUtilizationSample_t, decUtil, 28);
 LAYOUT(nvmlGpmSupport_t, 8);
 LAYOUT(nvmlGpmMetric_t, 40);
 AT(nvmlGpmMetric_t, nvmlReturn, 4);

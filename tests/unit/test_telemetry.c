@@ -63,6 +63,7 @@ static void test_steady(void)
     CHECK_I64(s->power_mw, 612000);
     CHECK_I64(s->nprocs, 1);
     CHECK_I64(s->procs[0].pid, 4242);
+    CHECK_I64(s->procs[0].sm_util_pct, 97);
     CHECK_I64(s->xid_events, 0);
     CHECK_I64(s->mem_reserved_bytes, 645922816);
     /* GPM needs two samples: unknown on the first tick, never 0 */
@@ -205,6 +206,8 @@ static void test_old_driver(void)
     CHECK_I64(f->gpu[0].s.clock_sm_max_mhz, CP_UNKNOWN);
     CHECK_I64(f->gpu[0].s.energy_mj, CP_UNKNOWN);
     CHECK_I64(f->gpu[0].s.mem_reserved_bytes, CP_UNKNOWN);
+    CHECK_I64(f->gpu[0].s.procs[0].pid, 4242);
+    CHECK_I64(f->gpu[0].s.procs[0].sm_util_pct, CP_UNKNOWN);
     CHECK_I64(f->gpu[0].s.pcie_tx_kbs, CP_UNKNOWN);
     CHECK_I64(f->gpu[0].s.gpm_sm_active_pct, CP_UNKNOWN);
     CHECK_I64(f->gpu[0].s.xid_events, 0);
@@ -254,9 +257,10 @@ static void test_calls_and_cost(void)
     long long per_tick = calls() - before;
     /* per GPU: liveness, 7 + 1 + 4 of doctor's rows (+1 for GPU 0's
      * process list: count, then fetch), memory clock, reserved memory,
-     * energy, TX, RX, 2 GPM;
+     * energy, TX, RX, 2 GPM, and for GPU 0, which has a process, its
+     * utilisation;
      * then 1 event wait */
-    CHECK_I64(per_tick, 21 + 20 + 1);
+    CHECK_I64(per_tick, 22 + 20 + 1);
     CHECK(per_tick <= 2 * CP_TELE_CALLS_PER_GPU + CP_TELE_EVENTS_PER_TICK + 1);
     CHECK(first <= per_tick);
     double t0 = cp_now_ms();

@@ -63,6 +63,7 @@ static const cp_dl_sym nvml_syms[] = {
     OPT(nvmlGpmSampleGet, NULL),
     OPT(nvmlGpmMetricsGet, NULL),
     OPT(nvmlDeviceGetMemoryInfo_v2, NULL),
+    OPT(nvmlDeviceGetProcessUtilization, NULL),
     { .name = NULL },
 };
 

@@ -253,6 +253,18 @@ typedef nvmlReturn_t (*cp_nvmlGpmSampleGet_fn)(nvmlDevice_t dev, nvmlGpmSample_t
 typedef nvmlReturn_t (*cp_nvmlGpmMetricsGet_fn)(nvmlGpmMetricsGet_t *get);
 typedef nvmlReturn_t (*cp_nvmlDeviceGetMemoryInfo_v2_fn)(nvmlDevice_t dev, nvmlMemory_v2_t *mem);
 
+/* nvmlProcessUtilizationSample_t: 32 bytes (pid @0, timeStamp @8, smUtil
+ * @16, memUtil @20, encUtil @24, decUtil @28). */
+typedef struct {
+    unsigned int pid;
+    unsigned long long timeStamp;    /* CPU microseconds */
+    unsigned int smUtil, memUtil, encUtil, decUtil;
+} nvmlProcessUtilizationSample_t;
+typedef nvmlReturn_t (*cp_nvmlDeviceGetProcessUtilization_fn)(nvmlDevice_t dev,
+                                                               nvmlProcessUtilizationSample_t *s,
+                                                               unsigned int *count,
+                                                               unsigned long long last_seen_us);
+
 typedef struct {
     /* required */
     cp_nvmlInit_v2_fn nvmlInit;                          /* nvmlInit_v2 */
@@ -305,6 +317,7 @@ typedef struct {
     cp_nvmlGpmSampleGet_fn nvmlGpmSampleGet;
     cp_nvmlGpmMetricsGet_fn nvmlGpmMetricsGet;
     cp_nvmlDeviceGetMemoryInfo_v2_fn nvmlDeviceGetMemoryInfo_v2; /* set version 0x02000028 */
+    cp_nvmlDeviceGetProcessUtilization_fn nvmlDeviceGetProcessUtilization;
 } cp_nvml_api;
 
 /* libnvidia-ml.so.1, overridden by $CUPROBE_LIBNVML; fills a cp_nvml_api. */

@@ -4,12 +4,14 @@
  * a driver without the newer symbols samples the rest.  Per GPU and tick
  * at most CP_TELE_CALLS_PER_GPU calls: the liveness call (the SM clock),
  * doctor's sample rows (CP_NVML_FILL_SAMPLE_CALLS), the memory clock,
- * reserved memory, energy, PCIe TX and RX, and two GPM calls.
+ * reserved memory, energy, PCIe TX and RX, two GPM calls, and the
+ * processes' utilisation when the GPU has processes.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "util/alloc.h"
 #include "dl/loader.h"
@@ -20,7 +22,7 @@
 
 #define OK CP_NVML_SUCCESS
 
-_Static_assert(1 + CP_NVML_FILL_SAMPLE_CALLS + 5 + 2 <= CP_TELE_CALLS_PER_GPU,
+_Static_assert(1 + CP_NVML_FILL_SAMPLE_CALLS + 5 + 2 + 1 <= CP_TELE_CALLS_PER_GPU,
                "the per-GPU call bound covers every call of a tick");
 
 struct cp_tele_child {
@@ -38,6 +40,7 @@ struct cp_tele_child {
     int gpm_cur[CP_MAX_GPUS];
     nvmlGpmSample_t gs[CP_MAX_GPUS][2];
     nvmlEventSet_t set;
+    unsigned long long proc_seen_us[CP_MAX_GPUS];  /* the newest process sample read */
 };
 
 static int64_t clock_of(const cp_nvml_api *api, cp_nvmlDeviceGetClockInfo_fn fn, nvmlDevice_t h,
@@ -143,6 +146,10 @@ cp_tele_child *cp_tele_child_start(const cp_tele_child_arg *arg, cp_buf *b,
         c->mem_max[i] = clock_of(&c->api, c->api.nvmlDeviceGetMaxClockInfo, c->h[i],
                                  CP_NVML_CLOCK_MEM, NULL);
         start_gpm(c, i);
+        struct timeval tv;
+        gettimeofday(&tv, NULL);   /* process samples from a second ago on, not the whole buffer */
+        c->proc_seen_us[i] = (unsigned long long)tv.tv_sec * 1000000ull + (unsigned long long)tv.tv_usec -
+                             1000000ull;
         snprintf(key, sizeof key, "tele.dev.%d.inv", i);
         cp_kv_put_i64(b, key, 1);
         if (flush)
@@ -152,6 +159,35 @@ cp_tele_child *cp_tele_child_start(const cp_tele_child_arg *arg, cp_buf *b,
         start_events(c);
     cp_kv_put_str(b, "tele.ready", "ok");
     return c;
+}
+
+/* Each process's share of the last tick from its newest sample: one call
+ * into a fixed buffer (a tick with more samples than it holds says
+ * nothing, the next one reads on from the same point). */
+static void sample_proc_util(cp_tele_child *c, int i, cp_nvml_sample *s)
+{
+    enum { MAX_SAMPLES = 64 };
+    nvmlProcessUtilizationSample_t buf[MAX_SAMPLES];
+    if (!c->api.nvmlDeviceGetProcessUtilization || s->nprocs <= 0)
+        return;
+    unsigned int n = MAX_SAMPLES;
+    memset(buf, 0, sizeof buf);
+    if (c->api.nvmlDeviceGetProcessUtilization(c->h[i], buf, &n, c->proc_seen_us[i]) != OK)
+        return;
+    unsigned long long newest = c->proc_seen_us[i];
+    for (int p = 0; p < s->nprocs; p++) {
+        unsigned long long at = 0;
+        for (unsigned int k = 0; k < n && k < MAX_SAMPLES; k++) {
+            if (buf[k].pid != (unsigned)s->procs[p].pid || buf[k].timeStamp < at)
+                continue;
+            at = buf[k].timeStamp;
+            s->procs[p].sm_util_pct = buf[k].smUtil <= 100 ? (int64_t)buf[k].smUtil : CP_UNKNOWN;
+        }
+    }
+    for (unsigned int k = 0; k < n && k < MAX_SAMPLES; k++)
+        if (buf[k].timeStamp > newest)
+            newest = buf[k].timeStamp;
+    c->proc_seen_us[i] = newest;
 }
 
 static int64_t round_pct(double v)
@@ -240,6 +276,7 @@ static void sample_one(cp_tele_child *c, int i, cp_buf *b)
     s.pcie_rx_kbs = pcie(a->nvmlDeviceGetPcieThroughput, h, CP_NVML_PCIE_UTIL_RX_BYTES);
     if (c->gpm[i])
         sample_gpm(c, i, &s);
+    sample_proc_util(c, i, &s);
     cp_facts_put_nvml_sample(b, i, &s);
     snprintf(key, sizeof key, "tele.dev.%d.state", i);
     cp_kv_put_str(b, key, "ok");

@@ -252,6 +252,19 @@ void cp_tele_jsonl(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl)
                 }
             fputc(']', out);
         }
+        cp_json_key(out, "processes", &first);
+        fputc('[', out);
+        for (int p = 0; g->state == CP_TELE_OK && p < g->s.nprocs; p++) {
+            const cp_gpu_process *pr = &g->s.procs[p];
+            fputs(p ? ", {\"pid\": " : "{\"pid\": ", out);
+            cp_json_i64(out, pr->pid);
+            fputs(", \"memory_used_bytes\": ", out);
+            cp_json_i64(out, pr->used_bytes);
+            fputs(", \"kernel_active_percent\": ", out);
+            cp_json_i64(out, pr->sm_util_pct);
+            fputc('}', out);
+        }
+        fputc(']', out);
         cp_json_key(out, "xids", &first);
         fputc('{', out);
         for (int k = 0; k < g->nxid; k++)
