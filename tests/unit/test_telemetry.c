@@ -232,6 +232,27 @@ static void test_no_nvml(void)
     cp_tele_close(t);
 }
 
+/* nvmlInit_v2 never returns: the start is cut at its deadline, and the
+ * next try waits (each hung start may leave a process in the driver). */
+static void test_init_hang(void)
+{
+    use_scenario("init-hang.txt");
+    cp_tele_opts o = { 200, 300 };
+    cp_tele *t = cp_tele_open(&o);
+    if (!t) { CHECK(0); return; }
+    const cp_tele_frame *f = cp_tele_tick(t);
+    CHECK(!f->nvml_ok);
+    CHECK(f->tick_ms >= 290 && f->tick_ms < 1500);
+    CHECK(strstr(f->error, "NVML did not answer within 300 ms loading or initialising (next try in 10 s)") != NULL);
+    CHECK_I64(f->restarts, 1);
+    double t0 = cp_now_ms();
+    f = cp_tele_tick(t);
+    CHECK(cp_now_ms() - t0 < 50);
+    CHECK_I64(f->restarts, 1);
+    CHECK(strstr(f->error, "next try in 10 s") != NULL);
+    cp_tele_close(t);
+}
+
 /* In this process, last (the fake stays loaded): the calls of a tick,
  * counted by the fake, and the cost of a tick. */
 static void test_calls_and_cost(void)
@@ -303,6 +324,7 @@ int main(void)
     RUN(test_hang);
     RUN(test_old_driver);
     RUN(test_no_nvml);
+    RUN(test_init_hang);
     RUN(test_calls_and_cost);
     return TEST_END();
 }

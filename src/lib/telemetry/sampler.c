@@ -21,8 +21,11 @@
 #include "tele_int.h"
 
 /* After NVML refused to start (not installed, init failed), try again
- * this much later, not every tick. */
+ * this much later, not every tick; after a start that hung, this much
+ * doubled for each one in a row, at most RETRY_MAX_MS: each hung start may
+ * leave a process stuck in the driver. */
 #define RETRY_MS 10000
+#define RETRY_MAX_MS 300000
 /* Answers past this size mean a broken child: it is killed. */
 #define MAX_PENDING ((size_t)4 << 20)
 #define MAX_LEFT 16
@@ -36,6 +39,7 @@ struct cp_tele {
     int req;                             /* our end of the request socket */
     int phase;
     double t_begin, deadline, retry_at;
+    int start_hangs;                     /* starts in a row that hung */
     pid_t left[MAX_LEFT];                /* killed, not yet reaped */
     int nleft;
     cp_buf in;
@@ -210,6 +214,13 @@ void cp_tele_begin(cp_tele *t)
             t->phase = DONE_NOW;
             return;
         }
+        if (t->nleft >= MAX_LEFT / 2) {
+            snprintf(t->f.error, sizeof t->f.error,
+                     "%d sampler children are stuck in the driver (killed, not gone): no new one is started",
+                     t->nleft);
+            t->phase = DONE_NOW;
+            return;
+        }
         if (start_child(t) != 0) {
             t->phase = DONE_NOW;
             return;
@@ -371,7 +382,7 @@ static void hung(cp_tele *t, int starting)
         snprintf(t->f.error, sizeof t->f.error, "NVML did not answer within %d ms %s%s",
                  starting ? t->o.start_ms : t->o.deadline_ms, doing,
                  !starting ? " (reading XID events): events are off from now on and the sampler restarted"
-                           : "; the sampler tries again at the next tick");
+                           : "");
     kill_child(t);
     t->f.restarts++;
 }
@@ -390,6 +401,7 @@ int cp_tele_step(cp_tele *t)
     if (t->phase == STARTING) {
         if (t->ready == 1) {
             t->f.nvml_ok = 1;
+            t->start_hangs = 0;
             send_request(t);
             return cp_tele_step(t);
         }
@@ -406,6 +418,16 @@ int cp_tele_step(cp_tele *t)
         if (now >= t->deadline) {
             t->f.nvml_ok = 0;
             hung(t, 1);
+            if (t->f.ngpu == 0) {
+                /* no GPU to leave alone: wait before the next try */
+                double wait = (double)RETRY_MS * (double)(1 << (t->start_hangs < 5 ? t->start_hangs : 5));
+                t->start_hangs++;
+                t->retry_at = now + (wait < RETRY_MAX_MS ? wait : RETRY_MAX_MS);
+                size_t n = strlen(t->f.error);
+                snprintf(t->f.error + n, sizeof t->f.error - n, " (next try in %.0f s)",
+                         (t->retry_at - now) / 1000);
+                memcpy(t->child_err, t->f.error, sizeof t->child_err);
+            }
             finish(t);
             return 1;
         }
