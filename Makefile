@@ -92,6 +92,7 @@ check-cli: check-build
 	@sh tests/install.sh $(BUILD) "$(SANFLAGS)"
 	@bash tests/exporter.sh $(TOOL) $(BUILD) "$(SANFLAGS)"
 	@sh tests/deploy.sh $(TOOL) $(BUILD)
+	@sh tests/top.sh $(TOOL) $(BUILD)
 
 # The formatting rules and the banned-function list (tools/lint.sh).
 lint:

@@ -5,7 +5,7 @@ _cuprobe()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=doctor i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        doctor|arch|explain|monitor|exporter|snapshot) cmd=${COMP_WORDS[i]}; break ;;
+        doctor|arch|explain|monitor|top|exporter|snapshot) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
     case $prev in
@@ -20,11 +20,12 @@ _cuprobe()
         arch) COMPREPLY=($(compgen -W "--sm --json --timeout -h --help --version" -- "$cur")) ;;
         explain) COMPREPLY=($(compgen -W "--json --file --check --from --python --color --no-color --timeout -h --help --version" -- "$cur")) ;;
         monitor) COMPREPLY=($(compgen -W "--interval --duration --count --format --fields --textfile --list-fields --timeout -h --help --version" -- "$cur")) ;;
+        top) COMPREPLY=($(compgen -W "--interval --timeout -h --help --version" -- "$cur")) ;;
         exporter) COMPREPLY=($(compgen -W "--listen --interval --doctor-every --max-clients --fields --timeout -h --help --version" -- "$cur")) ;;
         snapshot) COMPREPLY=($(compgen -W "--timeout --level --python -h --help --version" -- "$cur")) ;;
         esac
     elif ((COMP_CWORD == 1)); then
-        COMPREPLY=($(compgen -W "doctor arch explain monitor exporter snapshot help version" -- "$cur"))
+        COMPREPLY=($(compgen -W "doctor arch explain monitor top exporter snapshot help version" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

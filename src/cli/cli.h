@@ -66,5 +66,6 @@ int cmd_arch(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ const cli_command cli_commands[] = {
     { "monitor", "[options]",
       "sample every GPU's telemetry (what kernel-active and SM activity really say) as CSV, JSON lines or Prometheus text",
       cmd_monitor },
+    { "top", "[--interval SECONDS]", "a live view of every GPU: bars, history, throttle reasons, XIDs, processes; ? says what each number means", cmd_top },
     { "exporter", "[options]", "serve the same telemetry and cuprobe's verdicts to Prometheus over HTTP", cmd_exporter },
     { "snapshot", "DIR [options]", "save what doctor sees into DIR, for a bug report or `doctor --from DIR`", cmd_snapshot },
     { NULL, NULL, NULL, NULL }

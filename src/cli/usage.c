@@ -40,6 +40,7 @@ const cli_option cli_options[] = {
     { OPT_TEXTFILE, "monitor", "--textfile", "FILE",
       "with --format prom: rewrite FILE each sample, atomically, for node_exporter's textfile collector", 0 },
     { OPT_LIST_FIELDS, "monitor", "--list-fields", NULL, "print every metric with its unit and what it means, and stop", 0 },
+    { OPT_INTERVAL, "top", "--interval", "SECONDS", "time between two samples (default 1)", 0 },
     { OPT_LISTEN, "exporter", "--listen", "ADDR:PORT",
       "where to serve Prometheus metrics (default 127.0.0.1:9400; another address only when asked)", 0 },
     { OPT_INTERVAL, "exporter", "--interval", "SECONDS", "time between two samples (default 1)", 0 },

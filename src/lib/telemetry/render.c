@@ -99,6 +99,12 @@ int64_t cp_tele_metric_raw(const cp_tele_metric *m, const cp_tele_gpu *g)
     return g->state == CP_TELE_OK ? v : CP_UNKNOWN;
 }
 
+/* Row i of the clock-event reasons (kb's one table); see telemetry.h. */
+int cp_tele_clock_reason(int i, int64_t *bit, const char **word)
+{
+    return cp_clock_event_reason(i, bit, word);
+}
+
 /* Parse --fields; see telemetry.h. */
 int cp_tele_fields_parse(const char *list, cp_tele_fields *out, char *err, size_t errcap)
 {
