@@ -5,7 +5,8 @@
 # single-thread kernels (torch.cuda._sleep: one block on one SM; kernel-active
 # ~100 %, SM activity < 10 % expected); the cost of a tick on the real NVML
 # (the JSON lines' tick_seconds); the exporter's scrape time (200 scrapes,
-# median and p99), its RSS and its CPU time at one scrape a second.
+# median and p99), its RSS and its CPU time at one scrape a second; top's
+# screen during each loop (with tmux).
 # Writes everything under $OUT (default ./out-gpu); summary.txt sums it up.
 # Usage (repo root on the GPU machine): sh bench/gpu_telemetry.sh [SECONDS]
 secs=${1:-20}
@@ -67,6 +68,13 @@ median_col() {
             echo "== $w loop: monitor beside nvidia-smi, $secs s"
             load $w
             side_by_side $w
+            if command -v tmux >/dev/null 2>&1; then   # top's screen while the load still runs
+                tmux -S "$OUT/tmux.sock" new-session -d -s top -x 110 -y 30 "./cuprobe top; sleep 30"
+                sleep 4
+                tmux -S "$OUT/tmux.sock" capture-pane -p -t top >"$OUT/$w-top.txt"
+                tmux -S "$OUT/tmux.sock" kill-server
+                echo "$w: top's screen in $OUT/$w-top.txt"; head -8 "$OUT/$w-top.txt"
+            fi
             kill "$load" 2>/dev/null; wait "$load" 2>/dev/null
             cat "$OUT/$w-monitor.err"
             echo "$w: cuprobe kernel_active_percent median $(median_col "$OUT/$w-monitor.csv" kernel_active_percent)," \
