@@ -350,7 +350,8 @@ static int doctor_read(doctor_run *d, cp_tele_verdicts *v, char words[][16])
 int cmd_exporter(int argc, char **argv)
 {
     const char *listen_spec = "127.0.0.1:9400", *fields = NULL, *v;
-    double interval = 1, doctor_min = 10, timeout_s = CP_TIMEOUT_DEFAULT_MS / 1000.0;
+    double interval = 1, doctor_min = 10;
+    cp_observe_opts obs = CP_OBSERVE_DEFAULTS;   /* its --timeout, parsed the one way */
     long max_clients = 64;
     int id;
     cli_parser p;
@@ -365,9 +366,7 @@ int cmd_exporter(int argc, char **argv)
         } else if (id == OPT_FIELDS) {
             fields = v;
         } else if (id == OPT_INTERVAL) {
-            interval = strtod(v, &end);
-            if (errno || end == v || *end || !(interval >= 0.1) || interval > 3600)
-                return cli_usage_error("--interval wants seconds from 0.1 to 3600, got '%s'", v);
+            if (cli_seconds("--interval", v, 0.1, 3600, &interval) != 0) return CP_EXIT_USAGE;
         } else if (id == OPT_DOCTOR_EVERY) {
             doctor_min = strtod(v, &end);
             if (errno || end == v || *end || !(doctor_min >= 0) || doctor_min > 10080)
@@ -377,9 +376,7 @@ int cmd_exporter(int argc, char **argv)
             if (errno || end == v || *end || max_clients < 1 || max_clients > MAX_CLIENTS_CAP)
                 return cli_usage_error("--max-clients wants 1 to %d, got '%s'", MAX_CLIENTS_CAP, v);
         } else if (id == OPT_TIMEOUT) {
-            timeout_s = strtod(v, &end);
-            if (errno || end == v || *end || !(timeout_s > 0) || timeout_s > 3600)
-                return cli_usage_error("--timeout wants a positive number of seconds, got '%s'", v);
+            if (cli_observe_option(id, v, &obs) < 0) return CP_EXIT_USAGE;
         } else {
             return cli_unhandled(&p);
         }
@@ -393,10 +390,7 @@ int cmd_exporter(int argc, char **argv)
     cli_catch_stop();
     signal(SIGPIPE, SIG_IGN);
 
-    double deadline_s = timeout_s < interval ? timeout_s : interval;
-    cp_tele_opts o = { (int)ceil(deadline_s * 1000), (int)ceil(timeout_s * 1000) };
-    if (o.deadline_ms < CP_TIMEOUT_MIN_MS) o.deadline_ms = CP_TIMEOUT_MIN_MS;
-    cp_tele *t = cp_tele_open(&o);
+    cp_tele *t = cli_sampler(interval, obs.timeout_ms);
     client *cl = calloc((size_t)max_clients, sizeof *cl);
     struct pollfd *pf = calloc((size_t)max_clients + 3, sizeof *pf);
     if (!t || !cl || !pf) {
@@ -445,10 +439,10 @@ int cmd_exporter(int argc, char **argv)
             }
         }
         if (doc.pid < 0 && now >= next_doctor && next_doctor >= 0) {
-            if (doctor_start(&doc, (int)ceil(timeout_s * 1000)) != 0) cli_error(0, "cannot start doctor: %s", strerror(errno));
+            if (doctor_start(&doc, obs.timeout_ms) != 0) cli_error(0, "cannot start doctor: %s", strerror(errno));
             next_doctor = doctor_min > 0 ? now + doctor_min * 60000 : -1;
         }
-        if (doc.pid > 0 && now - doc.started > 4 * timeout_s * 1000 + 5000) {
+        if (doc.pid > 0 && now - doc.started > 4 * (double)obs.timeout_ms + 5000) {
             kill(doc.pid, SIGKILL);   /* a doctor past every deadline of its own: given up */
             doctor_read(&doc, &verdicts, words);
         }
@@ -467,7 +461,7 @@ int cmd_exporter(int argc, char **argv)
             pf[n++] = (struct pollfd){ cl[i].fd, cl[i].writing ? POLLOUT : POLLIN, 0 };
             if (cl[i].deadline < wake) wake = cl[i].deadline;
         }
-        if (doc.pid > 0 && doc.started + 4 * timeout_s * 1000 + 5000 < wake) wake = doc.started + 4 * timeout_s * 1000 + 5000;
+        if (doc.pid > 0 && doc.started + 4 * (double)obs.timeout_ms + 5000 < wake) wake = doc.started + 4 * (double)obs.timeout_ms + 5000;
         int wait = wake > now ? (int)(wake - now) + 1 : 0;
         int r = poll(pf, (nfds_t)n, wait);
         if (r < 0 && errno != EINTR) break;

@@ -14,16 +14,6 @@
 #include "cuprobe/cuprobe.h"
 #include "cuprobe/telemetry.h"
 
-/* "1", "0.5" -> seconds; -1 when not a positive number up to max. */
-static double seconds_of(const char *v, double max)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (errno || end == v || *end || !(d > 0) || d > max) return -1;
-    return d;
-}
-
 static double mono_s(void)
 {
     struct timespec t;
@@ -81,7 +71,8 @@ enum { FMT_CSV, FMT_JSONL, FMT_PROM };
 /* `cuprobe monitor`; see cli.h. */
 int cmd_monitor(int argc, char **argv)
 {
-    double interval = 1, duration = -1, timeout_s = CP_TIMEOUT_DEFAULT_MS / 1000.0;
+    double interval = 1, duration = -1;
+    cp_observe_opts obs = CP_OBSERVE_DEFAULTS;   /* its --timeout, parsed the one way */
     long long count = -1;
     int format = FMT_CSV;
     const char *fields = NULL, *textfile = NULL, *v;
@@ -92,11 +83,9 @@ int cmd_monitor(int argc, char **argv)
         if (id == CLI_STOP) return p.status;
         if (id == CLI_OPERAND) return cli_usage_error("monitor takes no operand, got '%s'", v);
         if (id == OPT_INTERVAL) {
-            if ((interval = seconds_of(v, 86400)) < 0.05)
-                return cli_usage_error("--interval wants seconds from 0.05 to 86400, got '%s'", v);
+            if (cli_seconds("--interval", v, 0.05, 86400, &interval) != 0) return CP_EXIT_USAGE;
         } else if (id == OPT_DURATION) {
-            if ((duration = seconds_of(v, 1e9)) < 0)
-                return cli_usage_error("--duration wants a positive number of seconds, got '%s'", v);
+            if (cli_seconds("--duration", v, 0.001, 1e9, &duration) != 0) return CP_EXIT_USAGE;
         } else if (id == OPT_COUNT) {
             char *end;
             errno = 0;
@@ -116,8 +105,7 @@ int cmd_monitor(int argc, char **argv)
             list_fields();
             return 0;
         } else if (id == OPT_TIMEOUT) {
-            if ((timeout_s = seconds_of(v, 3600)) < 0)
-                return cli_usage_error("--timeout wants a positive number of seconds, got '%s'", v);
+            if (cli_observe_option(id, v, &obs) < 0) return CP_EXIT_USAGE;
         } else {
             return cli_unhandled(&p);
         }
@@ -128,12 +116,7 @@ int cmd_monitor(int argc, char **argv)
     char err[160];
     if (cp_tele_fields_parse(fields, &fl, err, sizeof err) != 0) return cli_usage_error("%s", err);
 
-    /* a tick never outlasts its interval: the deadline is the shorter one */
-    double deadline = timeout_s < interval ? timeout_s : interval;
-    cp_tele_opts o = { (int)ceil(deadline * 1000), (int)ceil(timeout_s * 1000) };
-    if (o.deadline_ms < CP_TIMEOUT_MIN_MS) o.deadline_ms = CP_TIMEOUT_MIN_MS;
-    if (o.start_ms < CP_TIMEOUT_MIN_MS) o.start_ms = CP_TIMEOUT_MIN_MS;
-    cp_tele *t = cp_tele_open(&o);
+    cp_tele *t = cli_sampler(interval, obs.timeout_ms);
     if (!t) return cli_error(CP_EXIT_ERROR, "out of memory");
     cli_catch_stop();
 

@@ -155,6 +155,14 @@ static void pct_text(screen *s, int64_t v)
     else text(s, "   ? %");
 }
 
+/* "  label [####    ]  62 %" */
+static void meter(screen *s, const char *label, int64_t pct, int w)
+{
+    text(s, label);
+    bar(s, pct, w);
+    pct_text(s, pct);
+}
+
 static void gib(char *buf, size_t n, int64_t bytes)
 {
     if (CP_KNOWN(bytes)) snprintf(buf, n, "%.1f", (double)bytes / (1024.0 * 1024 * 1024));
@@ -290,21 +298,15 @@ static void draw(screen *s, const cp_tele_frame *f, const history *h, int head, 
         int bw = s->width > 120 ? 40 : s->width > 90 ? 25 : 16;
         int sw = s->width - (16 + bw + 2 + 6 + 2) - 2;
         if (sw > HIST) sw = HIST;
-        text(s, "  kernel-active ");
-        bar(s, ok ? x->util_gpu_pct : CP_UNKNOWN, bw);
-        pct_text(s, ok ? x->util_gpu_pct : CP_UNKNOWN);
+        meter(s, "  kernel-active ", ok ? x->util_gpu_pct : CP_UNKNOWN, bw);
         text(s, "  ");
         spark(s, h[i].ka, nhist, head, sw);
         endline(s);
-        text(s, "  SM active     ");
-        bar(s, ok ? x->gpm_sm_active_pct : CP_UNKNOWN, bw);
-        pct_text(s, ok ? x->gpm_sm_active_pct : CP_UNKNOWN);
+        meter(s, "  SM active     ", ok ? x->gpm_sm_active_pct : CP_UNKNOWN, bw);
         text(s, "  ");
         spark(s, h[i].sm, nhist, head, sw);
         endline(s);
-        text(s, "  memory busy   ");
-        bar(s, ok ? x->util_mem_pct : CP_UNKNOWN, bw);
-        pct_text(s, ok ? x->util_mem_pct : CP_UNKNOWN);
+        meter(s, "  memory busy   ", ok ? x->util_mem_pct : CP_UNKNOWN, bw);
         textf(s, "  used %s of %s GiB", used, total);
         if (ok && CP_KNOWN(x->gpm_tensor_active_pct)) textf(s, "  tensor %lld %%", (long long)x->gpm_tensor_active_pct);
         endline(s);
@@ -340,24 +342,19 @@ static void draw(screen *s, const cp_tele_frame *f, const history *h, int head, 
 /* `cuprobe top`; see cli.h. */
 int cmd_top(int argc, char **argv)
 {
-    double interval = 1, timeout_s = CP_TIMEOUT_DEFAULT_MS / 1000.0;
+    double interval = 1;
+    cp_observe_opts obs = CP_OBSERVE_DEFAULTS;   /* its --timeout, parsed the one way */
     const char *v;
     int id;
     cli_parser p;
     cli_parser_init(&p, "top", argc, argv, 0);
     while ((id = cli_next(&p, &v)) != CLI_END) {
-        char *end;
         if (id == CLI_STOP) return p.status;
         if (id == CLI_OPERAND) return cli_usage_error("top takes no operand, got '%s'", v);
-        errno = 0;
         if (id == OPT_INTERVAL) {
-            interval = strtod(v, &end);
-            if (errno || end == v || *end || !(interval >= 0.1) || interval > 3600)
-                return cli_usage_error("--interval wants seconds from 0.1 to 3600, got '%s'", v);
+            if (cli_seconds("--interval", v, 0.1, 3600, &interval) != 0) return CP_EXIT_USAGE;
         } else if (id == OPT_TIMEOUT) {
-            timeout_s = strtod(v, &end);
-            if (errno || end == v || *end || !(timeout_s > 0) || timeout_s > 3600)
-                return cli_usage_error("--timeout wants a positive number of seconds, got '%s'", v);
+            if (cli_observe_option(id, v, &obs) < 0) return CP_EXIT_USAGE;
         } else {
             return cli_unhandled(&p);
         }
@@ -366,10 +363,7 @@ int cmd_top(int argc, char **argv)
         return cli_error(CP_EXIT_USAGE, "top needs a terminal; for a stream use cuprobe monitor");
     setlocale(LC_CTYPE, "");
     int utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-    double deadline_s = timeout_s < interval ? timeout_s : interval;
-    cp_tele_opts o = { (int)ceil(deadline_s * 1000), (int)ceil(timeout_s * 1000) };
-    if (o.deadline_ms < CP_TIMEOUT_MIN_MS) o.deadline_ms = CP_TIMEOUT_MIN_MS;
-    cp_tele *t = cp_tele_open(&o);
+    cp_tele *t = cli_sampler(interval, obs.timeout_ms);
     history *h = calloc(CP_MAX_GPUS, sizeof *h);
     if (!t || !h) {
         cp_tele_close(t);
