@@ -133,6 +133,10 @@ const cp_tele_metric *cp_tele_metric_table(int *n);
 /* m's field for g, unscaled; CP_UNKNOWN when unknown or g did not answer. */
 int64_t cp_tele_metric_raw(const cp_tele_metric *m, const cp_tele_gpu *g);
 
+/* The clock-event reasons by row (the words doctor uses too): row i's bit
+ * and words; 0 past the last row. */
+int cp_tele_clock_reason(int i, int64_t *bit, const char **word);
+
 /* The metrics chosen (--fields): indexes into the table. */
 #define CP_TELE_MAX_FIELDS 64
 typedef struct {
