@@ -99,6 +99,9 @@ check-unit: check-build
 check-cli: check-build
 	@sh tests/cli/run.sh $(TOOL) $(BUILD)
 	@sh tests/install.sh $(BUILD) "$(SANFLAGS)"
+	@bash tests/exporter.sh $(TOOL) $(BUILD) "$(SANFLAGS)"
+	@sh tests/deploy.sh $(TOOL) $(BUILD)
+	@sh tests/top.sh $(TOOL) $(BUILD)
 
 # The formatting rules and the banned-function list (tools/lint.sh).
 lint:
@@ -106,6 +109,7 @@ lint:
 
 # The CI entry point: lint, everything twice, then one summary line.
 test: lint
+	@sh tools/test-deps.sh
 	@rm -f build/results.txt build-asan/results.txt
 	$(MAKE) --no-print-directory BUILD=build WERROR=1 check-unit check-cli
 	$(MAKE) --no-print-directory BUILD=build-asan WERROR=1 SAN=1 check-unit check-cli

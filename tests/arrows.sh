@@ -23,6 +23,7 @@ installed 4
 probe 4
 observe 5
 bench 5
+telemetry 5
 report 6
 checks 7
 explain 8'

@@ -18,7 +18,8 @@
  *            (0/1), "enum" (a vendor enumeration, named in help), "bitmask"
  *            (bits named in help), "MT/s" (PCIe link speed), "MB/s" (a
  *            copy rate, 10^6 bytes a second), "microseconds", "kHz", "MHz"
- *            (clocks), "bits" (a bus width), "" (an id or version number)
+ *            (clocks), "bits" (a bus width), "millijoules", "KB/s" (NVML's
+ *            PCIe throughput, 1024 bytes a second), "" (an id or version number)
  *   help     what the value is, lowercase, no final full stop; where it
  *            comes from when that is not obvious from the name
  *
@@ -96,12 +97,38 @@
                              "(a 1 s average on Ampere and newer)") \
     I(util_gpu_pct, "percent", "share of the last sample period in which a kernel ran") \
     I(util_mem_pct, "percent", "share of the last sample period in which device memory " \
-                               "was read or written")
+                               "was read or written") \
+    CP_NVML_TELEMETRY_FIELDS(I, S)
+
+/* The sample rows only the sampler fills (src/lib/telemetry/, not doctor's
+ * probe: PCIe throughput alone costs a 20 ms window per call).  GPM values
+ * need two samples, so they are unknown on a sampler's first tick; XIDs
+ * are counted by the sampler's parent since it started. */
+#define CP_NVML_TELEMETRY_FIELDS(I, S) \
+    I(clock_sm_mhz, "MHz", "SM clock now (the most it can run: max_sm_clock_mhz)") \
+    I(clock_mem_mhz, "MHz", "memory clock now (the most it can run: max_mem_clock_mhz)") \
+    I(energy_mj, "millijoules", "energy used since the driver loaded (Volta and newer)") \
+    I(pcie_tx_kbs, "KB/s", "PCIe bytes sent by the GPU, over a 20 ms window") \
+    I(pcie_rx_kbs, "KB/s", "PCIe bytes received by the GPU, over a 20 ms window") \
+    I(gpm_sm_active_pct, "percent", "share of time the SMs were busy, averaged over all SMs " \
+                                    "(GPM, Hopper and newer)") \
+    I(gpm_sm_occupancy_pct, "percent", "resident warps against the most the SMs can hold " \
+                                       "(GPM, Hopper and newer)") \
+    I(gpm_tensor_active_pct, "percent", "share of time the SMs ran tensor-core instructions " \
+                                        "(GPM, Hopper and newer)") \
+    I(gpm_dram_bw_pct, "percent", "DRAM bandwidth used against the theoretical peak " \
+                                  "(GPM, Hopper and newer)") \
+    I(xid_events, "count", "XID events seen since the sampler started (NVML event API)") \
+    I(xid_last, "", "the last XID seen since the sampler started") \
+    I(mem_reserved_bytes, "bytes", "device memory the driver reserves for itself " \
+                                   "(nvmlDeviceGetMemoryInfo_v2)")
 
 /* One compute process on a GPU (nvmlDeviceGetComputeRunningProcesses). */
 #define CP_GPU_PROCESS_FIELDS(I, S) \
     I(pid, "", "process id") \
-    I(used_bytes, "bytes", "device memory the process uses")
+    I(used_bytes, "bytes", "device memory the process uses") \
+    I(sm_util_pct, "percent", "share of the last tick in which the process had a kernel on the " \
+                              "GPU (the sampler only; unknown when NVML kept no sample of it)")
 
 /* ------------------------------------------------------------------ CUDA --
  * All inventory: libcuda without a context answers only what a GPU is

@@ -3,6 +3,7 @@
 #ifndef CP_CLI_H
 #define CP_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 typedef struct {
@@ -19,7 +20,9 @@ typedef enum {
     OPT_LEVEL, OPT_JSON, OPT_VERBOSE, OPT_COLOR, OPT_NO_COLOR,
     OPT_FROM, OPT_PYTHON, OPT_TIMEOUT, OPT_ROOT, OPT_LIVE,
     OPT_SM, OPT_CHECK, OPT_FILE,
-    OPT_DEVICE, OPT_SIZE, OPT_ITERS, OPT_SWEEP, OPT_SVG, OPT_ONLY
+    OPT_DEVICE, OPT_SIZE, OPT_ITERS, OPT_SWEEP, OPT_SVG, OPT_ONLY,
+    OPT_INTERVAL, OPT_DURATION, OPT_COUNT, OPT_FORMAT, OPT_FIELDS, OPT_TEXTFILE, OPT_LIST_FIELDS,
+    OPT_LISTEN, OPT_DOCTOR_EVERY, OPT_MAX_CLIENTS
 } cli_opt;
 
 typedef struct {
@@ -47,6 +50,11 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "cuprobe: MSG" on stderr, the message written as safe text (cp_text_put:
  * it names paths and words the tool did not write); returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* SIGINT and SIGTERM set cli_stop_now instead of ending the process (no
+ * SA_RESTART: a sleep or a poll is cut short), for the commands that run
+ * until told to stop (monitor, exporter). */
+extern volatile sig_atomic_t cli_stop_now;
+void cli_catch_stop(void);
 /* Flush stdout now (a command whose last step is slow sends its output
  * first); a failure is kept for main's write-error exit. */
 void cli_flush_stdout(void);
@@ -59,5 +67,8 @@ int cmd_arch(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
+int cmd_exporter(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

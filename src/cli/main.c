@@ -1,6 +1,7 @@
 /* cuprobe: see the CUDA stack one layer at a time.  The tool is a plain
  * client of libcuprobe (include/cuprobe/). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -16,6 +17,11 @@ const cli_command cli_commands[] = {
     { "explain", "MESSAGE...|-", "say what a pasted CUDA error message or log means: layer, cause, fix, the check that confirms it", cmd_explain },
     { "info", "[options]", "what the GPUs are (deviceQuery's set), the Driver and Runtime API versions, P2P and NVLink between GPUs", cmd_info },
     { "bench", "[options]", "measure copies, memory, launches and GEMMs on the GPU, each beside its ceiling", cmd_bench },
+    { "monitor", "[options]",
+      "sample every GPU's telemetry (what kernel-active and SM activity really say) as CSV, JSON lines or Prometheus text",
+      cmd_monitor },
+    { "top", "[--interval SECONDS]", "a live view of every GPU: bars, history, throttle reasons, XIDs, processes; ? says what each number means", cmd_top },
+    { "exporter", "[options]", "serve the same telemetry and cuprobe's verdicts to Prometheus over HTTP", cmd_exporter },
     { "snapshot", "DIR [options]", "save what doctor sees into DIR, for a bug report or `doctor --from DIR`", cmd_snapshot },
     { NULL, NULL, NULL, NULL }
 };
@@ -41,6 +47,25 @@ static int run(int argc, char **argv)
         return c->run(argc - 2, argv + 2);
     }
     return cli_usage_error("unknown command '%s'", argv[1]);
+}
+
+volatile sig_atomic_t cli_stop_now;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    cli_stop_now = 1;
+}
+
+/* SIGINT and SIGTERM ask to stop; see cli.h. */
+void cli_catch_stop(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 /* Every command's output reaches its reader or the exit code says it did

@@ -1,5 +1,6 @@
 /* The option parser, driven by the option table (options.h). */
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,4 +272,28 @@ int cli_level(const char *v)
     if (strcmp(v, "2") == 0) return 2;
     cli_usage_error("--level takes 1 or 2, not '%s'", v);
     return -1;
+}
+
+/* A number of seconds in [lo, hi] for option opt; see options.h. */
+int cli_seconds(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (errno || end == v || *end || !(d >= lo) || d > hi) {
+        cli_usage_error("%s wants seconds from %g to %g, got '%s'", opt, lo, hi, v);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+/* The sampler of monitor, top and exporter; see options.h. */
+cp_tele *cli_sampler(double interval_s, int timeout_ms)
+{
+    /* a tick never outlasts its interval: its deadline is the shorter one */
+    double deadline_ms = timeout_ms < interval_s * 1000 ? timeout_ms : interval_s * 1000;
+    cp_tele_opts o = { (int)ceil(deadline_ms), timeout_ms };
+    if (o.deadline_ms < CP_TIMEOUT_MIN_MS) o.deadline_ms = CP_TIMEOUT_MIN_MS;
+    return cp_tele_open(&o);
 }

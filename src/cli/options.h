@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "cuprobe/cuprobe.h"
+#include "cuprobe/telemetry.h"
 
 /* What cli_next returns besides an option id (cli_opt, > 0). */
 enum { CLI_END = 0, CLI_OPERAND = -1, CLI_STOP = -2 };
@@ -88,5 +89,14 @@ int cli_level(const char *v);
 enum { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 int cli_color_option(int id, const char *value, int *when);
 int cli_use_color(int when);
+
+/* A number of seconds from lo to hi for option opt ("--interval") into
+ * *out: 0, or -1 after printing the usage error. */
+int cli_seconds(const char *opt, const char *v, double lo, double hi, double *out);
+
+/* The NVML sampler of monitor, top and exporter: a tick's deadline is the
+ * shorter of the interval and --timeout (timeout_ms, also the deadline of
+ * a new child's start).  NULL when out of memory. */
+cp_tele *cli_sampler(double interval_s, int timeout_ms);
 
 #endif

@@ -122,6 +122,24 @@
  *   nvml.p2p=1             nvmlDeviceGetP2PStatus answers OK for every pair (0: 5
  *                          NOT_SUPPORTED; missing: 3); nvml.devN.p2p_no=LIST the
  *                          NVML indices N cannot reach
+ *   For the sampler (src/lib/telemetry/):
+ *   nvml.devN.clock_sm, .clock_mem   nvmlDeviceGetClockInfo, MHz (each SM
+ *                          clock call counts as one tick of the device)
+ *   nvml.devN.energy_mj    nvmlDeviceGetTotalEnergyConsumption
+ *   nvml.devN.mem_reserved nvmlDeviceGetMemoryInfo_v2's reserved (default 0)
+ *   nvml.devN.proc_util=pid:sm,...   nvmlDeviceGetProcessUtilization, one
+ *                          sample a process stamped now, SM share in percent
+ *   nvml.devN.pcie_tx_kbs, .pcie_rx_kbs   nvmlDeviceGetPcieThroughput
+ *   nvml.devN.events=0x8   supported event types; registering needs it
+ *   nvml.devN.xids=13,79   XIDs queued at registration, one per
+ *                          nvmlEventSetWait_v2; .xid_repeat=N the list N times
+ *   nvml.devN.gpm=0|1      nvmlGpmQueryDeviceSupport (absent: 3)
+ *   nvml.devN.gpm_sm_active, .gpm_sm_occupancy, .gpm_tensor, .gpm_dram_bw
+ *                          GPM metrics, percent (decimals allowed)
+ *   nvml.devN.lost_after=K after K ticks every call on the device answers
+ *                          15 GPU_IS_LOST
+ *   nvml.devN.hang_after=K after K ticks the next call on it never returns
+ *   The fake counts its exported calls: fake_nvml_calls() (dlsym).
  *
  * Dropping a symbol: a constructor (FK_LOAD_CONSTRUCTOR in each fake) reads
  * the scenario when the library is loaded and points the dynamic-symbol

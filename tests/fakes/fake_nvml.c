@@ -5,6 +5,7 @@
  * the real header lays them out, independently of cuprobe's nvml_api.h.
  */
 #include <stddef.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fake_common.h"
@@ -43,10 +44,12 @@ FK_LOAD_CONSTRUCTOR("nvml")
 #define FK_MAX_PROCS 256
 
 static int g_init;            /* nvmlInit_v2 reference count */
+static long long fk_calls;    /* exported NVML calls made in this process */
 static struct nvmlDevice_st g_devs[FK_MAX_DEV];
 
 nvmlReturn_t nvmlInit_v2(void)
 {
+    fk_calls++;
     fk_load(1);
     if (fk_int("nvml.init.hang", 0))
         for (;;)
@@ -60,6 +63,7 @@ nvmlReturn_t nvmlInit_v2(void)
 
 nvmlReturn_t nvmlShutdown(void)
 {
+    fk_calls++;
     if (g_init <= 0)
         return FK_UNINITIALIZED;
     g_init--;
@@ -75,6 +79,7 @@ static const struct { int code; const char *text; } errors[] = {
 
 const char *nvmlErrorString(nvmlReturn_t result)
 {
+    fk_calls++;
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
         if (errors[i].code == result)
             return errors[i].text;
@@ -97,11 +102,13 @@ static nvmlReturn_t put_str(const char *v, char *buf, unsigned int length)
 
 nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length)
 {
+    fk_calls++;
     return put_str(fk_get("nvml.driver"), version, length);
 }
 
 nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length)
 {
+    fk_calls++;
     return put_str(fk_get("nvml.version"), version, length);
 }
 
@@ -121,12 +128,14 @@ static nvmlReturn_t cuda_driver_version(int *version)
 
 nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *version)
 {
+    fk_calls++;
     return cuda_driver_version(version);
 }
 
 /* The real _v2 asks libcuda; here it answers the same. */
 nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *version)
 {
+    fk_calls++;
     return cuda_driver_version(version);
 }
 
@@ -138,6 +147,7 @@ static int ndevices(void)
 
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count)
 {
+    fk_calls++;
     if (!g_init)
         return FK_UNINITIALIZED;
     if (!count)
@@ -148,6 +158,7 @@ nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count)
 
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device)
 {
+    fk_calls++;
     if (!g_init)
         return FK_UNINITIALIZED;
     if (!device || index >= (unsigned)ndevices())
@@ -156,6 +167,8 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *dev
     *device = &g_devs[index];
     return FK_SUCCESS;
 }
+
+static nvmlReturn_t fk_dev_fault(int index);
 
 /* The scenario value of one field of a device handle; *rc says why not. */
 static const char *field(nvmlDevice_t d, const char *name, nvmlReturn_t *rc)
@@ -169,6 +182,9 @@ static const char *field(nvmlDevice_t d, const char *name, nvmlReturn_t *rc)
         *rc = FK_INVALID_ARGUMENT;
         return NULL;
     }
+    *rc = fk_dev_fault(d->index);
+    if (*rc != FK_SUCCESS)
+        return NULL;
     const char *v = fk_dev("nvml", d->index, name);
     if (!v)
         *rc = FK_NOT_SUPPORTED;
@@ -209,6 +225,7 @@ static nvmlReturn_t dev_int(nvmlDevice_t d, const char *name, int *out)
 
 nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int length)
 {
+    fk_calls++;
     nvmlReturn_t rc;
     const char *v = field(d, "name", &rc);
     return rc != FK_SUCCESS ? rc : put_str(v, name, length);
@@ -216,6 +233,7 @@ nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int length)
 
 nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length)
 {
+    fk_calls++;
     nvmlReturn_t rc;
     const char *v = field(d, "uuid", &rc);
     return rc != FK_SUCCESS ? rc : put_str(v, uuid, length);
@@ -239,6 +257,7 @@ static int put_pci(const char *v, nvmlPciInfo_t *pci)
 
 nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci)
 {
+    fk_calls++;
     nvmlReturn_t rc;
     const char *v = field(d, "pci", &rc);
     if (rc != FK_SUCCESS)
@@ -254,6 +273,7 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci)
 
 nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int *major, int *minor)
 {
+    fk_calls++;
     nvmlReturn_t rc;
     const char *v = field(d, "cc", &rc);
     if (rc != FK_SUCCESS)
@@ -265,16 +285,19 @@ nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int *major, int 
 
 nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, int *mode)
 {
+    fk_calls++;
     return dev_int(d, "persistence", mode);
 }
 
 nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d, int *mode)
 {
+    fk_calls++;
     return dev_int(d, "compute_mode", mode);
 }
 
 nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *current, unsigned int *pending)
 {
+    fk_calls++;
     nvmlReturn_t rc = dev_uint(d, "mig", current);
     if (rc == FK_SUCCESS && !pending)
         return FK_INVALID_ARGUMENT;
@@ -285,6 +308,7 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *current, unsigne
 
 nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *mem)
 {
+    fk_calls++;
     long long total;
     nvmlReturn_t rc = dev_num(d, "mem_total", &total);
     if (rc != FK_SUCCESS)
@@ -325,6 +349,7 @@ static int parse_procs(const char *v, nvmlProcessInfo_t *out, int max)
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned int *count,
                                                      nvmlProcessInfo_t *infos)
 {
+    fk_calls++;
     nvmlReturn_t rc;
     nvmlProcessInfo_t all[FK_MAX_PROCS];
     const char *v = field(d, "procs", &rc);
@@ -352,6 +377,7 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned in
 nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int *corr, unsigned int *unc,
                                        unsigned int *pending, unsigned int *failure)
 {
+    fk_calls++;
     nvmlReturn_t rc = dev_uint(d, "remap_pending", pending);
     if (rc != FK_SUCCESS)
         return rc;
@@ -365,11 +391,13 @@ nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int *corr, unsig
 
 nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d, int *pending)
 {
+    fk_calls++;
     return dev_int(d, "retired_pending", pending);
 }
 
 nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, int *current, int *pending)
 {
+    fk_calls++;
     nvmlReturn_t rc = dev_int(d, "ecc", current);
     if (rc == FK_SUCCESS && !pending)
         return FK_INVALID_ARGUMENT;
@@ -382,6 +410,7 @@ nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, int *current, int *pending)
 nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int type, int counter,
                                          unsigned long long *count)
 {
+    fk_calls++;
     long long v;
     if (counter != 0 || (type != 0 && type != 1))
         return FK_NOT_SUPPORTED;
@@ -406,37 +435,44 @@ static nvmlReturn_t clock_events(nvmlDevice_t d, unsigned long long *reasons)
 
 nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *reasons)
 {
+    fk_calls++;
     return clock_events(d, reasons);
 }
 
 /* The pre-535 name of the same call. */
 nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long *reasons)
 {
+    fk_calls++;
     return clock_events(d, reasons);
 }
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned int *gen)
 {
+    fk_calls++;
     return dev_uint(d, "pcie_gen_cur", gen);
 }
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned int *width)
 {
+    fk_calls++;
     return dev_uint(d, "pcie_width_cur", width);
 }
 
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d, unsigned int *gen)
 {
+    fk_calls++;
     return dev_uint(d, "pcie_gen_max", gen);
 }
 
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d, unsigned int *width)
 {
+    fk_calls++;
     return dev_uint(d, "pcie_width_max", width);
 }
 
 nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *temp)
 {
+    fk_calls++;
     if (sensor != 0)
         return FK_INVALID_ARGUMENT;
     return dev_uint(d, "temp", temp);
@@ -444,16 +480,19 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *
 
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *power_mw)
 {
+    fk_calls++;
     return dev_uint(d, "power_mw", power_mw);
 }
 
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int *limit_mw)
 {
+    fk_calls++;
     return dev_uint(d, "power_limit_mw", limit_mw);
 }
 
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
 {
+    fk_calls++;
     unsigned int gpu;
     nvmlReturn_t rc = dev_uint(d, "util_gpu", &gpu);
     if (rc == FK_SUCCESS && !u)
@@ -468,6 +507,7 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
 /* cuprobe info: clocks, NVLink (fake_common.h's keys). */
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, int type, unsigned int *mhz)
 {
+    fk_calls++;
     if (type != 1 && type != 2)
         return FK_NOT_SUPPORTED;
     return dev_uint(d, type == 1 ? "max_sm_clock" : "max_mem_clock", mhz);
@@ -486,6 +526,7 @@ static nvmlReturn_t link_ok(nvmlDevice_t d, unsigned int link)
 /* nvml.devN.nvlink_down=LIST: the links not active. */
 nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, int *active)
 {
+    fk_calls++;
     nvmlReturn_t rc = link_ok(d, link);
     if (rc != FK_SUCCESS)
         return rc;
@@ -507,6 +548,7 @@ nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, int *ac
  * or the last one for a shorter list (one bus id for every link). */
 nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d, unsigned int link, nvmlPciInfo_t *pci)
 {
+    fk_calls++;
     nvmlReturn_t rc = link_ok(d, link);
     if (rc != FK_SUCCESS)
         return rc;
@@ -529,6 +571,7 @@ nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d, unsigned int li
 /* The old layout's name: never called by cuprobe, so a poisoned answer. */
 nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo(nvmlDevice_t d, unsigned int link, nvmlPciInfo_t *pci)
 {
+    fk_calls++;
     (void)d; (void)link;
     if (pci) memset(pci, 0x5a, sizeof *pci);
     return FK_SUCCESS;
@@ -536,6 +579,7 @@ nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo(nvmlDevice_t d, unsigned int link,
 
 nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t d, unsigned int link, unsigned int *version)
 {
+    fk_calls++;
     nvmlReturn_t rc = link_ok(d, link);
     return rc != FK_SUCCESS ? rc : dev_uint(d, "nvlink_version", version);
 }
@@ -544,6 +588,7 @@ nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t d, unsigned int link, unsig
  * the NVML indices N cannot read from (status 5, NOT_SUPPORTED). */
 nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t a, nvmlDevice_t b, int index, int *status)
 {
+    fk_calls++;
     nvmlReturn_t rc;
     long long all;
     field(a, "name", &rc);
@@ -566,5 +611,330 @@ nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t a, nvmlDevice_t b, int index, i
         p = *end == ',' ? end + 1 : end;
     }
     *status = no ? 5 : 0;
+    return FK_SUCCESS;
+}
+
+/* ---- telemetry: clocks, energy, PCIe throughput, events, GPM, faults ---- */
+
+enum { FK_TIMEOUT = 10, FK_GPU_IS_LOST = 15, FK_VERSION_MISMATCH = 25 };
+
+/* A device's number, -1 when absent. */
+static long long fk_int_dev(int dev, const char *field)
+{
+    long long v;
+    return fk_num(fk_dev("nvml", dev, field), &v) ? v : -1;
+}
+
+static long long g_ticks[FK_MAX_DEV];   /* nvmlDeviceGetClockInfo(SM) calls: the sampler's ticks */
+
+/* lost_after / hang_after: once a device's ticks pass N, every call on it
+ * answers 15 GPU_IS_LOST, or never returns. */
+static nvmlReturn_t fk_dev_fault(int index)
+{
+    long long lost = fk_int_dev(index, "lost_after"), hang = fk_int_dev(index, "hang_after");
+    if (hang >= 0 && g_ticks[index] > hang)
+        for (;;)
+            pause();
+    if (lost >= 0 && g_ticks[index] > lost)
+        return FK_GPU_IS_LOST;
+    return FK_SUCCESS;
+}
+
+/* The number of exported calls this process made (tests read it with dlsym). */
+long long fake_nvml_calls(void)
+{
+    return fk_calls;
+}
+
+static nvmlReturn_t clock_key(nvmlDevice_t d, int type, const char *cur_or_max, unsigned int *mhz)
+{
+    char name[32];
+    const char *what = type == 1 ? "sm" : type == 2 ? "mem" : NULL;
+    if (!what)
+        return FK_NOT_SUPPORTED;
+    snprintf(name, sizeof name, "clock_%s%s", what, cur_or_max);
+    return dev_uint(d, name, mhz);
+}
+
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz)
+{
+    fk_calls++;
+    if (type == 1 && d >= g_devs && d < g_devs + FK_MAX_DEV)
+        g_ticks[d->index]++;
+    return clock_key(d, type, "", mhz);
+}
+
+nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *mj)
+{
+    long long v;
+    fk_calls++;
+    nvmlReturn_t rc = dev_num(d, "energy_mj", &v);
+    if (rc == FK_SUCCESS && !mj)
+        return FK_INVALID_ARGUMENT;
+    if (rc == FK_SUCCESS)
+        *mj = (unsigned long long)v;
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t d, int counter, unsigned int *kbps)
+{
+    fk_calls++;
+    if (counter != 0 && counter != 1)
+        return FK_INVALID_ARGUMENT;
+    return dev_uint(d, counter ? "pcie_rx_kbs" : "pcie_tx_kbs", kbps);
+}
+
+/* One event set; each device's queue is its xids list, xid_repeat times. */
+static struct fk_set { int used; } g_set;
+static int g_registered[FK_MAX_DEV];
+static long long g_xid_pos[FK_MAX_DEV];
+
+nvmlReturn_t nvmlDeviceGetSupportedEventTypes(nvmlDevice_t d, unsigned long long *types)
+{
+    long long v;
+    fk_calls++;
+    nvmlReturn_t rc = dev_num(d, "events", &v);
+    if (rc == FK_SUCCESS && !types)
+        return FK_INVALID_ARGUMENT;
+    if (rc == FK_SUCCESS)
+        *types = (unsigned long long)v;
+    return rc;
+}
+
+nvmlReturn_t nvmlEventSetCreate(struct fk_set **set)
+{
+    fk_calls++;
+    if (!g_init)
+        return FK_UNINITIALIZED;
+    if (!set)
+        return FK_INVALID_ARGUMENT;
+    g_set.used = 1;
+    *set = &g_set;
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t d, unsigned long long types, struct fk_set *set)
+{
+    long long v;
+    fk_calls++;
+    if (set != &g_set || !g_set.used)
+        return FK_INVALID_ARGUMENT;
+    nvmlReturn_t rc = dev_num(d, "events", &v);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (types & ~(unsigned long long)v)
+        return FK_NOT_SUPPORTED;
+    g_registered[d->index] = 1;
+    g_xid_pos[d->index] = 0;
+    return FK_SUCCESS;
+}
+
+/* The k-th XID of a device's queue, or -1 past its end. */
+static long long xid_at(int dev, long long k)
+{
+    const char *list = fk_dev("nvml", dev, "xids");
+    long long n = 0, codes[64];
+    while (list && *list && n < 64) {
+        char *end;
+        codes[n++] = strtoll(list, &end, 10);
+        if (end == list)
+            return -1;
+        list = *end == ',' ? end + 1 : end;
+    }
+    long long repeat = fk_int_dev(dev, "xid_repeat");
+    if (repeat < 0)
+        repeat = 1;
+    if (n == 0 || k >= n * repeat)
+        return -1;
+    return codes[k % n];
+}
+
+typedef struct {
+    nvmlDevice_t device;
+    unsigned long long eventType, eventData;
+    unsigned int gpuInstanceId, computeInstanceId;
+} fk_event;
+
+nvmlReturn_t nvmlEventSetWait_v2(struct fk_set *set, fk_event *data, unsigned int timeout_ms)
+{
+    fk_calls++;
+    (void)timeout_ms;     /* answered at once: the queue is known */
+    if (set != &g_set || !data)
+        return FK_INVALID_ARGUMENT;
+    for (int i = 0; i < ndevices(); i++) {
+        if (!g_registered[i] || fk_dev_fault(i) != FK_SUCCESS)
+            continue;
+        long long x = xid_at(i, g_xid_pos[i]);
+        if (x < 0)
+            continue;
+        g_xid_pos[i]++;
+        data->device = &g_devs[i];
+        data->eventType = 0x8;
+        data->eventData = (unsigned long long)x;
+        data->gpuInstanceId = data->computeInstanceId = 0xFFFFFFFFu;
+        return FK_SUCCESS;
+    }
+    return FK_TIMEOUT;
+}
+
+nvmlReturn_t nvmlEventSetFree(struct fk_set *set)
+{
+    fk_calls++;
+    if (set != &g_set)
+        return FK_INVALID_ARGUMENT;
+    g_set.used = 0;
+    memset(g_registered, 0, sizeof g_registered);
+    return FK_SUCCESS;
+}
+
+/* GPM: gpm=1 supported (0: a device that is not); a sample remembers its
+ * device; the metrics are gpm_sm_active, gpm_sm_occupancy, gpm_tensor,
+ * gpm_dram_bw (percent, decimals allowed). */
+typedef struct { unsigned int version, isSupportedDevice; } fk_gpm_support;
+typedef struct fk_gpm_sample { int dev, taken; } *fk_gpm_sample_t;
+typedef struct {
+    unsigned int metricId;
+    nvmlReturn_t nvmlReturn;
+    double value;
+    struct { char *shortName, *longName, *unit; } metricInfo;
+} fk_gpm_metric;
+typedef struct {
+    unsigned int version, numMetrics;
+    fk_gpm_sample_t sample1, sample2;
+    fk_gpm_metric metrics[1];   /* numMetrics of them, as the caller sized it */
+} fk_gpm_get;
+
+nvmlReturn_t nvmlGpmQueryDeviceSupport(nvmlDevice_t d, fk_gpm_support *s)
+{
+    unsigned int v;
+    fk_calls++;
+    if (!s)
+        return FK_INVALID_ARGUMENT;
+    if (s->version != 1)
+        return FK_VERSION_MISMATCH;
+    nvmlReturn_t rc = dev_uint(d, "gpm", &v);
+    if (rc == FK_SUCCESS)
+        s->isSupportedDevice = v ? 1 : 0;
+    return rc;
+}
+
+nvmlReturn_t nvmlGpmSampleAlloc(fk_gpm_sample_t *s)
+{
+    fk_calls++;
+    if (!s)
+        return FK_INVALID_ARGUMENT;
+    *s = calloc(1, sizeof **s);
+    return *s ? FK_SUCCESS : 20;
+}
+
+nvmlReturn_t nvmlGpmSampleFree(fk_gpm_sample_t s)
+{
+    fk_calls++;
+    free(s);
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlGpmSampleGet(nvmlDevice_t d, fk_gpm_sample_t s)
+{
+    unsigned int v;
+    fk_calls++;
+    nvmlReturn_t rc = dev_uint(d, "gpm", &v);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!v)
+        return FK_NOT_SUPPORTED;
+    if (!s)
+        return FK_INVALID_ARGUMENT;
+    s->dev = d->index;
+    s->taken++;
+    return FK_SUCCESS;
+}
+
+nvmlReturn_t nvmlGpmMetricsGet(fk_gpm_get *g)
+{
+    fk_calls++;
+    if (!g)
+        return FK_INVALID_ARGUMENT;
+    if (g->version != 1)
+        return FK_VERSION_MISMATCH;
+    if (!g->sample1 || !g->sample2 || !g->sample1->taken || !g->sample2->taken ||
+        g->sample1->dev != g->sample2->dev)
+        return FK_INVALID_ARGUMENT;
+    for (unsigned int k = 0; k < g->numMetrics; k++) {
+        fk_gpm_metric *m = &g->metrics[k];
+        const char *key = m->metricId == 2 ? "gpm_sm_active" : m->metricId == 3 ? "gpm_sm_occupancy"
+                        : m->metricId == 5 ? "gpm_tensor" : m->metricId == 10 ? "gpm_dram_bw" : NULL;
+        const char *v = key ? fk_dev("nvml", g->sample1->dev, key) : NULL;
+        char *end = NULL;
+        m->value = v ? strtod(v, &end) : 0.0;
+        m->nvmlReturn = v && end != v && !*end ? FK_SUCCESS : FK_NOT_SUPPORTED;
+    }
+    return FK_SUCCESS;
+}
+
+/* nvmlMemory_v2_t, version 0x02000028: reserved from .mem_reserved (0 when
+ * absent), used = allocated only (the struct's comment; REFERENCE 2.4). */
+typedef struct {
+    unsigned int version;
+    unsigned long long total, reserved, free, used;
+} fk_memory_v2;
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, fk_memory_v2 *mem)
+{
+    long long total;
+    fk_calls++;
+    nvmlReturn_t rc = dev_num(d, "mem_total", &total);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!mem)
+        return FK_INVALID_ARGUMENT;
+    if (mem->version != 0x02000028u)
+        return FK_VERSION_MISMATCH;
+    mem->total = (unsigned long long)total;
+    mem->reserved = (unsigned long long)opt_num(d, "mem_reserved", 0);
+    mem->used = (unsigned long long)opt_num(d, "mem_used", 0) - mem->reserved;
+    mem->free = mem->total - mem->used - mem->reserved;
+    return FK_SUCCESS;
+}
+
+/* proc_util=pid:sm,pid:sm: one sample a process, stamped now; a caller's
+ * buffer too short answers 7 with the count, a last-seen time from the
+ * future 6 NOT_FOUND. */
+typedef struct {
+    unsigned int pid;
+    unsigned long long timeStamp;
+    unsigned int smUtil, memUtil, encUtil, decUtil;
+} fk_proc_util;
+
+nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t d, fk_proc_util *out, unsigned int *count,
+                                             unsigned long long last_seen)
+{
+    nvmlReturn_t rc;
+    nvmlProcessInfo_t all[FK_MAX_PROCS];
+    fk_calls++;
+    const char *v = field(d, "proc_util", &rc);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (!count)
+        return FK_INVALID_ARGUMENT;
+    int n = parse_procs(v, all, FK_MAX_PROCS);   /* pid:value, the value is the SM share */
+    if (n < 0)
+        return FK_NOT_SUPPORTED;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long long now = (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000;
+    if (last_seen >= now)
+        return 6;
+    if (!out || *count < (unsigned)n) {
+        *count = (unsigned)n;
+        return FK_INSUFFICIENT_SIZE;
+    }
+    for (int k = 0; k < n; k++) {
+        out[k].pid = all[k].pid;
+        out[k].timeStamp = now;
+        out[k].smUtil = (unsigned)all[k].usedGpuMemory;
+        out[k].memUtil = out[k].encUtil = out[k].decUtil = 0;
+    }
+    *count = (unsigned)n;
     return FK_SUCCESS;
 }

@@ -43,6 +43,7 @@ static void test_rows_well_formed(void)
 {
     static const char *const units[] = { "bytes", "milliwatts", "celsius", "percent", "count", "lanes",
                                          "generation", "bool", "enum", "bitmask", "MT/s", "MB/s", "microseconds", "kHz", "MHz", "bits", "",
+                                         "millijoules", "KB/s",
                                          NULL };
     const row *const lists[] = { nvml_rows, cuda_rows, l2_rows, lib_l2_rows, proc_rows, pci_rows };
     for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {

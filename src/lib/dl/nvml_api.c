@@ -53,6 +53,22 @@ static const cp_dl_sym nvml_syms[] = {
     OPT(nvmlDeviceGetNvLinkRemotePciInfo, "nvmlDeviceGetNvLinkRemotePciInfo_v2"),
     OPT(nvmlDeviceGetNvLinkVersion, NULL),
     OPT(nvmlDeviceGetP2PStatus, NULL),
+    /* telemetry */
+    OPT(nvmlDeviceGetClockInfo, NULL),
+    OPT(nvmlDeviceGetTotalEnergyConsumption, NULL),
+    OPT(nvmlDeviceGetPcieThroughput, NULL),
+    OPT(nvmlDeviceGetSupportedEventTypes, NULL),
+    OPT(nvmlEventSetCreate, NULL),
+    OPT(nvmlDeviceRegisterEvents, NULL),
+    OPT(nvmlEventSetWait, "nvmlEventSetWait_v2"),
+    OPT(nvmlEventSetFree, NULL),
+    OPT(nvmlGpmQueryDeviceSupport, NULL),
+    OPT(nvmlGpmSampleAlloc, NULL),
+    OPT(nvmlGpmSampleFree, NULL),
+    OPT(nvmlGpmSampleGet, NULL),
+    OPT(nvmlGpmMetricsGet, NULL),
+    OPT(nvmlDeviceGetMemoryInfo_v2, NULL),
+    OPT(nvmlDeviceGetProcessUtilization, NULL),
     { .name = NULL },
 };
 

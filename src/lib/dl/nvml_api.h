@@ -191,6 +191,92 @@ typedef nvmlReturn_t (*cp_nvmlDeviceGetTemperature_fn)(nvmlDevice_t dev,
                                                        nvmlTemperatureSensors_t sensor,
                                                        unsigned int *temp_c);
 
+/* ---- telemetry (src/lib/telemetry/): clocks, energy, PCIe throughput,
+ * events, GPM.  Layouts from the NVML header as published in go-nvml
+ * (gen/nvml/nvml.h) and NVIDIA's nvml.h of CUDA 12.x; GPM's array size is
+ * the one thing that differs between header versions (see below). */
+typedef int nvmlPcieUtilCounter_t;    /* 0 TX bytes, 1 RX bytes */
+typedef struct nvmlEventSet_st *nvmlEventSet_t;
+typedef struct nvmlGpmSample_st *nvmlGpmSample_t;
+
+enum {
+    CP_NVML_ERROR_TIMEOUT = 10,
+    CP_NVML_PCIE_UTIL_TX_BYTES = 0,
+    CP_NVML_PCIE_UTIL_RX_BYTES = 1,
+    CP_NVML_EVENT_TYPE_XID_CRITICAL_ERROR = 0x8,
+    CP_NVML_GPM_SUPPORT_VERSION = 1,
+    CP_NVML_GPM_METRICS_GET_VERSION = 1,
+    CP_NVML_GPM_METRIC_SM_UTIL = 2,         /* % of time the SMs were busy, averaged over SMs */
+    CP_NVML_GPM_METRIC_SM_OCCUPANCY = 3,    /* % of the warps an SM can hold that were resident */
+    CP_NVML_GPM_METRIC_ANY_TENSOR_UTIL = 5, /* % of time the SMs ran any tensor instruction */
+    CP_NVML_GPM_METRIC_DRAM_BW_UTIL = 10    /* % of the theoretical DRAM bandwidth used */
+};
+
+/* nvmlGpmSupport_t, version 1: 8 bytes. */
+typedef struct {
+    unsigned int version;
+    unsigned int isSupportedDevice;
+} nvmlGpmSupport_t;
+
+/* nvmlGpmMetric_t: 40 bytes (metricId @0, nvmlReturn @4, value @8,
+ * metricInfo's three pointers @16). */
+typedef struct {
+    unsigned int metricId;
+    nvmlReturn_t nvmlReturn;
+    double value;
+    struct {
+        char *shortName;
+        char *longName;
+        char *unit;
+    } metricInfo;
+} nvmlGpmMetric_t;
+
+/* nvmlGpmMetricsGet_t, version 1: version @0, numMetrics @4, sample1 @8,
+ * sample2 @16, metrics @24.  The header sizes metrics[] by
+ * NVML_GPM_METRIC_MAX, which grew (98 in CUDA 12.0, 333 in the 12.4-era
+ * headers) without a version change, so NVML reads numMetrics entries
+ * only; 333 is kept so the struct is never smaller than any header's.
+ * Not verified against a CUDA 13 nvml.h (none at hand). */
+#define CP_NVML_GPM_METRIC_MAX 333
+typedef struct {
+    unsigned int version;
+    unsigned int numMetrics;
+    nvmlGpmSample_t sample1;
+    nvmlGpmSample_t sample2;
+    nvmlGpmMetric_t metrics[CP_NVML_GPM_METRIC_MAX];
+} nvmlGpmMetricsGet_t;
+
+typedef nvmlReturn_t (*cp_nvmlDeviceGetClockInfo_fn)(nvmlDevice_t dev, nvmlClockType_t type,
+                                                     unsigned int *mhz);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetPcieThroughput_fn)(nvmlDevice_t dev,
+                                                          nvmlPcieUtilCounter_t counter,
+                                                          unsigned int *kbps);
+typedef nvmlReturn_t (*cp_nvmlEventSetCreate_fn)(nvmlEventSet_t *set);
+typedef nvmlReturn_t (*cp_nvmlDeviceRegisterEvents_fn)(nvmlDevice_t dev,
+                                                       unsigned long long types,
+                                                       nvmlEventSet_t set);
+typedef nvmlReturn_t (*cp_nvmlEventSetWait_v2_fn)(nvmlEventSet_t set, nvmlEventData_t *data,
+                                                  unsigned int timeout_ms);
+typedef nvmlReturn_t (*cp_nvmlEventSetFree_fn)(nvmlEventSet_t set);
+typedef nvmlReturn_t (*cp_nvmlGpmQueryDeviceSupport_fn)(nvmlDevice_t dev, nvmlGpmSupport_t *s);
+typedef nvmlReturn_t (*cp_nvmlGpmSampleAlloc_fn)(nvmlGpmSample_t *sample);
+typedef nvmlReturn_t (*cp_nvmlGpmSampleFree_fn)(nvmlGpmSample_t sample);
+typedef nvmlReturn_t (*cp_nvmlGpmSampleGet_fn)(nvmlDevice_t dev, nvmlGpmSample_t sample);
+typedef nvmlReturn_t (*cp_nvmlGpmMetricsGet_fn)(nvmlGpmMetricsGet_t *get);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetMemoryInfo_v2_fn)(nvmlDevice_t dev, nvmlMemory_v2_t *mem);
+
+/* nvmlProcessUtilizationSample_t: 32 bytes (pid @0, timeStamp @8, smUtil
+ * @16, memUtil @20, encUtil @24, decUtil @28). */
+typedef struct {
+    unsigned int pid;
+    unsigned long long timeStamp;    /* CPU microseconds */
+    unsigned int smUtil, memUtil, encUtil, decUtil;
+} nvmlProcessUtilizationSample_t;
+typedef nvmlReturn_t (*cp_nvmlDeviceGetProcessUtilization_fn)(nvmlDevice_t dev,
+                                                               nvmlProcessUtilizationSample_t *s,
+                                                               unsigned int *count,
+                                                               unsigned long long last_seen_us);
+
 typedef struct {
     /* required */
     cp_nvmlInit_v2_fn nvmlInit;                          /* nvmlInit_v2 */
@@ -233,6 +319,22 @@ typedef struct {
     cp_nvmlDeviceGetNvLinkRemotePciInfo_v2_fn nvmlDeviceGetNvLinkRemotePciInfo; /* _v2: the v3 PCI layout */
     cp_nvmlDeviceGetNvLinkVersion_fn nvmlDeviceGetNvLinkVersion;
     cp_nvmlDeviceGetP2PStatus_fn nvmlDeviceGetP2PStatus;
+    /* optional: telemetry (src/lib/telemetry/) */
+    cp_nvmlDeviceGetClockInfo_fn nvmlDeviceGetClockInfo;
+    cp_nvml_dev_ull_fn nvmlDeviceGetTotalEnergyConsumption; /* Volta and newer */
+    cp_nvmlDeviceGetPcieThroughput_fn nvmlDeviceGetPcieThroughput; /* a 20 ms window per call */
+    cp_nvml_dev_ull_fn nvmlDeviceGetSupportedEventTypes;
+    cp_nvmlEventSetCreate_fn nvmlEventSetCreate;
+    cp_nvmlDeviceRegisterEvents_fn nvmlDeviceRegisterEvents;
+    cp_nvmlEventSetWait_v2_fn nvmlEventSetWait;        /* nvmlEventSetWait_v2 */
+    cp_nvmlEventSetFree_fn nvmlEventSetFree;
+    cp_nvmlGpmQueryDeviceSupport_fn nvmlGpmQueryDeviceSupport; /* Hopper and newer */
+    cp_nvmlGpmSampleAlloc_fn nvmlGpmSampleAlloc;
+    cp_nvmlGpmSampleFree_fn nvmlGpmSampleFree;
+    cp_nvmlGpmSampleGet_fn nvmlGpmSampleGet;
+    cp_nvmlGpmMetricsGet_fn nvmlGpmMetricsGet;
+    cp_nvmlDeviceGetMemoryInfo_v2_fn nvmlDeviceGetMemoryInfo_v2; /* set version 0x02000028 */
+    cp_nvmlDeviceGetProcessUtilization_fn nvmlDeviceGetProcessUtilization;
 } cp_nvml_api;
 
 /* libnvidia-ml.so.1, overridden by $CUPROBE_LIBNVML; fills a cp_nvml_api. */

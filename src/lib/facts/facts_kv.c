@@ -676,3 +676,52 @@ int cp_facts_load_snapshot(const char *text, size_t len, cp_facts *f, char *err,
     }
     return seen;
 }
+
+/* ---- the sampler's answers (src/lib/telemetry/): a device's inventory
+ * once, its sample every tick, under the same nvml.dev.N. keys ---- */
+
+#define ROW_STRUCT cp_nvml_inventory
+#define ROW_OF(n) n
+static const field nvml_inv_fields[] = {
+    CP_NVML_INVENTORY_FIELDS(ROW_I, ROW_S)
+    { NULL, FT_INT, 0, 0 }
+};
+#undef ROW_STRUCT
+#undef ROW_OF
+
+#define ROW_STRUCT cp_nvml_sample
+#define ROW_OF(n) n
+static const field nvml_sample_fields[] = {
+    CP_NVML_SAMPLE_FIELDS(ROW_I, ROW_S)
+    { NULL, FT_INT, 0, 0 }
+};
+#undef ROW_STRUCT
+#undef ROW_OF
+
+/* Append device i's inventory lines (nvml.dev.I.name ...). */
+void cp_facts_put_nvml_inventory(cp_buf *b, int i, const cp_nvml_inventory *inv)
+{
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "nvml.dev.%d.", i);
+    put_fields(b, prefix, nvml_inv_fields, inv);
+}
+
+/* Append device i's sample lines, its processes included. */
+void cp_facts_put_nvml_sample(cp_buf *b, int i, const cp_nvml_sample *s)
+{
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "nvml.dev.%d.", i);
+    put_fields(b, prefix, nvml_sample_fields, s);
+    snprintf(prefix, sizeof prefix, "nvml.dev.%d.nprocs", i);
+    cp_kv_put_i64(b, prefix, s->nprocs);
+    for (int p = 0; p < s->nprocs && p < CP_MAX_PROCS; p++) {
+        snprintf(prefix, sizeof prefix, "nvml.dev.%d.proc.%d.", i, p);
+        put_fields(b, prefix, proc_fields, &s->procs[p]);
+    }
+}
+
+/* Apply one "nvml.dev." line (key without that prefix); see facts_kv.h. */
+int cp_facts_set_nvml_dev(cp_nvml_facts *n, const char *key, const char *value)
+{
+    return load_nvml_dev(n, key, value);
+}

@@ -63,4 +63,13 @@ int cp_facts_load(const char *text, size_t len, cp_facts *f, char *err, size_t e
  * file's name. */
 int cp_facts_load_snapshot(const char *text, size_t len, cp_facts *f, char *err, size_t errcap);
 
+/* The sampler's answers (src/lib/telemetry/): device i's inventory, or
+ * its sample with the processes, as nvml.dev.I.NAME lines (no end marker);
+ * and the reader of one such line, key given without "nvml.dev."
+ * ("0.power_mw"): 0, or -1 for an index out of range or a value of the
+ * wrong type (a field this build does not know is ignored). */
+void cp_facts_put_nvml_inventory(cp_buf *b, int i, const cp_nvml_inventory *inv);
+void cp_facts_put_nvml_sample(cp_buf *b, int i, const cp_nvml_sample *s);
+int cp_facts_set_nvml_dev(cp_nvml_facts *n, const char *key, const char *value);
+
 #endif

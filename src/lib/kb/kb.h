@@ -57,4 +57,8 @@ const cp_xid_info *cp_xid_lookup(int64_t xid);
  * cap" into buf; "none" when 0.  Returns buf. */
 const char *cp_clock_events_str(int64_t bits, char *buf, int cap);
 
+/* The same table row by row, for a renderer that gives each reason its own
+ * series (the exporter): row i's bit and words; 0 past the last row. */
+int cp_clock_event_reason(int i, int64_t *bit, const char **word);
+
 #endif

@@ -174,3 +174,14 @@ const char *cp_clock_events_str(int64_t bits, char *buf, int cap)
     }
     return buf;
 }
+
+/* Row i of the clock-event table (lowest bit first): its bit into *bit and
+ * its words into *word; 0 past the last row. */
+int cp_clock_event_reason(int i, int64_t *bit, const char **word)
+{
+    if (i < 0 || (size_t)i >= sizeof(clock_bits) / sizeof(clock_bits[0]))
+        return 0;
+    *bit = clock_bits[i].bit;
+    *word = clock_bits[i].word;
+    return 1;
+}

@@ -11,6 +11,7 @@
 #include "dl/loader.h"
 #include "dl/nvml_api.h"
 #include "probe/probe.h"
+#include "probe/nvml_fill.h"
 
 #define OK CP_NVML_SUCCESS
 
@@ -344,4 +345,21 @@ void cp_nvml_probe_fill_ex(cp_nvml_facts *out, cp_loaded_hook loaded, void *arg)
         fill_p2p(&api, out, i);
     api.nvmlShutdown();
     /* left loaded, like libcuda: the probe's process exits soon after */
+}
+
+/* ---- for the sampler (src/lib/telemetry/), which keeps NVML open ---- */
+
+/* What the GPU is (identity, modes, clocks and links), as the probe reads
+ * it once. */
+void cp_nvml_fill_inventory(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_inventory *inv)
+{
+    fill_identity(api, h, inv);
+    fill_modes(api, h, inv);
+    fill_topology(api, h, inv);
+}
+
+/* One tick of one device: the sample rows doctor's probe reads too. */
+void cp_nvml_fill_sample(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *s)
+{
+    fill_sample(api, h, s);
 }
