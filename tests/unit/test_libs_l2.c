@@ -127,6 +127,14 @@ static void test_verdicts(void)
     CHECK(strstr(ev, "cuDNN: load 81.0 ms, init 120.5 ms, run 0.9 ms; RSS 200 MiB -> 900 MiB loaded and "
                      "initialised (+700 MiB), 910 MiB after the run (+10 MiB), peak 950 MiB") != NULL);
     CHECK(strstr(ev, "VmRSS 3 MiB at start, 180 MiB after cuInit and the primary context, peak 1500 MiB") != NULL);
+    /* a run that gives memory back reads as a fall, not "+-2" (NCCL on the H200) */
+    cp_lib_l2 *nccl = &f->libs_l2.lib[CP_L2_NCCL];
+    int64_t saved = nccl->rss_after_bytes;
+    nccl->rss_after_bytes = nccl->rss_loaded_bytes - (2 << 20);
+    CHECK_I64(status_of(f, 2, ev, sizeof ev), CP_PASS);
+    CHECK(strstr(ev, " MiB after the run (-2 MiB)") != NULL);
+    CHECK(strstr(ev, "+-") == NULL);
+    nccl->rss_after_bytes = saved;
 
     /* every library missing: a skip, not a failure */
     for (int i = 0; i < CP_L2_NLIBS; i++) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "check.h"
+#include "host/host.h"
 #include "kb/kb.h"
 #include "util/str.h"
 
@@ -334,7 +335,15 @@ static const char *const l2_jobs[CP_L2_NLIBS] = {
 static const char *ms_words(int64_t us, char *buf, size_t cap)
 {
     if (CP_KNOWN(us)) snprintf(buf, cap, "%.1f", (double)us / 1000.0);
-    else snprintf(buf, cap, "?");
+    else snprintf(buf, cap, "N/A");
+    return buf;
+}
+
+/* A change in MiB with its sign: "+152", "-2", "0"; "N/A" when unknown. */
+static const char *delta_words(int64_t mib_change, char *buf, size_t cap)
+{
+    if (!CP_KNOWN(mib_change)) snprintf(buf, cap, "N/A");
+    else snprintf(buf, cap, "%+lld", (long long)mib_change);
     return buf;
 }
 
@@ -351,14 +360,26 @@ static int64_t mib_diff(int64_t a, int64_t b)
 /* What one library's load, initialisation and run cost, in time and RSS. */
 static void l2_figures(cp_finding *o, const char *title, const cp_lib_l2 *l)
 {
-    char a[16], b[16], c[16];
-    cp_evidence(o, "%s: load %s ms, init %s ms, run %s ms; RSS %s MiB -> %s MiB loaded and initialised (+%s MiB), "
-                "%s MiB after the run (+%s MiB), peak %s MiB",
+    char a[16], b[16], c[16], d1[24], d2[24];
+    cp_evidence(o, "%s: load %s ms, init %s ms, run %s ms; RSS %s MiB -> %s MiB loaded and initialised (%s MiB), "
+                "%s MiB after the run (%s MiB), peak %s MiB",
                 title, ms_words(l->load_us, a, sizeof a), ms_words(l->init_us, b, sizeof b),
                 ms_words(l->run_us, c, sizeof c), cp_num(mib(l->rss_before_bytes)).s,
-                cp_num(mib(l->rss_loaded_bytes)).s, cp_num(mib_diff(l->rss_loaded_bytes, l->rss_before_bytes)).s,
-                cp_num(mib(l->rss_after_bytes)).s, cp_num(mib_diff(l->rss_after_bytes, l->rss_loaded_bytes)).s,
+                cp_num(mib(l->rss_loaded_bytes)).s,
+                delta_words(mib_diff(l->rss_loaded_bytes, l->rss_before_bytes), d1, sizeof d1),
+                cp_num(mib(l->rss_after_bytes)).s,
+                delta_words(mib_diff(l->rss_after_bytes, l->rss_loaded_bytes), d2, sizeof d2),
                 cp_num(mib(l->hwm_after_bytes)).s);
+}
+
+/* CUDA_FORCE_PTX_JIT set to something other than 0: the driver JIT-compiles
+ * the PTX of every module and ignores its SASS (seen on the H200: cuBLAS's
+ * create then fails with CUBLAS_STATUS_INTERNAL_ERROR, cuDNN's convolution
+ * with CUDNN_STATUS_EXECUTION_FAILED). */
+static bool forced_jit(const cp_facts *f)
+{
+    const char *v = cp_host_getenv(&f->host, "CUDA_FORCE_PTX_JIT");
+    return v && v[0] && strcmp(v, "0") != 0;
 }
 
 /* hardware.compute's wrong element: the GPU itself computes wrong. */
@@ -471,6 +492,10 @@ void cp_check_libraries_l2(const cp_facts *f, cp_finding *o)
         else if (!strcmp(fix_kind, "wrong"))
             cp_fix(o, "the GPU computes right with cuprobe's own kernels but this library does not: reinstall %s "
                    "(or use the copy your framework ships) and check it against the driver (libraries.driver)", fix_path);
+        else if (!strcmp(fix_kind, "call") && forced_jit(f))
+            cp_fix(o, "CUDA_FORCE_PTX_JIT=%s makes the driver ignore every library's SASS and compile its PTX, and "
+                   "NVIDIA's libraries do not carry PTX for every kernel: unset it (it is a test switch)",
+                   cp_host_getenv(&f->host, "CUDA_FORCE_PTX_JIT"));
         else if (!strcmp(fix_kind, "call"))
             cp_fix(o, "look the status up (`cuprobe explain` with the status name); a library that fails a tiny run "
                    "on a healthy GPU is a broken or mismatched install: reinstall %s", fix_path);
