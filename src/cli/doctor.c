@@ -60,9 +60,16 @@ int cmd_doctor(int argc, char **argv)
     if (getenv("CUPROBE_BENCH_RUSAGE")) {   /* bench/l1_vs_floor.sh: peak memory of us and the probes */
         struct rusage self;
         getrusage(RUSAGE_SELF, &self);
-        fprintf(stderr, "rusage: cuprobe_maxrss=%ldkB cuda_probe_maxrss=%lldkB nvml_probe_maxrss=%lldkB "
-                "libs_l2_probe_maxrss=%lldkB\n", self.ru_maxrss, (long long)f->cuda.run.maxrss_kb,
-                (long long)f->nvml.run.maxrss_kb, (long long)f->libs_l2.run.maxrss_kb);
+        const struct { const char *name; int64_t kb; } probes[] = {
+            { "cuda_probe", f->cuda.run.maxrss_kb }, { "nvml_probe", f->nvml.run.maxrss_kb },
+            { "libs_l2_probe", f->libs_l2.run.maxrss_kb },   /* unknown at level 1: that child does not run */
+        };
+        fprintf(stderr, "rusage: cuprobe_maxrss=%ldkB", self.ru_maxrss);
+        for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+            if (CP_KNOWN(probes[i].kb)) fprintf(stderr, " %s_maxrss=%lldkB", probes[i].name, (long long)probes[i].kb);
+            else fprintf(stderr, " %s_maxrss=N/A", probes[i].name);
+        }
+        fputc('\n', stderr);
     }
     cp_report_free(&r);
     /* the report goes out now: freeing the session waits for the probe
