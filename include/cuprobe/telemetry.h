@@ -80,11 +80,11 @@ typedef struct {
 
 /* Bounds per tick: NVML calls per GPU (a liveness call, the rows of
  * doctor's probe, then the memory clock, reserved memory, energy, PCIe
- * throughput both ways, two GPM calls and the processes' utilisation),
- * and events read
+ * throughput both ways, two GPM calls, the processes' utilisation and the
+ * GPU-utilisation samples), and events read
  * (nvmlEventSetWait_v2 with timeout 0) before the rest waits for the next
  * tick. */
-#define CP_TELE_CALLS_PER_GPU 24
+#define CP_TELE_CALLS_PER_GPU 26
 #define CP_TELE_EVENTS_PER_TICK 64
 
 typedef struct cp_tele cp_tele;

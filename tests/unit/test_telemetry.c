@@ -211,6 +211,41 @@ static void test_old_driver(void)
     CHECK_I64(f->gpu[0].s.pcie_tx_kbs, CP_UNKNOWN);
     CHECK_I64(f->gpu[0].s.gpm_sm_active_pct, CP_UNKNOWN);
     CHECK_I64(f->gpu[0].s.xid_events, 0);
+    CHECK_I64(f->gpu[0].s.temperature_c, 61);          /* through the deprecated call */
+    CHECK_I64(f->gpu[0].s.util_gpu_samples, CP_UNKNOWN);
+    CHECK_I64(f->gpu[0].s.util_gpu_period_us, CP_UNKNOWN);
+    cp_tele_close(t);
+}
+
+/* Kernel-active from NVML's own samples, over the device's period; the
+ * rate call where there are none; temperature through the newer call,
+ * the older one where it cannot answer. */
+static void test_samples(void)
+{
+    use_scenario("tele-samples.txt");
+    cp_tele *t = open_fast();
+    if (!t) { CHECK(0); return; }
+    const cp_tele_frame *f = cp_tele_tick(t);
+    const cp_nvml_sample *s = &f->gpu[0].s;
+    CHECK_I64(f->gpu[0].state, CP_TELE_OK);
+    CHECK_I64(s->util_gpu_pct, 50);               /* the samples', not the rate call's 100 */
+    CHECK(s->util_gpu_samples >= 5 && s->util_gpu_samples <= 7);   /* the last second's */
+    CHECK_I64(s->util_gpu_period_us, 166667);
+    CHECK_I64(s->temperature_c, 63);
+    CHECK_I64(f->gpu[1].s.util_gpu_pct, 100);
+    CHECK_I64(f->gpu[1].s.util_gpu_samples, 0);
+    CHECK_I64(f->gpu[1].s.util_gpu_period_us, CP_UNKNOWN);
+    CHECK_I64(f->gpu[1].s.temperature_c, 40);
+    usleep(400 * 1000);
+    f = cp_tele_tick(t);                           /* only the samples since the last tick */
+    CHECK(f->gpu[0].s.util_gpu_samples >= 1 && f->gpu[0].s.util_gpu_samples <= 3);
+    CHECK_I64(f->gpu[0].s.util_gpu_pct, 50);
+    CHECK_I64(f->gpu[0].s.util_gpu_period_us, 166667);
+    f = cp_tele_tick(t);                           /* none new: the rate call, the period kept */
+    if (f->gpu[0].s.util_gpu_samples == 0) {
+        CHECK_I64(f->gpu[0].s.util_gpu_pct, 100);
+        CHECK_I64(f->gpu[0].s.util_gpu_period_us, 166667);
+    }
     cp_tele_close(t);
 }
 
@@ -278,10 +313,10 @@ static void test_calls_and_cost(void)
     long long per_tick = calls() - before;
     /* per GPU: liveness, 7 + 1 + 4 of doctor's rows (+1 for GPU 0's
      * process list: count, then fetch), memory clock, reserved memory,
-     * energy, TX, RX, 2 GPM, and for GPU 0, which has a process, its
-     * utilisation;
+     * energy, TX, RX, 2 GPM, the utilisation samples, and for GPU 0,
+     * which has a process, its utilisation;
      * then 1 event wait */
-    CHECK_I64(per_tick, 22 + 20 + 1);
+    CHECK_I64(per_tick, 23 + 21 + 1);
     CHECK(per_tick <= 2 * CP_TELE_CALLS_PER_GPU + CP_TELE_EVENTS_PER_TICK + 1);
     CHECK(first <= per_tick);
     double t0 = cp_now_ms();
@@ -323,6 +358,7 @@ int main(void)
     RUN(test_lost);
     RUN(test_hang);
     RUN(test_old_driver);
+    RUN(test_samples);
     RUN(test_no_nvml);
     RUN(test_init_hang);
     RUN(test_calls_and_cost);

@@ -18,9 +18,16 @@
 
 static const cp_tele_metric table[] = {
     { "kernel_active_percent", "percent", "gauge",
-      "kernel-active: share of the sample period (1/6 s to 1 s, by product) in which at least one "
-      "kernel ran on the GPU; not how busy the SMs are: one tiny kernel on one SM reads 100 "
-      "(sm_active_percent says how busy they are)", S(util_gpu_pct), 1 },
+      "kernel-active: share of the device's sample period (1/6 s to 1 s, by product: "
+      "kernel_active_period_seconds) in which at least one kernel ran on the GPU, the mean of "
+      "NVML's samples since the last tick; not how busy the SMs are: one tiny kernel on one SM "
+      "reads 100 (sm_active_percent says how busy they are)", S(util_gpu_pct), 1 },
+    { "kernel_active_period_seconds", "seconds", "gauge",
+      "the device's own sample period behind kernel_active_percent: the spacing of the "
+      "GPU-utilisation samples NVML keeps (absent until two were seen)", S(util_gpu_period_us), 1e-6 },
+    { "kernel_active_samples", "count", "gauge",
+      "NVML samples kernel_active_percent is the mean of, this tick; 0: none came and it is "
+      "nvmlDeviceGetUtilizationRates' last period", S(util_gpu_samples), 1 },
     { "memory_active_percent", "percent", "gauge",
       "memory-controller activity: share of the sample period in which device memory was read or "
       "written; not how much memory is in use (memory_used_bytes)", S(util_mem_pct), 1 },
