@@ -49,7 +49,7 @@ void cp_parse_pod_uid(const char *text, size_t len, char *out, size_t cap)
             const char *u = text + j + 3;
             size_t k = 0;
             while (k < 36 && (isxdigit((unsigned char)u[k]) || u[k] == '-' || u[k] == '_')) k++;
-            if (k == 36 && !isxdigit((unsigned char)u[36])) {
+            if (k == 36 && (j + 3 + 36 == len || !isxdigit((unsigned char)u[36]))) {
                 char uid[37];
                 for (k = 0; k < 36; k++) uid[k] = u[k] == '_' ? '-' : u[k];
                 uid[36] = '\0';
