@@ -5,8 +5,10 @@
 # single-thread kernels (torch.cuda._sleep: one block on one SM; kernel-active
 # ~100 %, SM activity < 10 % expected); the cost of a tick on the real NVML
 # (the JSON lines' tick_seconds); the exporter's scrape time (200 scrapes,
-# median and p99), its RSS and its CPU time at one scrape a second; top's
-# screen during each loop (with tmux).
+# median and p99) beside the time of a whole `nvidia-smi --query-gpu` process
+# for the same fields (median of 20 runs), its RSS and its CPU time at one
+# scrape a second; top's screen during each loop (with tmux); the device's
+# sample period behind kernel-active (kernel_active_period_seconds).
 # Writes everything under $OUT (default ./out-gpu); summary.txt sums it up.
 # Usage (repo root on the GPU machine): sh bench/gpu_telemetry.sh [SECONDS]
 secs=${1:-20}
@@ -14,7 +16,7 @@ OUT=${OUT:-./out-gpu}
 mkdir -p "$OUT"
 py=$(command -v python3)
 smi_fields=index,utilization.gpu,utilization.memory,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu,pcie.link.gen.current,clocks_event_reasons.active
-mon_fields=kernel_active_percent,memory_active_percent,sm_active_percent,sm_occupancy_percent,tensor_active_percent,dram_bandwidth_percent,sm_clock_hertz,sm_clock_max_hertz,memory_clock_hertz,power_watts,temperature_celsius,pcie_link_generation
+mon_fields=kernel_active_percent,kernel_active_period_seconds,kernel_active_samples,memory_active_percent,sm_active_percent,sm_occupancy_percent,tensor_active_percent,dram_bandwidth_percent,sm_clock_hertz,sm_clock_max_hertz,memory_clock_hertz,power_watts,temperature_celsius,pcie_link_generation
 
 # side_by_side NAME: monitor and nvidia-smi for $secs s, both at 1 s
 side_by_side() {
@@ -63,6 +65,8 @@ median_col() {
     ./cuprobe monitor --interval 1 --count 5 --format jsonl >"$OUT/idle.jsonl" 2>"$OUT/idle.err"
     cat "$OUT/idle.err"
     echo "tick_seconds: $(sed -n 's/.*"tick_seconds": \([0-9.]*\).*/\1/p' "$OUT/idle.jsonl" | tr '\n' ' ')"
+    echo "kernel_active_period_seconds (GPU 0, each tick): $(sed -n 's/.*"gpu": 0,[^}]*"kernel_active_period_seconds": \([0-9.e-]*\|null\).*/\1/p' "$OUT/idle.jsonl" | tr '\n' ' ')"
+    echo "kernel_active_samples (GPU 0, each tick): $(sed -n 's/.*"gpu": 0,[^}]*"kernel_active_samples": \([0-9]*\|null\).*/\1/p' "$OUT/idle.jsonl" | tr '\n' ' ')"
     if [ -n "$py" ] && "$py" -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
         for w in gemm tiny; do
             echo "== $w loop: monitor beside nvidia-smi, $secs s"
@@ -77,6 +81,8 @@ median_col() {
             fi
             kill "$load" 2>/dev/null; wait "$load" 2>/dev/null
             cat "$OUT/$w-monitor.err"
+            echo "$w: cuprobe kernel_active_period_seconds median $(median_col "$OUT/$w-monitor.csv" kernel_active_period_seconds)," \
+                 "kernel_active_samples a tick $(median_col "$OUT/$w-monitor.csv" kernel_active_samples)"
             echo "$w: cuprobe kernel_active_percent median $(median_col "$OUT/$w-monitor.csv" kernel_active_percent)," \
                  "sm_active_percent $(median_col "$OUT/$w-monitor.csv" sm_active_percent)," \
                  "sm_occupancy_percent $(median_col "$OUT/$w-monitor.csv" sm_occupancy_percent)," \
@@ -120,7 +126,31 @@ for _ in range(60):
             "$py" -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1]).read().decode())' $port >"$OUT/metrics.txt"
     fi
     echo "exporter RSS: $(awk '/^VmRSS/ {print $2}' /proc/$ex/status) kB, descriptors: $(ls /proc/$ex/fd | wc -l)"
+    echo "== nvidia-smi --query-gpu for the same fields: 20 runs of the whole process"
+    if [ -n "$py" ]; then
+        "$py" - "$smi_fields" <<'PY' | tee "$OUT/smi-time.txt"
+import subprocess, sys, time
+cmd = ["nvidia-smi", "--query-gpu=" + sys.argv[1], "--format=csv"]
+t = []
+for _ in range(20):
+    s = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    t.append(time.perf_counter() - s)
+t.sort()
+print("nvidia-smi --query-gpu: median %.3f ms, min %.3f ms, max %.3f ms (20 runs, every GPU)"
+      % ((t[9] + t[10]) / 2 * 1e3, t[0] * 1e3, t[19] * 1e3))
+PY
+        echo "beside: $(sed -n 's/^scrape: .*\(median [0-9.]* ms\).*/exporter scrape \1/p' "$OUT/scrape.txt")," \
+             "$(sed -n 's/^nvidia-smi --query-gpu: \(median [0-9.]* ms\).*/nvidia-smi \1/p' "$OUT/smi-time.txt")"
+    else
+        i=0; : >"$OUT/smi-ns.txt"
+        while [ $i -lt 20 ]; do
+            s=$(date +%s%N); nvidia-smi --query-gpu=$smi_fields --format=csv >/dev/null 2>&1; e=$(date +%s%N)
+            echo $(( (e - s) / 1000 )) >>"$OUT/smi-ns.txt"; i=$((i + 1))
+        done
+        echo "nvidia-smi --query-gpu: median $(sort -n "$OUT/smi-ns.txt" | awk '{ a[NR] = $1 } END { printf "%.3f", (a[10] + a[11]) / 2 / 1e3 }') ms (20 runs)"
+    fi
     command -v promtool >/dev/null 2>&1 && { promtool check metrics <"$OUT/metrics.txt" && echo "promtool: ok"; }
     kill -TERM $ex; wait $ex; echo "exporter exit $?"
-    grep -E "sm_active|kernel_active" "$OUT/metrics.txt" | grep -v '^#' | head -4
+    grep -E "sm_active|kernel_active" "$OUT/metrics.txt" | grep -v '^#' | head -6
 } 2>&1 | tee "$OUT/summary.txt"

@@ -59,7 +59,7 @@ start a tele-throttle 80 24
 cap a
 if grep -q "^GPU 0  NVIDIA H200  0000:00:06.0  ok" "$tmp/screen" && grep -q "kernel-active \[" "$tmp/screen" &&
    grep -q "SM active     \[" "$tmp/screen" && grep -q "clocks held by: sw power cap, sw thermal slowdown" "$tmp/screen" &&
-   grep -q "processes: 4242 74.0 GiB 97 %" "$tmp/screen" && grep -q "^GPU 1 " "$tmp/screen"; then
+   grep -q "processes: 4242 .* 74.0 GiB 97 %" "$tmp/screen" && grep -q "^GPU 1 " "$tmp/screen"; then
     ok "80x24: each GPU with bars, history, throttle reasons, XIDs and processes"
 else bad "80x24: each GPU with bars, history, throttle reasons, XIDs and processes" "$tmp/screen"; fi
 if grep -q "hw thermal slowdown   XIDs: none" "$tmp/screen"; then bad "80x24 cuts lines at the width" "$tmp/screen"
@@ -76,7 +76,8 @@ t send-keys -t a '?'
 sleep 0.5
 cap a
 if grep -q "what each number means" "$tmp/screen" && grep -q "not how busy the SMs are" "$tmp/screen" &&
-   grep -q "not how much memory is in use" "$tmp/screen"; then ok "? explains each metric"
+   grep -q "not how much memory is in use" "$tmp/screen" &&
+   grep -q "^kernel_active_period_seconds (seconds): the device's own sample period" "$tmp/screen"; then ok "? explains each metric"
 else bad "? explains each metric" "$tmp/screen"; fi
 t send-keys -t a '?'
 sleep 0.5
@@ -95,6 +96,16 @@ pid=$(top_pid b)
 kill -TERM "$pid"
 if wait_done b && restored b; then ok "SIGTERM: exit 0, main screen, cursor, line mode and echo back"
 else bad "SIGTERM (pid $pid): exit $(status b), screen and cursor $(state b '#{alternate_on} #{cursor_flag}')" "$tmp/stty.b"; fi
+
+start c tele-containers 200 60
+cap c
+if grep -q "kernel-active \[.*per 167 ms" "$tmp/screen"; then ok "kernel-active says the device's sample period"
+else bad "kernel-active says the device's sample period" "$tmp/screen"; fi
+if grep -q "processes: 4194399 pid not visible here 1.0 GiB 3 %, 4242 " "$tmp/screen"; then
+    ok "a process from another PID namespace says so"
+else bad "a process from another PID namespace says so" "$tmp/screen"; fi
+t send-keys -t c q
+wait_done c
 
 echo "cli top $pass $fail $skip" >>"$out"
 exit 0

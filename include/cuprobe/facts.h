@@ -253,6 +253,9 @@ typedef struct {
     /* read from /proc/PID at level 2 (host/procs.c), not answers: "" unknown */
     char comm[32];            /* /proc/PID/comm */
     char container[80];       /* the container id in /proc/PID/cgroup, "" none or unknown */
+    char pod_uid[40];         /* Kubernetes: the pod UID in its kubepods cgroup path, "" none */
+    cp_tri visible;           /* /proc/PID readable here: NO when NVML's (host) PID is not
+                                 in this PID namespace, UNKNOWN when not looked */
 } cp_gpu_process;
 
 /* What an NVML device is, read once (fields.h says why each field is here). */

@@ -121,7 +121,13 @@
     I(xid_events, "count", "XID events seen since the sampler started (NVML event API)") \
     I(xid_last, "", "the last XID seen since the sampler started") \
     I(mem_reserved_bytes, "bytes", "device memory the driver reserves for itself " \
-                                   "(nvmlDeviceGetMemoryInfo_v2)")
+                                   "(nvmlDeviceGetMemoryInfo_v2)") \
+    I(util_gpu_period_us, "microseconds", "the device's own sample period behind util_gpu_pct: " \
+                                          "the spacing of the GPU-utilisation samples NVML keeps " \
+                                          "(1/6 s to 1 s, by product); unknown until two were seen") \
+    I(util_gpu_samples, "count", "NVML's samples util_gpu_pct is the mean of, since the last " \
+                                 "tick; 0: none came, it is nvmlDeviceGetUtilizationRates' " \
+                                 "last period")
 
 /* One compute process on a GPU (nvmlDeviceGetComputeRunningProcesses). */
 #define CP_GPU_PROCESS_FIELDS(I, S) \

@@ -74,17 +74,18 @@ typedef struct {
 typedef struct {
     int deadline_ms;             /* a tick's answer (default 1000) */
     int start_ms;                /* loading and initialising NVML in a new child (default 5000) */
+    const char *proc_root;       /* where /proc/PID of the GPU processes is read (NULL: "/") */
 } cp_tele_opts;
 
-#define CP_TELE_OPTS_DEFAULTS { 1000, 5000 }
+#define CP_TELE_OPTS_DEFAULTS { 1000, 5000, NULL }
 
 /* Bounds per tick: NVML calls per GPU (a liveness call, the rows of
  * doctor's probe, then the memory clock, reserved memory, energy, PCIe
- * throughput both ways, two GPM calls and the processes' utilisation),
- * and events read
+ * throughput both ways, two GPM calls, the processes' utilisation and the
+ * GPU-utilisation samples), and events read
  * (nvmlEventSetWait_v2 with timeout 0) before the rest waits for the next
  * tick. */
-#define CP_TELE_CALLS_PER_GPU 24
+#define CP_TELE_CALLS_PER_GPU 26
 #define CP_TELE_EVENTS_PER_TICK 64
 
 typedef struct cp_tele cp_tele;
@@ -165,10 +166,19 @@ typedef struct {
     double unix_s;
 } cp_tele_verdicts;
 
+/* What a GPU process is called here: its comm, "pid not visible here"
+ * when its /proc/PID is not in this PID namespace, "" when not known. */
+const char *cp_tele_proc_name(const cp_gpu_process *p);
+
+/* Per-process series in the exposition: at most this many a GPU. */
+#define CP_TELE_PROM_PROCS CP_MAX_PROCS
+
 /* Prometheus text exposition (format 0.0.4) of a tick: HELP and TYPE for
  * every metric, labels gpu, uuid, pci_bus_id, name; a metric unknown on a
  * GPU has no series there (never a 0); XIDs as a counter by code, clock
- * event reasons as labelled gauges, the verdicts when v is not NULL. */
+ * event reasons as labelled gauges, each GPU's processes (memory and
+ * kernel-active share, labels gpu, uuid, pid, process, container, pod_uid;
+ * at most CP_TELE_PROM_PROCS a GPU), the verdicts when v is not NULL. */
 void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
                   const cp_tele_verdicts *v);
 

@@ -293,7 +293,7 @@ cp_tele *cli_sampler(double interval_s, int timeout_ms)
 {
     /* a tick never outlasts its interval: its deadline is the shorter one */
     double deadline_ms = timeout_ms < interval_s * 1000 ? timeout_ms : interval_s * 1000;
-    cp_tele_opts o = { (int)ceil(deadline_ms), timeout_ms };
+    cp_tele_opts o = { (int)ceil(deadline_ms), timeout_ms, NULL };
     if (o.deadline_ms < CP_TIMEOUT_MIN_MS) o.deadline_ms = CP_TIMEOUT_MIN_MS;
     return cp_tele_open(&o);
 }

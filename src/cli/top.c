@@ -298,9 +298,12 @@ static void draw(screen *s, const cp_tele_frame *f, const history *h, int head, 
         int bw = s->width > 120 ? 40 : s->width > 90 ? 25 : 16;
         int sw = s->width - (16 + bw + 2 + 6 + 2) - 2;
         if (sw > HIST) sw = HIST;
+        int64_t period = ok ? x->util_gpu_period_us : CP_UNKNOWN;
         meter(s, "  kernel-active ", ok ? x->util_gpu_pct : CP_UNKNOWN, bw);
         text(s, "  ");
-        spark(s, h[i].ka, nhist, head, sw);
+        spark(s, h[i].ka, nhist, head, CP_KNOWN(period) && sw > 24 ? sw - 12 : sw);
+        if (CP_KNOWN(period) && sw > 24)   /* the device's own sample period behind it */
+            textf(s, " per %lld ms", (long long)((period + 500) / 1000));
         endline(s);
         meter(s, "  SM active     ", ok ? x->gpm_sm_active_pct : CP_UNKNOWN, bw);
         text(s, "  ");
@@ -327,8 +330,18 @@ static void draw(screen *s, const cp_tele_frame *f, const history *h, int head, 
         for (int p = 0; ok && p < x->nprocs; p++) {
             char mem[32];
             gib(mem, sizeof mem, x->procs[p].used_bytes);
-            textf(s, "%s%lld %s GiB", p ? ", " : "", (long long)x->procs[p].pid, mem);
-            if (CP_KNOWN(x->procs[p].sm_util_pct)) textf(s, " %lld %%", (long long)x->procs[p].sm_util_pct);
+            const cp_gpu_process *pr = &x->procs[p];
+            const char *name = cp_tele_proc_name(pr);
+            textf(s, "%s%lld ", p ? ", " : "", (long long)pr->pid);
+            text(s, name[0] ? name : "?");
+            if (pr->container[0] || pr->pod_uid[0]) {   /* where it runs, where known */
+                text(s, " [");
+                text(s, pr->container);
+                if (pr->pod_uid[0]) textf(s, "%spod %.8s", pr->container[0] ? " " : "", pr->pod_uid);
+                text(s, "]");
+            }
+            textf(s, " %s GiB", mem);
+            if (CP_KNOWN(pr->sm_util_pct)) textf(s, " %lld %%", (long long)pr->sm_util_pct);
         }
         endline(s);
     }

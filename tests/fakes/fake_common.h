@@ -111,7 +111,9 @@
  *   nvml.devN.ecc_unc, .ecc_corr     volatile totals
  *   nvml.devN.clock_events=0x1       clock event reason bits (hex)
  *   nvml.devN.pcie_gen_cur, .pcie_gen_max, .pcie_width_cur, .pcie_width_max
- *   nvml.devN.temp=36      degrees C
+ *   nvml.devN.temp=36      degrees C (nvmlDeviceGetTemperature, and
+ *                          nvmlDeviceGetTemperatureV unless .temp_v says
+ *                          otherwise: a number, or "unsupported" for 3)
  *   nvml.devN.power_mw, .power_limit_mw
  *   nvml.devN.util_gpu=0, .util_mem   nvmlDeviceGetUtilizationRates, percent
  *   nvml.devN.max_sm_clock, .max_mem_clock   nvmlDeviceGetMaxClockInfo, MHz
@@ -130,6 +132,10 @@
  *   nvml.devN.proc_util=pid:sm,...   nvmlDeviceGetProcessUtilization, one
  *                          sample a process stamped now, SM share in percent
  *   nvml.devN.pcie_tx_kbs, .pcie_rx_kbs   nvmlDeviceGetPcieThroughput
+ *   nvml.devN.util_samples=100,100,0   nvmlDeviceGetSamples' GPU-utilisation
+ *                          samples, oldest first, .util_period_us apart
+ *                          (default 166667), the newest on the last multiple
+ *                          of the period before now (absent: 3)
  *   nvml.devN.events=0x8   supported event types; registering needs it
  *   nvml.devN.xids=13,79   XIDs queued at registration, one per
  *                          nvmlEventSetWait_v2; .xid_repeat=N the list N times
@@ -167,7 +173,7 @@
 
 #define FK_MAX_ENTRIES 1024
 #define FK_KEY 64
-#define FK_VAL 256
+#define FK_VAL 512
 #define FK_PATH 1024
 #define FK_MAX_DEPTH 4
 

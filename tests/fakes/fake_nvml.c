@@ -478,6 +478,36 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *
     return dev_uint(d, "temp", temp);
 }
 
+/* nvmlTemperature_v1_t, version 0x0100000C: temp_v when given (3 when it is
+ * "unsupported"), else temp. */
+typedef struct {
+    unsigned int version;
+    int sensorType;
+    int temperature;
+} fk_temperature_v1;
+
+nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t d, fk_temperature_v1 *t)
+{
+    nvmlReturn_t rc;
+    fk_calls++;
+    const char *v = field(d, "temp_v", &rc);
+    if (rc != FK_SUCCESS && rc != FK_NOT_SUPPORTED)
+        return rc;
+    if (!t)
+        return FK_INVALID_ARGUMENT;
+    if (t->version != ((unsigned)sizeof *t | 1u << 24))
+        return 25;   /* VERSION_MISMATCH */
+    if (t->sensorType != 0)
+        return FK_INVALID_ARGUMENT;
+    if (v && strcmp(v, "unsupported") == 0)
+        return FK_NOT_SUPPORTED;
+    unsigned int c;
+    rc = dev_uint(d, v ? "temp_v" : "temp", &c);
+    if (rc == FK_SUCCESS)
+        t->temperature = (int)c;
+    return rc;
+}
+
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *power_mw)
 {
     fk_calls++;
@@ -937,4 +967,63 @@ nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t d, fk_proc_util *out, 
     }
     *count = (unsigned)n;
     return FK_SUCCESS;
+}
+
+/* nvmlSample_t with a uiVal: util_samples=V,V,... (oldest first) are the
+ * GPU-utilisation samples, util_period_us apart (default 166667), the last
+ * on the newest multiple of the period before now; only those newer than
+ * last_seen come back (none: 6 NOT_FOUND); samples NULL sets the count, a
+ * short buffer answers 7; any other type 3. */
+typedef struct {
+    unsigned long long timeStamp;
+    union { double d; unsigned int ui; unsigned long long ull; } v;
+} fk_sample;
+
+nvmlReturn_t nvmlDeviceGetSamples(nvmlDevice_t d, int type, unsigned long long last_seen,
+                                  int *value_type, unsigned int *count, fk_sample *out)
+{
+    nvmlReturn_t rc;
+    fk_calls++;
+    const char *v = field(d, "util_samples", &rc);
+    if (rc != FK_SUCCESS)
+        return rc;
+    if (type != 1)
+        return FK_NOT_SUPPORTED;
+    if (!value_type || !count)
+        return FK_INVALID_ARGUMENT;
+    unsigned int vals[256];
+    unsigned int n = 0;
+    for (const char *p = v; *p && n < 256;) {
+        char *end;
+        vals[n++] = (unsigned)strtoul(p, &end, 10);
+        if (end == p)
+            return FK_NOT_SUPPORTED;
+        p = *end == ',' ? end + 1 : end;
+    }
+    unsigned long long period = (unsigned long long)opt_num(d, "util_period_us", 166667);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long long now = (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000;
+    unsigned long long newest = now / period * period;
+    *value_type = 1;   /* UNSIGNED_INT */
+    if (!out) {
+        *count = n;
+        return FK_SUCCESS;
+    }
+    unsigned int k = 0;
+    for (unsigned int j = 0; j < n; j++) {
+        unsigned long long at = newest - (unsigned long long)(n - 1 - j) * period;
+        if (at <= last_seen)
+            continue;
+        if (k >= *count) {
+            *count = n;
+            return FK_INSUFFICIENT_SIZE;
+        }
+        out[k].timeStamp = at;
+        out[k].v.ull = 0;
+        out[k].v.ui = vals[j];
+        k++;
+    }
+    *count = k;
+    return k ? FK_SUCCESS : 6;
 }

@@ -1,4 +1,4 @@
-/* Fuzz the /proc/PID/cgroup parser and the container id taken from it. */
+/* Fuzz the /proc/PID/cgroup parser and the container id and pod UID taken from it. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char id[80];
     cp_parse_container_id(buf, size, id, sizeof id);
     if (strlen(id) >= sizeof id)
+        abort();
+    char uid[40];
+    cp_parse_pod_uid(buf, size, uid, sizeof uid);
+    if (uid[0] && strlen(uid) != 36)   /* a whole UID or none */
         abort();
     if (c.cgroup_version != CP_UNKNOWN && c.cgroup_version != 1 && c.cgroup_version != 2)
         abort();

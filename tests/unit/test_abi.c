@@ -280,6 +280,12 @@ static void test_nvml_layouts(void)
     CHECK_I64((1u << 24) | sizeof(nvmlPciInfoExt_t), 0x01000040);
     CHECK_I64((2u << 24) | sizeof(nvmlMemory_v2_t), 0x02000028);
     CHECK_I64((1u << 24) | sizeof(nvmlTemperature_t), 0x0100000C);
+    CHECK_I64(CP_NVML_TEMPERATURE_V1, 0x0100000C);
+    CHECK_I64(CP_NVML_GPU_UTILIZATION_SAMPLES, 1);   /* nvmlSamplingType_t, REFERENCE 2.7 */
+    CHECK_I64(CP_NVML_VALUE_TYPE_UNSIGNED_INT, 1);
+    CHECK_I64(CP_NVML_VALUE_TYPE_SIGNED_LONG_LONG, 4);
+    CHECK_I64(CP_NVML_VALUE_TYPE_UNSIGNED_SHORT, 6);
+    CHECK_I64(offsetof(nvmlSample_t, timeStamp), 0);
     CHECK_I64(sizeof(nvmlPciInfo_t), 68);
     CHECK_I64(sizeof(nvmlProcessInfo_t), 24);
 }

@@ -309,6 +309,29 @@ static void test_container_id(void)
     CHECK_STR(id, "");
 }
 
+/* The pod UID of a kubepods cgroup path, the systemd driver's (underscores)
+ * and cgroupfs' (dashes); none outside kubepods or without a whole UID. */
+static void test_pod_uid(void)
+{
+    char uid[40];
+    const char *sd = "0::/kubepods.slice/kubepods-burstable.slice/"
+                     "kubepods-burstable-pod1b2c3d4e_5f60_4718_9a2b_3c4d5e6f7a8b.slice/"
+                     "cri-containerd-4f1c2a3b5c6d7e8f.scope\n";
+    cp_parse_pod_uid(sd, strlen(sd), uid, sizeof uid);
+    CHECK_STR(uid, "1b2c3d4e-5f60-4718-9a2b-3c4d5e6f7a8b");
+    const char *fs = "12:memory:/kubepods/besteffort/pod0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9/abcdef0123456789\n";
+    cp_parse_pod_uid(fs, strlen(fs), uid, sizeof uid);
+    CHECK_STR(uid, "0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
+    const char *shortuid = "0::/kubepods.slice/kubepods-pod12.slice/cri-containerd-abcdef0123456789abcdef.scope\n";
+    cp_parse_pod_uid(shortuid, strlen(shortuid), uid, sizeof uid);
+    CHECK_STR(uid, "");
+    const char *docker = "0::/system.slice/docker-pod1b2c3d4e_5f60_4718_9a2b_3c4d5e6f7a8b.scope\n";
+    cp_parse_pod_uid(docker, strlen(docker), uid, sizeof uid);
+    CHECK_STR(uid, "");
+    cp_parse_pod_uid(NULL, 0, uid, sizeof uid);
+    CHECK_STR(uid, "");
+}
+
 int main(void)
 {
     RUN(test_ceilings);
@@ -322,5 +345,6 @@ int main(void)
     RUN(test_copy_rates);
     RUN(test_steps);
     RUN(test_container_id);
+    RUN(test_pod_uid);
     return TEST_END();
 }

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cuprobe/telemetry.h"
@@ -30,7 +31,7 @@ static void use_scenario(const char *name)
 
 static cp_tele *open_fast(void)
 {
-    cp_tele_opts o = { 400, 3000 };
+    cp_tele_opts o = { 400, 3000, NULL };
     return cp_tele_open(&o);
 }
 
@@ -211,7 +212,106 @@ static void test_old_driver(void)
     CHECK_I64(f->gpu[0].s.pcie_tx_kbs, CP_UNKNOWN);
     CHECK_I64(f->gpu[0].s.gpm_sm_active_pct, CP_UNKNOWN);
     CHECK_I64(f->gpu[0].s.xid_events, 0);
+    CHECK_I64(f->gpu[0].s.temperature_c, 61);          /* through the deprecated call */
+    CHECK_I64(f->gpu[0].s.util_gpu_samples, CP_UNKNOWN);
+    CHECK_I64(f->gpu[0].s.util_gpu_period_us, CP_UNKNOWN);
     cp_tele_close(t);
+}
+
+/* Kernel-active from NVML's own samples, over the device's period; the
+ * rate call where there are none; temperature through the newer call,
+ * the older one where it cannot answer. */
+static void test_samples(void)
+{
+    use_scenario("tele-samples.txt");
+    cp_tele *t = open_fast();
+    if (!t) { CHECK(0); return; }
+    const cp_tele_frame *f = cp_tele_tick(t);
+    const cp_nvml_sample *s = &f->gpu[0].s;
+    CHECK_I64(f->gpu[0].state, CP_TELE_OK);
+    CHECK_I64(s->util_gpu_pct, 50);               /* the samples', not the rate call's 100 */
+    CHECK(s->util_gpu_samples >= 5 && s->util_gpu_samples <= 7);   /* the last second's */
+    CHECK_I64(s->util_gpu_period_us, 166667);
+    CHECK_I64(s->temperature_c, 63);
+    CHECK_I64(f->gpu[1].s.util_gpu_pct, 100);
+    CHECK_I64(f->gpu[1].s.util_gpu_samples, 0);
+    CHECK_I64(f->gpu[1].s.util_gpu_period_us, CP_UNKNOWN);
+    CHECK_I64(f->gpu[1].s.temperature_c, 40);
+    usleep(400 * 1000);
+    f = cp_tele_tick(t);                           /* only the samples since the last tick */
+    CHECK(f->gpu[0].s.util_gpu_samples >= 1 && f->gpu[0].s.util_gpu_samples <= 3);
+    CHECK_I64(f->gpu[0].s.util_gpu_pct, 50);
+    CHECK_I64(f->gpu[0].s.util_gpu_period_us, 166667);
+    f = cp_tele_tick(t);                           /* none new: the rate call, the period kept */
+    if (f->gpu[0].s.util_gpu_samples == 0) {
+        CHECK_I64(f->gpu[0].s.util_gpu_pct, 100);
+        CHECK_I64(f->gpu[0].s.util_gpu_period_us, 166667);
+    }
+    cp_tele_close(t);
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(text, f);
+    CHECK(fclose(f) == 0);
+}
+
+/* Each process's name, container and pod from its /proc entry; a host PID
+ * not in this PID namespace says so; both in the exposition, with pid. */
+static void test_containers(void)
+{
+    char root[] = "/tmp/cp-tele-procXXXXXX", dir[PATH_MAX];
+    CHECK(mkdtemp(root) != NULL);
+    snprintf(dir, sizeof dir, "%s/proc", root);
+    CHECK(mkdir(dir, 0700) == 0);
+    snprintf(dir, sizeof dir, "%s/proc/4242", root);
+    CHECK(mkdir(dir, 0700) == 0);
+    put_file(dir, "comm", "python3\n");
+    put_file(dir, "cgroup", "0::/kubepods.slice/kubepods-burstable.slice/"
+                            "kubepods-burstable-pod1b2c3d4e_5f60_4718_9a2b_3c4d5e6f7a8b.slice/"
+                            "cri-containerd-4f1c2a3b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d.scope\n");
+    use_scenario("tele-containers.txt");
+    cp_tele_opts o = { 400, 3000, root };
+    cp_tele *t = cp_tele_open(&o);
+    if (!t) { CHECK(0); return; }
+    const cp_tele_frame *f = cp_tele_tick(t);
+    const cp_nvml_sample *s = &f->gpu[0].s;
+    CHECK_I64(s->nprocs, 2);
+    CHECK_I64(s->procs[0].pid, 4194399);
+    CHECK_I64(s->procs[0].visible, CP_NO);
+    CHECK_STR(cp_tele_proc_name(&s->procs[0]), "pid not visible here");
+    CHECK_STR(s->procs[0].container, "");
+    CHECK_I64(s->procs[1].visible, CP_YES);
+    CHECK_STR(cp_tele_proc_name(&s->procs[1]), "python3");
+    CHECK_STR(s->procs[1].container, "kubernetes 4f1c2a3b5c6d");
+    CHECK_STR(s->procs[1].pod_uid, "1b2c3d4e-5f60-4718-9a2b-3c4d5e6f7a8b");
+    char *body = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&body, &len);
+    CHECK(m != NULL);
+    if (m) {
+        cp_tele_fields fl;
+        CHECK(cp_tele_fields_parse(NULL, &fl, NULL, 0) == 0);
+        cp_tele_prom(m, f, &fl, NULL);
+        CHECK(fclose(m) == 0);
+        CHECK(strstr(body, "cuprobe_gpu_process_memory_used_bytes{gpu=\"0\",uuid=\"GPU-2a36941f-b41a-b60b-0006-61ebcd2ec0aa\","
+                           "pid=\"4194399\",process=\"pid not visible here\"} 1073741824\n") != NULL);
+        CHECK(strstr(body, "pid=\"4242\",process=\"python3\",container=\"kubernetes 4f1c2a3b5c6d\","
+                           "pod_uid=\"1b2c3d4e-5f60-4718-9a2b-3c4d5e6f7a8b\"} 97\n") != NULL);
+        CHECK(strstr(body, "at most 16 processes a GPU") != NULL);
+        free(body);
+    }
+    cp_tele_close(t);
+    static const char *const made[] = { "proc/4242/comm", "proc/4242/cgroup", "proc/4242", "proc", "" };
+    for (size_t k = 0; k < sizeof made / sizeof made[0]; k++) {
+        snprintf(dir, sizeof dir, "%s/%s", root, made[k]);
+        CHECK(remove(dir) == 0);
+    }
 }
 
 static void test_no_nvml(void)
@@ -237,7 +337,7 @@ static void test_no_nvml(void)
 static void test_init_hang(void)
 {
     use_scenario("init-hang.txt");
-    cp_tele_opts o = { 200, 300 };
+    cp_tele_opts o = { 200, 300, NULL };
     cp_tele *t = cp_tele_open(&o);
     if (!t) { CHECK(0); return; }
     const cp_tele_frame *f = cp_tele_tick(t);
@@ -278,10 +378,10 @@ static void test_calls_and_cost(void)
     long long per_tick = calls() - before;
     /* per GPU: liveness, 7 + 1 + 4 of doctor's rows (+1 for GPU 0's
      * process list: count, then fetch), memory clock, reserved memory,
-     * energy, TX, RX, 2 GPM, and for GPU 0, which has a process, its
-     * utilisation;
+     * energy, TX, RX, 2 GPM, the utilisation samples, and for GPU 0,
+     * which has a process, its utilisation;
      * then 1 event wait */
-    CHECK_I64(per_tick, 22 + 20 + 1);
+    CHECK_I64(per_tick, 23 + 21 + 1);
     CHECK(per_tick <= 2 * CP_TELE_CALLS_PER_GPU + CP_TELE_EVENTS_PER_TICK + 1);
     CHECK(first <= per_tick);
     double t0 = cp_now_ms();
@@ -323,6 +423,8 @@ int main(void)
     RUN(test_lost);
     RUN(test_hang);
     RUN(test_old_driver);
+    RUN(test_samples);
+    RUN(test_containers);
     RUN(test_no_nvml);
     RUN(test_init_hang);
     RUN(test_calls_and_cost);

@@ -44,6 +44,7 @@ static const cp_dl_sym nvml_syms[] = {
     OPT(nvmlDeviceGetMaxPcieLinkGeneration, NULL),
     OPT(nvmlDeviceGetMaxPcieLinkWidth, NULL),
     OPT(nvmlDeviceGetTemperature, NULL),
+    OPT(nvmlDeviceGetTemperatureV, NULL),
     OPT(nvmlDeviceGetPowerUsage, NULL),
     OPT(nvmlDeviceGetEnforcedPowerLimit, NULL),
     OPT(nvmlDeviceGetUtilizationRates, NULL),
@@ -69,6 +70,7 @@ static const cp_dl_sym nvml_syms[] = {
     OPT(nvmlGpmMetricsGet, NULL),
     OPT(nvmlDeviceGetMemoryInfo_v2, NULL),
     OPT(nvmlDeviceGetProcessUtilization, NULL),
+    OPT(nvmlDeviceGetSamples, NULL),
     { .name = NULL },
 };
 

@@ -23,7 +23,8 @@ typedef int nvmlComputeMode_t;        /* 0 default, 1 exclusive thread, 2 prohib
 typedef int nvmlTemperatureSensors_t; /* 0 = GPU */
 typedef int nvmlMemoryErrorType_t;    /* 0 corrected, 1 uncorrected */
 typedef int nvmlEccCounterType_t;     /* 0 volatile, 1 aggregate */
-typedef int nvmlValueType_t;
+typedef int nvmlValueType_t;         /* CP_NVML_VALUE_TYPE_* below */
+typedef int nvmlSamplingType_t;       /* CP_NVML_GPU_UTILIZATION_SAMPLES ... */
 
 /* nvmlReturn_t values cuprobe tests for (REFERENCE 2.2). */
 enum {
@@ -32,8 +33,10 @@ enum {
     CP_NVML_ERROR_INVALID_ARGUMENT = 2,
     CP_NVML_ERROR_NOT_SUPPORTED = 3,
     CP_NVML_ERROR_NO_PERMISSION = 4,
+    CP_NVML_ERROR_NOT_FOUND = 6,
     CP_NVML_ERROR_INSUFFICIENT_SIZE = 7,
     CP_NVML_ERROR_DRIVER_NOT_LOADED = 9,
+    CP_NVML_ERROR_FUNCTION_NOT_FOUND = 13,
     CP_NVML_ERROR_GPU_IS_LOST = 15,
     CP_NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18,
     CP_NVML_ERROR_UNKNOWN = 999
@@ -109,6 +112,25 @@ typedef struct {
     unsigned int computeInstanceId;
 } nvmlEventData_t;
 
+/* nvmlValueType_t.  0..4 as in every published nvml.h (go-nvml's and
+ * NVIDIA's of CUDA 11/12 checked); SIGNED_INT 5 and UNSIGNED_SHORT 6 are
+ * from the CUDA 13 header's listing in REFERENCE 2.4 only (not verified
+ * against a header at hand: the older ones end at 4). */
+enum {
+    CP_NVML_VALUE_TYPE_DOUBLE = 0,
+    CP_NVML_VALUE_TYPE_UNSIGNED_INT = 1,
+    CP_NVML_VALUE_TYPE_UNSIGNED_LONG = 2,
+    CP_NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
+    CP_NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4,
+    CP_NVML_VALUE_TYPE_SIGNED_INT = 5,
+    CP_NVML_VALUE_TYPE_UNSIGNED_SHORT = 6
+};
+/* nvmlSamplingType_t: the one cuprobe asks (the header's 1). */
+enum { CP_NVML_GPU_UTILIZATION_SAMPLES = 1 };
+
+/* nvmlValue_t: 8 bytes.  dVal, uiVal, ulVal, ullVal, sllVal as in the
+ * published headers; siVal and usVal from REFERENCE 2.4 (CUDA 13), which
+ * do not change the size or the offsets. */
 typedef union {
     double dVal;
     int siVal;
@@ -124,12 +146,15 @@ typedef struct {
     nvmlValue_t sampleValue;
 } nvmlSample_t;
 
-/* nvmlTemperature_t, version 0x0100000C: 12 bytes. */
 typedef struct {
     unsigned int version;
     nvmlTemperatureSensors_t sensorType;
     int temperature;
 } nvmlTemperature_t;
+/* nvmlTemperature_t (nvmlTemperature_v1_t), 12 bytes; the header's
+ * nvmlTemperature_v1 is NVML_STRUCT_VERSION(Temperature, 1) =
+ * sizeof | 1 << 24 = 0x0100000C (REFERENCE 2.4). */
+#define CP_NVML_TEMPERATURE_V1 ((unsigned int)(sizeof(nvmlTemperature_t) | (1u << 24)))
 
 typedef struct {
     unsigned int fieldId;
@@ -190,6 +215,13 @@ typedef nvmlReturn_t (*cp_nvmlDeviceGetNvLinkVersion_fn)(nvmlDevice_t dev, unsig
 typedef nvmlReturn_t (*cp_nvmlDeviceGetTemperature_fn)(nvmlDevice_t dev,
                                                        nvmlTemperatureSensors_t sensor,
                                                        unsigned int *temp_c);
+typedef nvmlReturn_t (*cp_nvmlDeviceGetTemperatureV_fn)(nvmlDevice_t dev, nvmlTemperature_t *t);
+/* Samples newer than last_seen_us (CPU microseconds); samples NULL sets
+ * *count to the buffer's size; NOT_FOUND when none is newer. */
+typedef nvmlReturn_t (*cp_nvmlDeviceGetSamples_fn)(nvmlDevice_t dev, nvmlSamplingType_t type,
+                                                   unsigned long long last_seen_us,
+                                                   nvmlValueType_t *value_type,
+                                                   unsigned int *count, nvmlSample_t *samples);
 
 /* ---- telemetry (src/lib/telemetry/): clocks, energy, PCIe throughput,
  * events, GPM.  Layouts from the NVML header as published in go-nvml
@@ -310,6 +342,7 @@ typedef struct {
     cp_nvml_dev_uint_fn nvmlDeviceGetMaxPcieLinkGeneration;
     cp_nvml_dev_uint_fn nvmlDeviceGetMaxPcieLinkWidth;
     cp_nvmlDeviceGetTemperature_fn nvmlDeviceGetTemperature; /* deprecated in 13.0, still exported */
+    cp_nvmlDeviceGetTemperatureV_fn nvmlDeviceGetTemperatureV; /* its successor, in newer drivers only */
     cp_nvml_dev_uint_fn nvmlDeviceGetPowerUsage;
     cp_nvml_dev_uint_fn nvmlDeviceGetEnforcedPowerLimit;
     cp_nvmlDeviceGetUtilizationRates_fn nvmlDeviceGetUtilizationRates; /* not on MIG-enabled GPUs */
@@ -335,6 +368,7 @@ typedef struct {
     cp_nvmlGpmMetricsGet_fn nvmlGpmMetricsGet;
     cp_nvmlDeviceGetMemoryInfo_v2_fn nvmlDeviceGetMemoryInfo_v2; /* set version 0x02000028 */
     cp_nvmlDeviceGetProcessUtilization_fn nvmlDeviceGetProcessUtilization;
+    cp_nvmlDeviceGetSamples_fn nvmlDeviceGetSamples;  /* not on MIG-enabled GPUs */
 } cp_nvml_api;
 
 /* libnvidia-ml.so.1, overridden by $CUPROBE_LIBNVML; fills a cp_nvml_api. */

@@ -42,6 +42,7 @@ void cp_nvml_inventory_init(cp_nvml_inventory *r)
 static void gpu_process_init(cp_gpu_process *r)
 {
     CP_GPU_PROCESS_FIELDS(UNKNOWN_I, UNKNOWN_S)
+    r->visible = CP_TRI_UNKNOWN;
 }
 
 /* An NVML sample to "not seen": no processes, every value unknown. */

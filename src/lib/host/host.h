@@ -91,6 +91,15 @@ void cp_parse_container_id(const char *text, size_t len, char *out, size_t cap);
  * through fs (recorded in snapshots, re-read on replay).  A process that is
  * gone or hidden (another PID namespace) keeps "".  Never fails. */
 void cp_host_read_gpu_procs(cp_fs *fs, cp_nvml_facts *n);
+/* The same for one sample's processes (the sampler, every tick), and each
+ * one's visible (NO: its /proc/PID is not here, the PID is the host's and
+ * this is another PID namespace) and pod_uid (cp_parse_pod_uid). */
+void cp_host_read_sample_procs(cp_fs *fs, cp_nvml_sample *s);
+/* The Kubernetes pod UID a /proc/PID/cgroup text names
+ * (".../kubepods-burstable-pod1b2c..._9f.slice/..." for the systemd driver,
+ * ".../kubepods/besteffort/pod1b2c...-9f/..." for cgroupfs), with dashes,
+ * into out; "" when no kubepods path shows one.  Never fails. */
+void cp_parse_pod_uid(const char *text, size_t len, char *out, size_t cap);
 
 /* ---- visibility variables ----------------------------------------------- */
 

@@ -21,7 +21,8 @@ void cp_nvml_fill_inventory(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_inve
 void cp_nvml_fill_sample(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *s);
 
 /* 7 for memory, clock events, link, temperature, power and utilisation,
+ * 1 more for the temperature's older call when the newer one cannot,
  * 1 + 3 tries for the processes, 4 for remapping, retired pages and ECC. */
-#define CP_NVML_FILL_SAMPLE_CALLS 15
+#define CP_NVML_FILL_SAMPLE_CALLS 16
 
 #endif

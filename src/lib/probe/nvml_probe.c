@@ -236,6 +236,29 @@ static void fill_health(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *
         s->ecc_corrected_volatile = u64_or_unknown(n);
 }
 
+/* The GPU's temperature through nvmlDeviceGetTemperatureV where the driver
+ * has it; the deprecated call where it has not, or answers that it cannot
+ * (at most two calls).  CP_UNKNOWN when neither answers. */
+static int64_t gpu_temperature(const cp_nvml_api *api, nvmlDevice_t h)
+{
+    nvmlReturn_t r = CP_NVML_ERROR_FUNCTION_NOT_FOUND;
+    if (api->nvmlDeviceGetTemperatureV) {
+        nvmlTemperature_t t;
+        memset(&t, 0, sizeof t);
+        t.version = CP_NVML_TEMPERATURE_V1;
+        t.sensorType = CP_NVML_TEMPERATURE_GPU;
+        r = api->nvmlDeviceGetTemperatureV(h, &t);
+        if (r == OK)
+            return t.temperature;
+    }
+    unsigned int c = 0;
+    if ((r == CP_NVML_ERROR_FUNCTION_NOT_FOUND || r == CP_NVML_ERROR_NOT_SUPPORTED) &&
+        api->nvmlDeviceGetTemperature &&
+        api->nvmlDeviceGetTemperature(h, CP_NVML_TEMPERATURE_GPU, &c) == OK)
+        return c;
+    return CP_UNKNOWN;
+}
+
 static void fill_load(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *s)
 {
     nvmlMemory_t mem;
@@ -253,10 +276,9 @@ static void fill_load(const cp_nvml_api *api, nvmlDevice_t h, cp_nvml_sample *s)
     s->pcie_gen_cur = dev_uint(api->nvmlDeviceGetCurrPcieLinkGeneration, h);
     s->pcie_width_cur = dev_uint(api->nvmlDeviceGetCurrPcieLinkWidth, h);
 
-    unsigned int t = 0;
-    if (api->nvmlDeviceGetTemperature &&
-        api->nvmlDeviceGetTemperature(h, CP_NVML_TEMPERATURE_GPU, &t) == OK)
-        s->temperature_c = t;
+    int64_t temp = gpu_temperature(api, h);
+    if (CP_KNOWN(temp))
+        s->temperature_c = temp;
 
     s->power_mw = dev_uint(api->nvmlDeviceGetPowerUsage, h);
 

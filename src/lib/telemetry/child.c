@@ -4,8 +4,9 @@
  * a driver without the newer symbols samples the rest.  Per GPU and tick
  * at most CP_TELE_CALLS_PER_GPU calls: the liveness call (the SM clock),
  * doctor's sample rows (CP_NVML_FILL_SAMPLE_CALLS), the memory clock,
- * reserved memory, energy, PCIe TX and RX, two GPM calls, and the
- * processes' utilisation when the GPU has processes.
+ * reserved memory, energy, PCIe TX and RX, two GPM calls, the
+ * processes' utilisation when the GPU has processes, and the
+ * GPU-utilisation samples NVML kept since the last tick.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@
 
 #define OK CP_NVML_SUCCESS
 
-_Static_assert(1 + CP_NVML_FILL_SAMPLE_CALLS + 5 + 2 + 1 <= CP_TELE_CALLS_PER_GPU,
+_Static_assert(1 + CP_NVML_FILL_SAMPLE_CALLS + 5 + 2 + 1 + 1 <= CP_TELE_CALLS_PER_GPU,
                "the per-GPU call bound covers every call of a tick");
 
 struct cp_tele_child {
@@ -40,6 +41,9 @@ struct cp_tele_child {
     nvmlGpmSample_t gs[CP_MAX_GPUS][2];
     nvmlEventSet_t set;
     unsigned long long proc_seen_us[CP_MAX_GPUS];  /* the newest process sample read */
+    unsigned long long util_seen_us[CP_MAX_GPUS];  /* the newest GPU-utilisation sample read */
+    int64_t util_period_us[CP_MAX_GPUS];           /* their spacing, CP_UNKNOWN before two */
+    unsigned char util_have[CP_MAX_GPUS];          /* util_seen_us is a sample's own time */
 };
 
 static int64_t clock_of(const cp_nvml_api *api, cp_nvmlDeviceGetClockInfo_fn fn, nvmlDevice_t h,
@@ -144,6 +148,8 @@ cp_tele_child *cp_tele_child_start(const cp_tele_child_arg *arg, cp_buf *b,
         gettimeofday(&tv, NULL);   /* process samples from a second ago on, not the whole buffer */
         c->proc_seen_us[i] = (unsigned long long)tv.tv_sec * 1000000ull + (unsigned long long)tv.tv_usec -
                              1000000ull;
+        c->util_seen_us[i] = c->proc_seen_us[i];
+        c->util_period_us[i] = CP_UNKNOWN;
         snprintf(key, sizeof key, "tele.dev.%d.inv", i);
         cp_kv_put_i64(b, key, 1);
         if (flush)
@@ -182,6 +188,72 @@ static void sample_proc_util(cp_tele_child *c, int i, cp_nvml_sample *s)
         if (buf[k].timeStamp > newest)
             newest = buf[k].timeStamp;
     c->proc_seen_us[i] = newest;
+}
+
+/* One sample's value as a number, whichever type NVML says it has. */
+static double sample_value(nvmlValueType_t type, const nvmlValue_t *v, int *ok)
+{
+    *ok = 1;
+    switch (type) {
+    case CP_NVML_VALUE_TYPE_DOUBLE: return v->dVal;
+    case CP_NVML_VALUE_TYPE_UNSIGNED_INT: return v->uiVal;
+    case CP_NVML_VALUE_TYPE_UNSIGNED_LONG: return (double)v->ulVal;
+    case CP_NVML_VALUE_TYPE_UNSIGNED_LONG_LONG: return (double)v->ullVal;
+    case CP_NVML_VALUE_TYPE_SIGNED_LONG_LONG: return (double)v->sllVal;
+    case CP_NVML_VALUE_TYPE_SIGNED_INT: return v->siVal;
+    case CP_NVML_VALUE_TYPE_UNSIGNED_SHORT: return v->usVal;
+    default: *ok = 0; return 0.0;
+    }
+}
+
+/* Kernel-active over the device's own sample period: the mean of the
+ * GPU-utilisation samples NVML kept since the last one read (one call into
+ * a fixed buffer, larger than the driver's ring), and their spacing.  With
+ * no new sample (NOT_FOUND, unsupported, MIG) util_gpu_pct stays what
+ * nvmlDeviceGetUtilizationRates answered and util_gpu_samples says 0. */
+static void sample_util(cp_tele_child *c, int i, cp_nvml_sample *s)
+{
+    enum { MAX_SAMPLES = 256 };
+    static nvmlSample_t buf[MAX_SAMPLES];   /* 4 KB: not on the child's stack */
+    s->util_gpu_period_us = c->util_period_us[i];
+    if (!c->api.nvmlDeviceGetSamples)
+        return;
+    s->util_gpu_samples = 0;
+    nvmlValueType_t type = CP_NVML_VALUE_TYPE_UNSIGNED_INT;
+    unsigned int n = MAX_SAMPLES;
+    memset(buf, 0, sizeof buf);
+    if (c->api.nvmlDeviceGetSamples(c->h[i], CP_NVML_GPU_UTILIZATION_SAMPLES, c->util_seen_us[i],
+                                    &type, &n, buf) != OK)
+        return;
+    double sum = 0.0;
+    unsigned int used = 0;
+    unsigned long long first = 0, last = 0, prev = c->util_seen_us[i];
+    int64_t gap = CP_UNKNOWN;
+    for (unsigned int k = 0; k < n && k < MAX_SAMPLES; k++) {
+        int ok;
+        double v = sample_value(type, &buf[k].sampleValue, &ok);
+        if (!ok || !(v >= 0.0 && v <= 100.0) || buf[k].timeStamp <= c->util_seen_us[i])
+            continue;   /* an old sample again, or one that is no percentage */
+        if (buf[k].timeStamp > last)
+            last = buf[k].timeStamp;
+        if (!first || buf[k].timeStamp < first)
+            first = buf[k].timeStamp;
+        sum += v;
+        used++;
+    }
+    if (!used)
+        return;
+    if (used >= 2)
+        gap = (int64_t)((last - first) / (used - 1));
+    else if (c->util_period_us[i] == CP_UNKNOWN && c->util_have[i])
+        gap = (int64_t)(last - prev);   /* one new sample after one seen before */
+    if (gap > 0)
+        c->util_period_us[i] = gap;
+    c->util_have[i] = 1;
+    c->util_seen_us[i] = last;
+    s->util_gpu_pct = (int64_t)lround(sum / used);
+    s->util_gpu_samples = used;
+    s->util_gpu_period_us = c->util_period_us[i];
 }
 
 static int64_t round_pct(double v)
@@ -269,6 +341,7 @@ static void sample_one(cp_tele_child *c, int i, cp_buf *b)
     if (c->gpm[i])
         sample_gpm(c, i, &s);
     sample_proc_util(c, i, &s);
+    sample_util(c, i, &s);
     cp_facts_put_nvml_sample(b, i, &s);
     snprintf(key, sizeof key, "tele.dev.%d.state", i);
     cp_kv_put_str(b, key, "ok");

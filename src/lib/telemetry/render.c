@@ -18,9 +18,16 @@
 
 static const cp_tele_metric table[] = {
     { "kernel_active_percent", "percent", "gauge",
-      "kernel-active: share of the sample period (1/6 s to 1 s, by product) in which at least one "
-      "kernel ran on the GPU; not how busy the SMs are: one tiny kernel on one SM reads 100 "
-      "(sm_active_percent says how busy they are)", S(util_gpu_pct), 1 },
+      "kernel-active: share of the device's sample period (1/6 s to 1 s, by product: "
+      "kernel_active_period_seconds) in which at least one kernel ran on the GPU, the mean of "
+      "NVML's samples since the last tick; not how busy the SMs are: one tiny kernel on one SM "
+      "reads 100 (sm_active_percent says how busy they are)", S(util_gpu_pct), 1 },
+    { "kernel_active_period_seconds", "seconds", "gauge",
+      "the device's own sample period behind kernel_active_percent: the spacing of the "
+      "GPU-utilisation samples NVML keeps (absent until two were seen)", S(util_gpu_period_us), 1e-6 },
+    { "kernel_active_samples", "count", "gauge",
+      "NVML samples kernel_active_percent is the mean of, this tick; 0: none came and it is "
+      "nvmlDeviceGetUtilizationRates' last period", S(util_gpu_samples), 1 },
     { "memory_active_percent", "percent", "gauge",
       "memory-controller activity: share of the sample period in which device memory was read or "
       "written; not how much memory is in use (memory_used_bytes)", S(util_mem_pct), 1 },
@@ -268,6 +275,14 @@ void cp_tele_jsonl(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl)
             cp_json_i64(out, pr->used_bytes);
             fputs(", \"kernel_active_percent\": ", out);
             cp_json_i64(out, pr->sm_util_pct);
+            fputs(", \"visible\": ", out);
+            fputs(pr->visible == CP_YES ? "true" : pr->visible == CP_NO ? "false" : "null", out);
+            fputs(", \"name\": ", out);
+            cp_json_str_or_null(out, cp_tele_proc_name(pr));
+            fputs(", \"container\": ", out);
+            cp_json_str_or_null(out, pr->container);
+            fputs(", \"pod_uid\": ", out);
+            cp_json_str_or_null(out, pr->pod_uid);
             fputc('}', out);
         }
         fputc(']', out);
@@ -279,6 +294,14 @@ void cp_tele_jsonl(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl)
         fputs("}}", out);
     }
     fputs("]}\n", out);
+}
+
+/* What a process is called here; see telemetry.h. */
+const char *cp_tele_proc_name(const cp_gpu_process *p)
+{
+    if (p->comm[0])
+        return p->comm;
+    return p->visible == CP_NO ? "pid not visible here" : "";
 }
 
 /* ---- Prometheus text exposition (format 0.0.4) ---- */
@@ -319,6 +342,63 @@ static void label_word(FILE *out, const char *word)
     for (; *word; word++)
         fputc(*word == ' ' ? '_' : *word, out);
     fputc('"', out);
+}
+
+static void put_proc_labels(FILE *out, int i, const cp_tele_gpu *g, const cp_gpu_process *p)
+{
+    fprintf(out, "{gpu=\"%d\",uuid=", i);
+    put_label(out, g->inv.uuid);
+    fprintf(out, ",pid=\"%lld\"", (long long)p->pid);
+    const char *name = cp_tele_proc_name(p);
+    if (name[0]) {   /* an empty label is no label: unknown stays out */
+        fputs(",process=", out);
+        put_label(out, name);
+    }
+    if (p->container[0]) {
+        fputs(",container=", out);
+        put_label(out, p->container);
+    }
+    if (p->pod_uid[0]) {
+        fputs(",pod_uid=", out);
+        put_label(out, p->pod_uid);
+    }
+    fputs("} ", out);
+}
+
+/* Each GPU's compute processes, at most CP_TELE_PROM_PROCS a GPU. */
+static void put_procs(FILE *out, const cp_tele_frame *f)
+{
+    static const struct { const char *name, *help; int util; } rows[] = {
+        { "gpu_process_memory_used_bytes", "device memory a compute process uses", 0 },
+        { "gpu_process_kernel_active_percent",
+          "share of the last tick in which the process had a kernel on the GPU "
+          "(nvmlDeviceGetProcessUtilization; absent when NVML kept no sample of it)", 1 },
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        int any = 0;
+        for (int i = 0; i < f->ngpu; i++) {
+            const cp_tele_gpu *g = &f->gpu[i];
+            for (int p = 0; g->state == CP_TELE_OK && p < g->s.nprocs && p < CP_TELE_PROM_PROCS; p++) {
+                const cp_gpu_process *pr = &g->s.procs[p];
+                int64_t val = rows[r].util ? pr->sm_util_pct : pr->used_bytes;
+                if (!CP_KNOWN(val) || !CP_KNOWN(pr->pid))
+                    continue;
+                if (!any++) {
+                    char help[512];
+                    snprintf(help, sizeof help,
+                             "%s; labels pid (NVML's, the host's), process (its name, or \"pid not "
+                             "visible here\" from another PID namespace), container and pod_uid "
+                             "where its cgroup names them; at most %d processes a GPU "
+                             "(gpu_compute_processes counts them all)",
+                             rows[r].help, CP_TELE_PROM_PROCS);
+                    head(out, rows[r].name, "gauge", help);
+                }
+                fprintf(out, "cuprobe_%s", rows[r].name);
+                put_proc_labels(out, i, g, pr);
+                fprintf(out, "%lld\n", (long long)val);
+            }
+        }
+    }
 }
 
 /* The exposition; see telemetry.h. */
@@ -417,6 +497,7 @@ void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
             }
         }
     }
+    put_procs(out, f);
     if (v && v->n > 0) {
         head(out, "layer_status", "gauge",
              "1 for each layer's status in cuprobe's level-1 diagnosis (pass, warn, fail, skip, "

@@ -18,6 +18,8 @@
 #include "util/alloc.h"
 #include "facts/facts_kv.h"
 #include "probe/deadline.h"
+#include "fs/fs.h"
+#include "host/host.h"
 #include "tele_int.h"
 
 /* After NVML refused to start (not installed, init failed), try again
@@ -51,6 +53,7 @@ struct cp_tele {
     int ready, tick_end, eof;
     char child_err[256];
     cp_tele_frame f;
+    cp_fs *procfs;                       /* /proc/PID of the GPU processes */
 };
 
 /* "ok", "stale", ...; see telemetry.h. */
@@ -127,6 +130,12 @@ cp_tele *cp_tele_open(const cp_tele_opts *o)
     t->req = -1;
     t->job.fd = -1;
     t->phase = IDLE;
+    t->procfs = cp_fs_open(t->o.proc_root ? t->o.proc_root : "/", false);
+    t->o.proc_root = NULL;   /* not kept: the view is */
+    if (!t->procfs) {
+        free(t);
+        return NULL;
+    }
     cp_nvml_facts_init(&t->scratch);
     for (int i = 0; i < CP_MAX_GPUS; i++)
         t->f.gpu[i].xid_last = CP_UNKNOWN;
@@ -343,6 +352,7 @@ static void finish(cp_tele *t)
                 n += g->xid[k].count;
             g->s.xid_events = n;
             g->s.xid_last = g->xid_last;
+            cp_host_read_sample_procs(t->procfs, &g->s);   /* name, container, pod, or not visible */
         } else {
             cp_nvml_sample_init(&g->s);
         }
@@ -495,5 +505,6 @@ void cp_tele_close(cp_tele *t)
     if (t->nleft)
         cp_probe_reap(t->left, t->nleft, CP_PROBE_REAP_MS);
     cp_buf_free(&t->in);
+    cp_fs_close(t->procfs);
     free(t);
 }
