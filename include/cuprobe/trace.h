@@ -132,7 +132,8 @@ typedef enum {
 /* One process on one GPU. */
 typedef struct {
     uint32_t pid, device;
-    int64_t span_start, span_end, span_ns;   /* the traced span: first record to last, any kind */
+    int64_t span_start, span_end, span_ns;   /* the span: this GPU's first work to its last */
+    int64_t startup_ns, tail_ns;              /* the process's records before and after the span */
     int64_t busy_ns;                          /* union of kernel, copy and memset time */
     int64_t kernel_ns;                        /* union of kernel time */
     int64_t pageable_ns;                      /* pageable copies not overlapped by other work */

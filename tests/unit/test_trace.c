@@ -175,13 +175,16 @@ static void test_breakdown(void)
     CHECK_I64(r.ngpus, 1);
     CHECK_I64(r.dropped, 3);
     const cp_trace_gpu *g = &r.gpus[0];
-    CHECK_I64(g->span_ns, 2000);
+    CHECK_I64(g->span_start, 10);
+    CHECK_I64(g->span_ns, 1590);
+    CHECK_I64(g->startup_ns, 10);
+    CHECK_I64(g->tail_ns, 400);
     CHECK_I64(g->busy_ns, 600);
     CHECK_I64(g->kernel_ns, 300);
     CHECK_I64(g->pageable_ns, 200);
     CHECK_I64(g->idle_launch_ns, 5);
     CHECK_I64(g->idle_sync_ns, 280);
-    CHECK_I64(g->idle_host_ns, 1115);
+    CHECK_I64(g->idle_host_ns, 705);
     CHECK_I64(g->busy_ns + g->idle_launch_ns + g->idle_sync_ns + g->idle_host_ns, g->span_ns);
     CHECK_I64(g->kernels, 3);
     CHECK_I64(g->copies, 2);
@@ -194,24 +197,23 @@ static void test_breakdown(void)
     CHECK_I64(g->ktab[0].total_ns, 300);
     CHECK_I64(g->ktab[0].mean_ns, 100);
     CHECK(fabs(g->ktab[0].share - 1.0) < 1e-12);
-    CHECK_I64(g->ngaps, 6);
-    CHECK_I64(g->gaps[0].start, 1600);
-    CHECK_I64(g->gaps[0].end, 2000);
-    CHECK_STR(g->gaps[0].api, "cudaLaunchKernel");
-    CHECK_I64(g->gaps[1].start, 215);
-    CHECK_I64(g->gaps[1].kind, 's');
-    CHECK_STR(g->gaps[1].api, "cudaDeviceSynchronize");
-    CHECK_I64(g->gaps[2].start, 700);
-    CHECK(g->gaps[2].api == NULL);
-    CHECK_I64(g->gaps[3].start, 1200);
-    CHECK_I64(g->gaps[5].kind, 'l');
+    CHECK_I64(g->ngaps, 4);
+    CHECK_I64(g->gaps[0].start, 215);
+    CHECK_I64(g->gaps[0].end, 600);
+    CHECK_I64(g->gaps[0].kind, 's');
+    CHECK_STR(g->gaps[0].api, "cudaDeviceSynchronize");
+    CHECK_I64(g->gaps[1].start, 700);
+    CHECK_I64(g->gaps[1].kind, 'h');
+    CHECK(g->gaps[1].api == NULL);
+    CHECK_I64(g->gaps[2].start, 1200);
+    CHECK_I64(g->gaps[3].start, 110);
+    CHECK_I64(g->gaps[3].kind, 'l');
     CHECK_I64(g->nwin, 10);
-    CHECK_I64(g->win[0].busy_ns, 185);
-    CHECK_I64(g->win[1].busy_ns, 15);
-    CHECK_I64(g->win[2].busy_ns, 0);
-    CHECK_I64(g->win[3].busy_ns, 100);
-    CHECK_I64(g->win[5].busy_ns, 200);
-    CHECK_I64(g->win[7].busy_ns, 100);
+    static const int64_t win[10] = { 154, 46, 0, 46, 54, 0, 123, 77, 0, 100 };
+    for (int w = 0; w < 10; w++) {
+        CHECK_I64(g->win[w].start, 10 + 159 * w);
+        CHECK_I64(g->win[w].busy_ns, win[w]);
+    }
     cp_trace_report_free(&r);
     cp_trace_free(&t);
 }
@@ -249,8 +251,35 @@ static void test_verdicts(void)
     }
     analyze(&f, &t, &r);
     CHECK_I64(r.gpus[0].verdict, CP_TV_SYNC_BOUND);
-    CHECK_I64(r.gpus[0].idle_sync_ns, 900000);
+    CHECK_I64(r.gpus[0].idle_sync_ns, 810000);      /* the last sync, after the last kernel, is the tail */
     CHECK_I64(r.gpus[0].idle_host_ns, 0);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* the GPU ran dry while the host waited: the whole gap is the sync's, the time the host
+     * took to launch again after it included (.item() per step) */
+    put_hdr(&f, 1);
+    put_str(&f, 1, "cudaStreamSynchronize");
+    put(&f, kern(0, 100, 0));
+    put(&f, api(50, 150, 1));
+    put(&f, kern(400, 500, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].idle_sync_ns, 300);
+    CHECK_I64(r.gpus[0].idle_host_ns, 0);
+    CHECK_I64(r.gpus[0].verdict, CP_TV_SYNC_BOUND);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* a blocking cudaMemcpy waits too; its Async form does not */
+    put_hdr(&f, 1);
+    put_str(&f, 1, "cudaMemcpy_v3020");
+    put_str(&f, 2, "cudaMemcpyAsync_v3020");
+    put(&f, kern(0, 100, 0));
+    put(&f, api(100, 1000, 1));
+    put(&f, kern(1000, 1100, 0));
+    put(&f, api(1100, 2000, 2));
+    put(&f, kern(2000, 2100, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].idle_sync_ns, 900);
+    CHECK_I64(r.gpus[0].idle_launch_ns, 900);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     /* pageable-copy-bound: busy the whole span, but copying pageable memory */
@@ -280,7 +309,7 @@ static void test_verdicts(void)
     CHECK_I64(r.gpus[0].device, 0);
     CHECK_I64(r.gpus[1].device, 3);
     CHECK_I64(r.gpus[1].busy_ns, 10);
-    CHECK_I64(r.gpus[1].span_ns, 20);
+    CHECK_I64(r.gpus[1].span_ns, 10);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
 }
@@ -307,8 +336,8 @@ static void test_renderers(void)
     put_str(&f, 1, "gemm<\x1b[31m&\">");               /* a hostile kernel name replaces the first */
     analyze(&f, &t, &r);
     char *s = render(0, &r, &t);
-    CHECK(s && strstr(s, "process 7, GPU 0: busy 30.0 % of 2.0 us; verdict: host-bound") != NULL);
-    CHECK(s && strstr(s, "idle: host in synchronising calls    280 ns   14.0 %") != NULL);
+    CHECK(s && strstr(s, "process 7, GPU 0: busy 37.7 % of 1.6 us; verdict: host-bound") != NULL);
+    CHECK(s && strstr(s, "idle: host in synchronising calls    280 ns   17.6 %") != NULL);
     CHECK(s && strstr(s, "pageable copies: 2000 bytes in 200 ns (10.00 GB/s)") != NULL);
     CHECK(s && strstr(s, "cudaDeviceSynchronize") != NULL);
     CHECK(s && strstr(s, "some activity records were dropped") != NULL);
@@ -323,7 +352,8 @@ static void test_renderers(void)
     static const char *const keys[] = { "\"schema\"", "\"processes\"", "\"dropped\"", "\"gpus\"", "\"verdict\"",
                                         "\"busy_pct\"", "\"idle_host_ns\"", "\"idle_launch_ns\"", "\"idle_sync_ns\"",
                                         "\"pageable_ns\"", "\"kernel_table\"", "\"gaps\"", "\"phases\"",
-                                        "\"pageable_copies\"", "\"pinned_copies\"", "\"advice\"", NULL };
+                                        "\"pageable_copies\"", "\"pinned_copies\"", "\"advice\"", "\"startup_ns\"",
+                                        "\"tail_ns\"", NULL };
     for (int i = 0; keys[i]; i++) {
         CHECK(strstr(s, keys[i]) != NULL);
         CHECK(strstr(schema, keys[i]) != NULL);

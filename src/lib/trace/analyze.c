@@ -1,12 +1,18 @@
 /*
  * The analysis of recorded traces: per process and GPU, the busy time (the
- * union of kernel, copy and memset intervals) over the traced span, and the
- * rest of the span split by why the GPU waited:
+ * union of kernel, copy and memset intervals) over the span from the GPU's
+ * first work to its last (the start-up before it, context creation and
+ * loading, and the tail after it are told apart), and the rest of the span
+ * split by why the GPU waited:
  *   launch  a gap shorter than launch_gap_ns between two kernels in which
  *           the host made no synchronising call (the host cannot launch
  *           fast enough: CUDA graphs, fusion, bigger batches);
- *   sync    the part of a gap the host spent in a synchronising call
- *           (SYNCHRONIZATION records, *Synchronize API calls);
+ *   sync    a gap that began while the host was in a synchronising call
+ *           (SYNCHRONIZATION records, *Synchronize API calls, copies
+ *           without Async: cudaMemcpy waits for the work queued before it)
+ *           is the price of that sync, all of it: the host had queued
+ *           nothing, so the GPU waits until it launches again (.item() per
+ *           step); of any other gap, the part the host spent in such a call;
  *   host    the rest: the host was not submitting work.
  * Pageable copies are busy time of a slow kind: the part of their time that
  * no other work overlaps is counted on its own.  See docs/trace-format.md.
@@ -91,7 +97,10 @@ static int64_t sat_add(int64_t a, int64_t b)
 static int is_sync_api(const cp_trace *t, const cp_trace_rec *r)
 {
     const char *n = cp_trace_str(t, r->name);
-    return n && strstr(n, "Synchronize") != NULL;
+    if (!n) return 0;
+    if (strstr(n, "Synchronize")) return 1;
+    /* a copy without Async waits for the work queued before it */
+    return (strncmp(n, "cudaMemcpy", 10) == 0 || strncmp(n, "cuMemcpy", 8) == 0) && !strstr(n, "Async");
 }
 
 static int is_pageable(const cp_trace_rec *r)
@@ -195,9 +204,6 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
     memset(g, 0, sizeof *g);
     g->pid = t->pid;
     g->device = dev;
-    g->span_start = s0;
-    g->span_end = s1;
-    g->span_ns = s1 - s0;
     g->pageable_gbps = g->pinned_gbps = NAN;
     for (size_t i = 0; i < t->n; i++) {
         const cp_trace_rec *r = &t->recs[i];
@@ -219,6 +225,15 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
     merge(&all);
     merge(&np);
     merge(&sync);
+    if (all.n) {                      /* the span: first to last GPU work; before and after it apart */
+        g->span_start = all.v[0].s;
+        g->span_end = all.v[all.n - 1].e;
+    } else g->span_start = g->span_end = s0;
+    g->span_ns = g->span_end - g->span_start;
+    g->startup_ns = g->span_start - s0;
+    g->tail_ns = s1 > g->span_end ? s1 - g->span_end : 0;
+    s0 = g->span_start;
+    s1 = g->span_end;
     g->busy_ns = total(&all);
     g->pageable_ns = g->busy_ns - total(&np);
     {
@@ -234,15 +249,17 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
     if (g->pageable_copy_ns > 0) g->pageable_gbps = (double)g->pageable_bytes / (double)g->pageable_copy_ns;
     if (g->pinned_copy_ns > 0) g->pinned_gbps = (double)g->pinned_bytes / (double)g->pinned_copy_ns;
 
-    /* the gaps: before the first busy interval, between two, after the last */
+    /* the gaps between two busy intervals */
     size_t from = 0;
-    for (size_t i = 0; i <= all.n; i++) {
-        int64_t gs = i == 0 ? s0 : all.v[i - 1].e, ge = i == all.n ? s1 : all.v[i].s;
+    for (size_t i = 1; i < all.n; i++) {
+        int64_t gs = all.v[i - 1].e, ge = all.v[i].s;
         if (ge <= gs) continue;
         int64_t len = ge - gs;
         char kind;
         int64_t sy = overlap(&sync, &from, gs, ge);
-        if (sy == 0 && i > 0 && i < all.n && all.v[i - 1].kernel && all.v[i].kernel && len < o->launch_gap_ns) {
+        if (sy > 0 && from < sync.n && sync.v[from].s <= gs && gs < sync.v[from].e)
+            sy = len;                 /* the host was waiting when the GPU ran dry: it had queued nothing */
+        if (sy == 0 && all.v[i - 1].kernel && all.v[i].kernel && len < o->launch_gap_ns) {
             g->idle_launch_ns += len;
             kind = 'l';
         } else {

@@ -52,6 +52,11 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
         fprintf(out, "; verdict: %s\n  %s\n", cp_trace_verdict_name(g->verdict), cp_trace_verdict_advice(g->verdict));
         fprintf(out, "  %" PRIu64 " kernels, %" PRIu64 " copies, %" PRIu64 " memsets\n", g->kernels, g->copies,
                 g->memsets);
+        fputs("  the span runs from the GPU's first work to its last; before it ", out);
+        dur(out, g->startup_ns);
+        fputs(" of start-up (context creation, loading), after it ", out);
+        dur(out, g->tail_ns);
+        fputc('\n', out);
         fputs("  where the span went\n", out);
         line(out, "GPU busy (kernels, copies, memsets)", g->busy_ns, g->span_ns);
         line(out, "  of it pageable copies alone", g->pageable_ns, g->span_ns);
@@ -145,6 +150,8 @@ int cp_trace_render_json(FILE *out, const cp_trace_report *r)
         cp_json_member_str(out, "verdict", cp_trace_verdict_name(g->verdict), &h);
         cp_json_member_str(out, "advice", cp_trace_verdict_advice(g->verdict), &h);
         jnum(out, "span_ns", g->span_ns, &h);
+        jnum(out, "startup_ns", g->startup_ns, &h);
+        jnum(out, "tail_ns", g->tail_ns, &h);
         jnum(out, "busy_ns", g->busy_ns, &h);
         jdbl(out, "busy_pct", pct(g->busy_ns, g->span_ns), &h);
         jnum(out, "kernel_ns", g->kernel_ns, &h);
