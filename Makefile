@@ -67,11 +67,20 @@ $(BUILD)/libcuprobe-util-pic.a: $(UTIL_PIC)
 	@rm -f $@
 	ar rcs $@ $^
 
-# Position-independent, never sanitized (it is loaded into any program), hidden but for
-# InitializeInjection; the trace writer (trace/codec.c) is shared with the library.
-$(BUILD)/libcuprobe-trace.so: src/inject/trace_inject.c src/inject/trace.map $(BUILD)/pic/src/lib/trace/codec.o $(BUILD)/libcuprobe-util-pic.a
+# Position-independent, never sanitized (it is loaded into any program: the ASan build links
+# it with plain copies of the PIC objects), hidden but for InitializeInjection; the trace
+# writer (trace/codec.c) is shared with the library.
+INJ_PIC  := $(BUILD)/pic$(if $(SAN),-plain)
+INJ_UTIL := $(BUILD)/libcuprobe-util-pic$(if $(SAN),-plain).a
+$(BUILD)/pic-plain/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=c11 $(OPT) $(WARN) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+$(BUILD)/libcuprobe-util-pic-plain.a: $(UTIL_SRC:%.c=$(BUILD)/pic-plain/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+$(BUILD)/libcuprobe-trace.so: src/inject/trace_inject.c src/inject/trace.map $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL)
 	$(CC) $(CPPFLAGS) -isystem $(CUPTI_INC) -std=c11 $(OPT) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -shared \
-	    -o $@ $< $(BUILD)/pic/src/lib/trace/codec.o $(BUILD)/libcuprobe-util-pic.a -Wl,-z,defs -Wl,--version-script=src/inject/trace.map -ldl -lpthread
+	    -o $@ $< $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL) -Wl,-z,defs -Wl,--version-script=src/inject/trace.map -ldl -lpthread
 
 $(BUILD)/libcuprobe.a: $(LIB_OBJ)
 	@rm -f $@
@@ -209,4 +218,4 @@ uninstall:
 clean:
 	rm -rf build build-asan cuprobe
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UTIL_PIC:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UTIL_PIC:.o=.d) $(wildcard $(BUILD)/pic-plain/src/lib/*/*.d)

@@ -36,6 +36,7 @@
 #define NAME_SLOTS (1u << 16)        /* the kernel-name table (open addressing) */
 #define API_NAME_BASE 1u             /* string ids: driver API cbid + 1, runtime cbid + 1 + 8192 */
 #define KERNEL_NAME_BASE 16384u
+#define FLUSH_PERIOD_MS 1000u
 
 /* The CUPTI calls, looked up with dlsym. */
 static struct {
@@ -43,6 +44,7 @@ static struct {
     CUptiResult (*ActivityEnable)(CUpti_ActivityKind);
     CUptiResult (*ActivityRegisterCallbacks)(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc);
     CUptiResult (*ActivityFlushAll)(uint32_t);
+    CUptiResult (*ActivityFlushPeriod)(uint32_t);
     CUptiResult (*ActivityGetNextRecord)(uint8_t *, size_t, CUpti_Activity **);
     CUptiResult (*ActivityGetNumDroppedRecords)(CUcontext, uint32_t, size_t *);
     CUptiResult (*GetCallbackName)(CUpti_CallbackDomain, uint32_t, const char **);
@@ -403,6 +405,7 @@ static int start(void)
         return 0;
     }
     SYM(GetCallbackName, "cuptiGetCallbackName");
+    SYM(ActivityFlushPeriod, "cuptiActivityFlushPeriod");
     SYM(GetResultString, "cuptiGetResultString");
 #undef SYM
     uint32_t v = 0;
@@ -464,6 +467,9 @@ static int start(void)
             return give_up(path);
         }
     }
+    /* CUPTI's own thread hands buffers over every second, so a program that crashes loses
+     * at most its last second (atexit does not run then) */
+    if (cu.ActivityFlushPeriod) cu.ActivityFlushPeriod(FLUSH_PERIOD_MS);
     pthread_atfork(NULL, NULL, in_child);
     atexit(at_exit);
     return 1;

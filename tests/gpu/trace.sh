@@ -47,9 +47,9 @@ run_case() {
     return $rc
 }
 
-# the verdict of the GPU entry with the most busy time
+# the verdict of the GPU entry (process, GPU) with the most kernel time
 verdict() { tr -d '\n' <"$1" | sed 's/{"pid"/\n{"pid"/g' | grep '"pid"' |
-            sed 's/.*"verdict": "\([^"]*\)".*"busy_ns": \([0-9]*\).*/\2 \1/' | sort -n | tail -1 | cut -d' ' -f2; }
+            sed 's/.*"verdict": "\([^"]*\)".*"kernel_ns": \([0-9]*\).*/\2 \1/' | sort -n | tail -1 | cut -d' ' -f2; }
 field() { tr -d '\n' <"$2" | sed "s/.*\"$1\": \\([0-9.]*\\).*/\\1/"; }
 
 check() {   # name, mode
