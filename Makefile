@@ -1,5 +1,7 @@
 # cuprobe: `make` builds ./cuprobe, build/libcuprobe.a and
-# build/libcuprobe-util-pic.a with a C compiler, make and libc alone;
+# build/libcuprobe-util-pic.a with a C compiler, make and libc alone, and
+# build/libcuprobe-trace.so (cuprobe trace's CUPTI injection library) where
+# cupti.h is found (CUPTI_INC, e.g. a toolkit's include folder);
 # `make test` runs `make lint` and then every test that needs no GPU, twice
 # (plain with -Werror, then under ASan+UBSan); `make test-gpu` runs tests/gpu/;
 # `make bench` builds the benchmark programs in build/bench/; `make kernels` (nvcc)
@@ -37,9 +39,16 @@ FAKES    += $(FAKE_LIBS)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 TOOL     := $(if $(filter build,$(BUILD)),cuprobe,$(BUILD)/cuprobe)
 
+# The injection library needs only cupti.h (and the cuda.h it includes) to build; libcupti
+# itself is dlopen'ed at run time.  Without the header it is left out and everything else builds.
+CUDA_HOME ?= /usr/local/cuda
+CUPTI_INC ?= $(patsubst %/cupti.h,%,$(firstword $(wildcard $(CUDA_HOME)/include/cupti.h \
+               $(CUDA_HOME)/extras/CUPTI/include/cupti.h /usr/local/cuda/include/cupti.h)))
+TRACE_LIB := $(if $(CUPTI_INC),$(BUILD)/libcuprobe-trace.so)
+
 .PHONY: all test check-build check-unit check-cli check-install test-gpu fuzz fuzz-build bench clean man checks-md \
         completion lint pic install uninstall kernels
-all: $(TOOL) pic
+all: $(TOOL) pic $(TRACE_LIB)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -57,6 +66,21 @@ pic: $(BUILD)/libcuprobe-util-pic.a
 $(BUILD)/libcuprobe-util-pic.a: $(UTIL_PIC)
 	@rm -f $@
 	ar rcs $@ $^
+
+# Position-independent, never sanitized (it is loaded into any program: the ASan build links
+# it with plain copies of the PIC objects), hidden but for InitializeInjection; the trace
+# writer (trace/codec.c) is shared with the library.
+INJ_PIC  := $(BUILD)/pic$(if $(SAN),-plain)
+INJ_UTIL := $(BUILD)/libcuprobe-util-pic$(if $(SAN),-plain).a
+$(BUILD)/pic-plain/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=c11 $(OPT) $(WARN) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+$(BUILD)/libcuprobe-util-pic-plain.a: $(UTIL_SRC:%.c=$(BUILD)/pic-plain/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+$(BUILD)/libcuprobe-trace.so: src/inject/trace_inject.c src/inject/trace.map $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL)
+	$(CC) $(CPPFLAGS) -isystem $(CUPTI_INC) -std=c11 $(OPT) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -shared \
+	    -o $@ $< $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL) -Wl,-z,defs -Wl,--version-script=src/inject/trace.map -ldl -lpthread
 
 $(BUILD)/libcuprobe.a: $(LIB_OBJ)
 	@rm -f $@
@@ -89,7 +113,17 @@ $(BUILD)/fakes/libcublasLt.so.13: tests/fakes/fake_cublaslt.c tests/fakes/fake_c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -fPIC -shared $(CPPFLAGS) -Wall -Wextra -o $@ $< -Wl,-soname,libcublasLt.so.13 -lm
 
-check-build: $(TOOL) $(UNIT_BIN) $(FAKES) pic bench
+# cuprobe trace's fakes, where the injection library builds: libcupti over synthetic
+# records, and a program that calls InitializeInjection as cuInit does.
+TRACE_FAKES := $(if $(CUPTI_INC),$(BUILD)/fakes/cupti/libcupti.so.13 $(BUILD)/fakes/inject_host)
+$(BUILD)/fakes/cupti/libcupti.so.13: tests/fakes/fake_cupti.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fPIC -shared -isystem $(CUPTI_INC) -Wall -Wextra -o $@ $< -Wl,-soname,libcupti.so.13
+$(BUILD)/fakes/inject_host: tests/fakes/inject_host.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -o $@ $< -ldl
+
+check-build: $(TOOL) $(UNIT_BIN) $(FAKES) pic bench $(TRACE_LIB) $(TRACE_FAKES)
 
 # The unit programs, then the library's call arrows read from this build's objects.
 check-unit: check-build
@@ -116,7 +150,7 @@ test: lint
 	@sh tests/summary.sh build/results.txt build-asan/results.txt
 
 test-gpu: $(TOOL)
-	@sh tests/gpu/run.sh ./$(TOOL) && sh tests/gpu/explain_live.sh ./$(TOOL)
+	@sh tests/gpu/run.sh ./$(TOOL) && sh tests/gpu/explain_live.sh ./$(TOOL) && sh tests/gpu/trace.sh ./$(TOOL)
 
 # libFuzzer targets (clang): build/fuzz/fuzz_NAME; an ASan or UBSan finding stops
 # the run with a crash file.  Run one for N seconds:
@@ -184,4 +218,4 @@ uninstall:
 clean:
 	rm -rf build build-asan cuprobe
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UTIL_PIC:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UTIL_PIC:.o=.d) $(wildcard $(BUILD)/pic-plain/src/lib/*/*.d)

@@ -5,12 +5,12 @@ _cuprobe()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=doctor i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        doctor|arch|explain|info|bench|monitor|top|exporter|snapshot) cmd=${COMP_WORDS[i]}; break ;;
+        doctor|arch|explain|info|bench|monitor|top|exporter|trace|snapshot) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
     case $prev in
-    --from) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    --python|--file|--svg|--textfile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --from|--out|--analyze) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --python|--file|--svg|--textfile|--html|--chrome) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --level|--sm|--device|--size|--iters|--only|--interval|--duration|--count|--format|--fields|--listen|--doctor-every|--max-clients|--timeout) return ;;
     esac
@@ -24,10 +24,11 @@ _cuprobe()
         monitor) COMPREPLY=($(compgen -W "--interval --duration --count --format --fields --textfile --list-fields --timeout -h --help --version" -- "$cur")) ;;
         top) COMPREPLY=($(compgen -W "--interval --timeout -h --help --version" -- "$cur")) ;;
         exporter) COMPREPLY=($(compgen -W "--listen --interval --doctor-every --max-clients --fields --timeout -h --help --version" -- "$cur")) ;;
+        trace) COMPREPLY=($(compgen -W "--out --analyze --json --html --chrome --timeout -h --help --version" -- "$cur")) ;;
         snapshot) COMPREPLY=($(compgen -W "--timeout --level --python -h --help --version" -- "$cur")) ;;
         esac
     elif ((COMP_CWORD == 1)); then
-        COMPREPLY=($(compgen -W "doctor arch explain info bench monitor top exporter snapshot help version" -- "$cur"))
+        COMPREPLY=($(compgen -W "doctor arch explain info bench monitor top exporter trace snapshot help version" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

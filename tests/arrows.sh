@@ -13,6 +13,7 @@ out=$build/results.txt
 floors='util 0
 facts 1
 kernels 1
+trace 1
 fs 2
 dl 2
 kb 2

@@ -22,7 +22,8 @@ typedef enum {
     OPT_SM, OPT_CHECK, OPT_FILE,
     OPT_DEVICE, OPT_SIZE, OPT_ITERS, OPT_SWEEP, OPT_SVG, OPT_ONLY,
     OPT_INTERVAL, OPT_DURATION, OPT_COUNT, OPT_FORMAT, OPT_FIELDS, OPT_TEXTFILE, OPT_LIST_FIELDS,
-    OPT_LISTEN, OPT_DOCTOR_EVERY, OPT_MAX_CLIENTS
+    OPT_LISTEN, OPT_DOCTOR_EVERY, OPT_MAX_CLIENTS,
+    OPT_OUT, OPT_ANALYZE, OPT_HTML, OPT_CHROME
 } cli_opt;
 
 typedef struct {
@@ -70,5 +71,6 @@ int cmd_info(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 #endif

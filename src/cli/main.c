@@ -22,6 +22,9 @@ const cli_command cli_commands[] = {
       cmd_monitor },
     { "top", "[--interval SECONDS]", "a live view of every GPU: bars, history, throttle reasons, XIDs, processes; ? says what each number means", cmd_top },
     { "exporter", "[options]", "serve the same telemetry and cuprobe's verdicts to Prometheus over HTTP", cmd_exporter },
+    { "trace", "[options] -- CMD ARGS...",
+      "run a program traced (CUPTI) and say whether its GPU is busy or waiting on the host, why, and what to change",
+      cmd_trace },
     { "snapshot", "DIR [options]", "save what doctor sees into DIR, for a bug report or `doctor --from DIR`", cmd_snapshot },
     { NULL, NULL, NULL, NULL }
 };

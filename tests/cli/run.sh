@@ -13,7 +13,8 @@
 #                               win; printf %b escapes)
 #   scenario:   NAME            load the fake libcuda/libnvidia-ml/libcublasLt with
 #                               tests/fakes/scenarios/NAME.txt
-#   env:        NAME=VALUE      set in the tool's (otherwise empty) environment
+#   env:        NAME=VALUE      set in the tool's (otherwise empty) environment (@SNAP@, @ROOT@,
+#                               @BUILD@ replaced)
 #   stdin:      FILE            feed FILE (a repository path, or @SNAP@/...) to the tool; else /dev/null
 #   exit:       N               expected exit code
 #   stdout:     TEXT            stdout must contain TEXT (any number of lines)
@@ -24,6 +25,8 @@
 #   stdout-to:  FILE            send stdout to FILE (e.g. /dev/full) instead of the
 #                               checked output file (stdout/stdout-is then see nothing)
 #   max-ms:     N               the run must take at most N milliseconds
+#   needs:      PATH            run the case only where PATH exists (@BUILD@: the build folder;
+#                               e.g. what builds only where an SDK header is found); else skip it
 #
 # After every case the runner looks for processes left behind: the tool runs
 # with CUPROBE_TEST_MARK=<runner pid>.<case> in its environment, which every
@@ -48,7 +51,9 @@ for case in tests/cli/cases/${CLI_CASES:-*}.case; do
     fixture=$(field fixture "$case")
     [ -n "$fixture" ] && cp -R "tests/fixtures/$fixture" "$snap"
     mkdir -p "$snap"
-    sub() { sed "s#@SNAP@#$snap#g; s#@ROOT@#$root#g"; }
+    sub() { sed "s#@SNAP@#$snap#g; s#@ROOT@#$root#g; s#@BUILD@#$root/$build#g"; }
+    need=$(field needs "$case" | sub)
+    if [ -n "$need" ] && [ ! -e "$need" ]; then printf 'skip   cli %s: no %s\n' "$name" "$need"; continue; fi
     field remove "$case" | while IFS= read -r p; do rm -rf "${snap:?}/$p"; done
     field write "$case" | sub | while IFS= read -r w; do
         p=${w%% = *}; t=${w#* = }; mkdir -p "$(dirname "$snap/$p")"; rm -rf "${snap:?}/$p"; printf '%b' "$t" >"$snap/$p"; done
@@ -78,7 +83,7 @@ for case in tests/cli/cases/${CLI_CASES:-*}.case; do
         done
     fi
     while IFS= read -r e; do [ -n "$e" ] && set -- "$@" "$e"; done <<EOT
-$(field env "$case")
+$(field env "$case" | sub)
 EOT
     args=$(field args "$case" | sub)
     input=$(field stdin "$case" | sub)

@@ -406,36 +406,6 @@ void cp_bench_render_json(const cp_bench_result *r, FILE *out)
 
 /* ------------------------------------------------------------- the SVG -- */
 
-/* Text for XML 1.0: the five specials as entities, well-formed UTF-8 kept,
- * every byte that is not (and U+FFFE, U+FFFF) as U+FFFD, control bytes as
- * spaces: no C0 control is allowed in XML, even escaped. */
-static void xml_text(FILE *out, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t n = strlen(s);
-    while (n > 0) {
-        int len = cp_utf8_len(p, n);
-        if (len == 0 || (len == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) {
-            fputs("\xef\xbf\xbd", out);
-            len = len ? len : 1;
-        } else if (len > 1) {
-            fwrite(p, 1, (size_t)len, out);
-        } else if (*p < 0x20 || *p == 0x7f) {
-            fputc(' ', out);
-        } else {
-            switch (*p) {
-            case '&': fputs("&amp;", out); break;
-            case '<': fputs("&lt;", out); break;
-            case '>': fputs("&gt;", out); break;
-            case '"': fputs("&quot;", out); break;
-            case '\'': fputs("&#39;", out); break;
-            default: fputc(*p, out);
-            }
-        }
-        p += len;
-        n -= (size_t)len;
-    }
-}
 
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                        "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22" };
@@ -503,9 +473,9 @@ static int svg_panel(FILE *out, const cp_bench_result *r, const char *unit, int 
 #define XS(l) (PX0 + ((l) - lo) / (hi - lo) * (PX1 - PX0))
 #define YS(v) (py1 - (v) / ytop * (py1 - py0))
     fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"16\" font-weight=\"bold\">cuprobe bench: ", PX0, top + 25);
-    xml_text(out, unit);
+    cp_xml_text(out, unit);
     fputs(strchr(devices, ',') ? " against size, devices " : " against size, device ", out);
-    xml_text(out, devices);
+    cp_xml_text(out, devices);
     fputs("</text>\n", out);
     /* axes, grid and ticks */
     fprintf(out, "<g stroke=\"#000\" stroke-width=\"1\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
@@ -529,7 +499,7 @@ static int svg_panel(FILE *out, const cp_bench_result *r, const char *unit, int 
             "</text>\n", (PX0 + PX1) / 2, py1 + 36);
     fprintf(out, "<text x=\"20\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 20 %.1f)\" "
             "text-anchor=\"middle\">", (py0 + py1) / 2, (py0 + py1) / 2);
-    xml_text(out, unit);
+    cp_xml_text(out, unit);
     fputs("</text>\n", out);
     /* the series, their ceilings dashed, and the legend */
     int s = 0;
@@ -556,14 +526,14 @@ static int svg_panel(FILE *out, const cp_bench_result *r, const char *unit, int 
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
                 "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", LEGEND_X, ly, LEGEND_X + 24, ly, c,
                 LEGEND_X + 30, ly + 4);
-        xml_text(out, row->id);
+        cp_xml_text(out, row->id);
         fprintf(out, ", device %d</text>\n", row->device);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#555\">", LEGEND_X + 30, ly + 17);
         if (isfinite(row->ceiling) && row->ceiling > 0) {
             char num[32];
             fmt_num(row->ceiling, num, sizeof num);
             fprintf(out, "- - ceiling %s: ", num);
-            xml_text(out, row->ceiling_what);
+            cp_xml_text(out, row->ceiling_what);
         } else {
             fputs("no ceiling known", out);
         }

@@ -64,3 +64,34 @@ int cp_text_needs_escape(const char *s)
     }
     return 0;
 }
+
+/* Text for XML 1.0: the five specials as entities, well-formed UTF-8 kept,
+ * every byte that is not (and U+FFFE, U+FFFF) as U+FFFD, control bytes as
+ * spaces: no C0 control is allowed in XML, even escaped. */
+void cp_xml_text(FILE *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    while (n > 0) {
+        int len = cp_utf8_len(p, n);
+        if (len == 0 || (len == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) {
+            fputs("\xef\xbf\xbd", out);
+            len = len ? len : 1;
+        } else if (len > 1) {
+            fwrite(p, 1, (size_t)len, out);
+        } else if (*p < 0x20 || *p == 0x7f) {
+            fputc(' ', out);
+        } else {
+            switch (*p) {
+            case '&': fputs("&amp;", out); break;
+            case '<': fputs("&lt;", out); break;
+            case '>': fputs("&gt;", out); break;
+            case '"': fputs("&quot;", out); break;
+            case '\'': fputs("&#39;", out); break;
+            default: fputc(*p, out);
+            }
+        }
+        p += len;
+        n -= (size_t)len;
+    }
+}

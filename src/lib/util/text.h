@@ -28,4 +28,8 @@ void cp_text_put_line(FILE *out, const char *s);
 /* True when s (NUL-terminated) holds a byte cp_text_put would escape. */
 int cp_text_needs_escape(const char *s);
 
+/* s as XML/HTML text or attribute value (SVG, HTML reports): & < > " ' escaped,
+ * ill-formed UTF-8 (and U+FFFE, U+FFFF) as U+FFFD, control bytes as spaces. */
+void cp_xml_text(FILE *out, const char *s);
+
 #endif

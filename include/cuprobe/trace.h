@@ -1,0 +1,185 @@
+/*
+ * cuprobe trace: the trace files the injection library (libcuprobe-trace.so)
+ * writes, their reader and writer, and the analysis of what they hold: is
+ * the GPU busy, or waiting on the host, and why.  The file format is
+ * docs/trace-format.md; the JSON report's schema docs/trace.schema.json.
+ * Everything here is pure C over memory or plain files: no GPU, no CUPTI.
+ */
+#ifndef CUPROBE_TRACE_H
+#define CUPROBE_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CP_TRACE_MAGIC "CPTRACE1"
+#define CP_TRACE_VERSION 1u
+#define CP_TRACE_HEADER_SIZE 32u
+#define CP_TRACE_REC_HEAD 8u          /* u16 type, u16 size, u32 zero */
+#define CP_TRACE_MAX_STRING 4096u     /* longest string a file may hold */
+#define CP_TRACE_MAX_STRING_ID (1u << 20)   /* largest string id */
+#define CP_TRACE_SUFFIX ".cptrace"
+/* Bounds the reader holds times to, so no sum of them can overflow: a time
+ * past 2^62 ns is skipped, a record longer than 2^40 ns (18 minutes) cut. */
+#define CP_TRACE_MAX_TIME (INT64_C(1) << 62)
+#define CP_TRACE_MAX_DURATION (INT64_C(1) << 40)
+
+/* Record types; the numbers are the file's and never change. */
+typedef enum {
+    CP_TREC_STRING = 1, CP_TREC_KERNEL = 2, CP_TREC_MEMCPY = 3, CP_TREC_MEMSET = 4,
+    CP_TREC_SYNC = 5, CP_TREC_API = 6, CP_TREC_OVERHEAD = 7, CP_TREC_DROPPED = 8,
+    CP_TREC_TYPES
+} cp_trec_type;
+
+/* Body sizes of the fixed-size records (after the 8-byte record head). */
+#define CP_TREC_KERNEL_BODY 64u
+#define CP_TREC_MEMCPY_BODY 40u
+#define CP_TREC_MEMSET_BODY 40u
+#define CP_TREC_SYNC_BODY 40u
+#define CP_TREC_API_BODY 40u
+#define CP_TREC_OVERHEAD_BODY 24u
+#define CP_TREC_DROPPED_BODY 16u
+
+/* Copy direction (CUPTI's CUpti_ActivityMemcpyKind numbers). */
+enum { CP_COPY_UNKNOWN = 0, CP_COPY_HTOD = 1, CP_COPY_DTOH = 2, CP_COPY_HTOA = 3, CP_COPY_ATOH = 4,
+       CP_COPY_ATOA = 5, CP_COPY_ATOD = 6, CP_COPY_DTOA = 7, CP_COPY_DTOD = 8, CP_COPY_HTOH = 9,
+       CP_COPY_PTOP = 10 };
+/* Memory kind of a copy's ends (CUPTI's CUpti_ActivityMemoryKind numbers). */
+enum { CP_MEM_UNKNOWN = 0, CP_MEM_PAGEABLE = 1, CP_MEM_PINNED = 2, CP_MEM_DEVICE = 3, CP_MEM_ARRAY = 4,
+       CP_MEM_MANAGED = 5, CP_MEM_DEVICE_STATIC = 6, CP_MEM_MANAGED_STATIC = 7 };
+/* API domains. */
+enum { CP_API_RUNTIME = 1, CP_API_DRIVER = 2 };
+/* Synchronisation types (CUPTI's CUpti_ActivitySynchronizationType numbers). */
+enum { CP_SYNC_EVENT_SYNC = 1, CP_SYNC_STREAM_WAIT_EVENT = 2, CP_SYNC_STREAM_SYNC = 3, CP_SYNC_CONTEXT_SYNC = 4 };
+
+/* One record of any type: the fields its type uses are set, the rest 0.
+ * Times are nanoseconds on CUPTI's clock. */
+typedef struct {
+    uint16_t type;                       /* cp_trec_type */
+    uint8_t copy_kind, src_kind, dst_kind, domain;
+    uint32_t device, stream, context, corr;
+    uint32_t name;                       /* string id: kernel or API name (0: none) */
+    uint32_t cbid, sync_type, overhead_kind;
+    int64_t start, end;
+    uint64_t bytes;                      /* copies and memsets; DROPPED: the count */
+    uint64_t tid;                        /* API: the host thread */
+    int32_t grid[3], block[3];
+} cp_trace_rec;
+
+/* One process's trace, as read. */
+typedef struct {
+    uint32_t version, pid;
+    int64_t wall_start_ns;               /* CLOCK_REALTIME at the start, for the report only */
+    cp_trace_rec *recs;
+    size_t n, cap;
+    char **strings;                      /* strings[id], NULL where the file named none */
+    size_t nstrings;
+    uint64_t dropped;                    /* the sum of the DROPPED records */
+    int truncated;                       /* the file ended inside a record (a killed process) */
+    uint64_t skipped;                    /* records with a time out of bounds, left out */
+} cp_trace;
+
+/* Encode the header, a record, a string: write at most cap bytes to dst and
+ * return the bytes the encoding takes (larger than cap: nothing useful was
+ * written; 0: the record cannot be encoded, e.g. a string over the limit). */
+size_t cp_trace_encode_header(unsigned char *dst, size_t cap, uint32_t pid, int64_t wall_start_ns);
+size_t cp_trace_encode_rec(unsigned char *dst, size_t cap, const cp_trace_rec *r);
+size_t cp_trace_encode_string(unsigned char *dst, size_t cap, uint32_t id, const char *s, size_t len);
+
+/* Parse a whole file held in memory into *t (zeroed first).  Returns 0, or -1
+ * with a reason in err (bad magic, an unknown version, a record shorter than
+ * its type, out of memory); a file cut inside its last record is read up to
+ * it with t->truncated set.  Unknown record types are skipped (newer files). */
+int cp_trace_parse(const unsigned char *data, size_t n, cp_trace *t, char *err, size_t errn);
+/* Free what a parse kept and zero *t. */
+void cp_trace_free(cp_trace *t);
+/* The string with id, or NULL. */
+const char *cp_trace_str(const cp_trace *t, uint32_t id);
+
+/* Analysis options. */
+typedef struct {
+    int64_t launch_gap_ns;   /* a gap between two kernels below this is launch overhead (default 20 us) */
+    int top_gaps;            /* how many of the longest idle gaps to list (default 10) */
+    int windows;             /* phases: the span cut into this many windows (default 10) */
+    int top_kernels;         /* rows of the kernel table (default 15) */
+} cp_trace_opts;
+#define CP_TRACE_OPTS_DEFAULT { 20000, 10, 10, 15 }
+
+typedef struct {
+    uint32_t name;
+    const char *label;       /* the kernel's name (or "?") */
+    uint64_t count;
+    int64_t total_ns, mean_ns;
+    double share;            /* of this GPU's kernel time, 0..1 */
+} cp_trace_kernel_row;
+
+typedef struct {
+    int64_t start, end;
+    char kind;               /* 'h' host, 'l' launch, 's' sync */
+    const char *api;         /* the API call in progress (most overlap), or NULL */
+} cp_trace_gap;
+
+typedef struct {
+    int64_t start, end, busy_ns;
+} cp_trace_window;
+
+/* Verdicts, worst cause first in the JSON's vocabulary. */
+typedef enum {
+    CP_TV_NO_WORK = 0, CP_TV_GPU_BOUND, CP_TV_SYNC_BOUND, CP_TV_LAUNCH_BOUND, CP_TV_HOST_BOUND,
+    CP_TV_PAGEABLE_BOUND
+} cp_trace_verdict;
+
+/* One process on one GPU. */
+typedef struct {
+    uint32_t pid, device;
+    int64_t span_start, span_end, span_ns;   /* the span: this GPU's first work to its last */
+    int64_t startup_ns, tail_ns;              /* the process's records before and after the span */
+    int64_t busy_ns;                          /* union of kernel, copy and memset time */
+    int64_t kernel_ns;                        /* union of kernel time */
+    int64_t pageable_ns;                      /* pageable copies not overlapped by other work */
+    int64_t idle_host_ns, idle_launch_ns, idle_sync_ns;   /* span - busy, split */
+    uint64_t kernels, copies, memsets;
+    uint64_t pageable_bytes, pinned_bytes;
+    int64_t pageable_copy_ns, pinned_copy_ns;  /* the sums of the copies' own durations */
+    double pageable_gbps, pinned_gbps;         /* bytes / duration, NAN if none */
+    cp_trace_kernel_row *ktab;
+    size_t nk;                                 /* rows (all kernels; the renderers cut at top_kernels) */
+    cp_trace_gap *gaps;
+    size_t ngaps;                              /* the longest, longest first */
+    cp_trace_window *win;
+    size_t nwin;
+    cp_trace_verdict verdict;
+} cp_trace_gpu;
+
+typedef struct {
+    cp_trace_opts opts;
+    cp_trace_gpu *gpus;
+    size_t ngpus;
+    uint64_t dropped;                          /* over every process */
+    uint64_t api_calls, overhead_records;
+    size_t processes;
+    int truncated;                             /* some file ended inside a record */
+} cp_trace_report;
+
+/* Analyse n traces (one per process).  Returns 0, or -1 (out of memory).
+ * The report points into the traces' strings: keep them until it is freed. */
+int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, cp_trace_report *r);
+void cp_trace_report_free(cp_trace_report *r);
+/* Verdict name ("gpu-bound") and a plain-words sentence with the fix. */
+const char *cp_trace_verdict_name(cp_trace_verdict v);
+const char *cp_trace_verdict_advice(cp_trace_verdict v);
+
+/* Renderers.  Each returns 0, or -1 when writing failed. */
+int cp_trace_render_text(FILE *out, const cp_trace_report *r);
+int cp_trace_render_json(FILE *out, const cp_trace_report *r);
+/* Chrome trace event / Perfetto JSON of the timeline (every record). */
+int cp_trace_render_chrome(FILE *out, const cp_trace *traces, size_t n);
+/* One self-contained HTML page: timeline and idle breakdown, no network. */
+int cp_trace_render_html(FILE *out, const cp_trace_report *r, const cp_trace *traces, size_t n);
+
+/* Read every *.cptrace file of dir (sorted by name) into a fresh array.
+ * Returns the count (0: none there) or -1 with a reason in err. */
+int cp_trace_load_dir(const char *dir, cp_trace **out, char *err, size_t errn);
+void cp_trace_free_all(cp_trace *t, size_t n);
+
+#endif

@@ -1,0 +1,404 @@
+/*
+ * The analysis of recorded traces: per process and GPU, the busy time (the
+ * union of kernel, copy and memset intervals) over the span from the GPU's
+ * first work to its last (the start-up before it, context creation and
+ * loading, and the tail after it are told apart), and the rest of the span
+ * split by why the GPU waited:
+ *   launch  a gap shorter than launch_gap_ns between two kernels in which
+ *           the host made no synchronising call (the host cannot launch
+ *           fast enough: CUDA graphs, fusion, bigger batches);
+ *   sync    a gap that began while the host was in a synchronising call
+ *           (SYNCHRONIZATION records, *Synchronize API calls, copies
+ *           without Async: cudaMemcpy waits for the work queued before it)
+ *           is the price of that sync, all of it: the host had queued
+ *           nothing, so the GPU waits until it launches again (.item() per
+ *           step); of any other gap, the part the host spent in such a call;
+ *   host    the rest: the host was not submitting work.
+ * Pageable copies are busy time of a slow kind: the part of their time that
+ * no other work overlaps is counted on its own.  See docs/trace-format.md.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuprobe/trace.h"
+#include "util/alloc.h"
+
+typedef struct {
+    int64_t s, e;
+    int kernel;      /* holds a kernel */
+} ival;
+
+typedef struct {
+    ival *v;
+    size_t n, cap;
+    int failed;
+} ivec;
+
+static void push(ivec *a, int64_t s, int64_t e, int kernel)
+{
+    if (a->failed) return;
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 256;
+        ival *p = cp_realloc(a->v, cap * sizeof *p);
+        if (!p) { a->failed = 1; return; }
+        a->v = p;
+        a->cap = cap;
+    }
+    a->v[a->n++] = (ival){ s, e, kernel };
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const ival *x = a, *y = b;
+    return x->s < y->s ? -1 : x->s > y->s ? 1 : (x->e < y->e ? -1 : x->e > y->e);
+}
+
+/* Sort and merge in place: touching intervals join. */
+static void merge(ivec *a)
+{
+    if (!a->n) return;
+    qsort(a->v, a->n, sizeof *a->v, by_start);
+    size_t k = 0;
+    for (size_t i = 1; i < a->n; i++) {
+        if (a->v[i].s <= a->v[k].e) {
+            if (a->v[i].e > a->v[k].e) a->v[k].e = a->v[i].e;
+            a->v[k].kernel |= a->v[i].kernel;
+        } else a->v[++k] = a->v[i];
+    }
+    a->n = k + 1;
+}
+
+static int64_t total(const ivec *a)
+{
+    int64_t t = 0;
+    for (size_t i = 0; i < a->n; i++) t += a->v[i].e - a->v[i].s;
+    return t;
+}
+
+/* Overlap of [s, e) with a merged set, from index *from on (moved forward:
+ * the callers ask in increasing s). */
+static int64_t overlap(const ivec *a, size_t *from, int64_t s, int64_t e)
+{
+    while (*from < a->n && a->v[*from].e <= s) (*from)++;
+    int64_t t = 0;
+    for (size_t i = *from; i < a->n && a->v[i].s < e; i++) {
+        int64_t lo = a->v[i].s > s ? a->v[i].s : s, hi = a->v[i].e < e ? a->v[i].e : e;
+        if (hi > lo) t += hi - lo;
+    }
+    return t;
+}
+
+/* a + b, held at INT64_MAX (sums of durations over millions of records) */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+static int is_sync_api(const cp_trace *t, const cp_trace_rec *r)
+{
+    const char *n = cp_trace_str(t, r->name);
+    if (!n) return 0;
+    if (strstr(n, "Synchronize")) return 1;
+    /* a copy without Async waits for the work queued before it */
+    return (strncmp(n, "cudaMemcpy", 10) == 0 || strncmp(n, "cuMemcpy", 8) == 0) && !strstr(n, "Async");
+}
+
+static int is_pageable(const cp_trace_rec *r)
+{
+    return r->type == CP_TREC_MEMCPY && (r->src_kind == CP_MEM_PAGEABLE || r->dst_kind == CP_MEM_PAGEABLE);
+}
+
+static int is_pinned_host(const cp_trace_rec *r)
+{
+    return r->type == CP_TREC_MEMCPY && (r->copy_kind == CP_COPY_HTOD || r->copy_kind == CP_COPY_DTOH) &&
+           (r->src_kind == CP_MEM_PINNED || r->dst_kind == CP_MEM_PINNED) && !is_pageable(r);
+}
+
+static int on_gpu(const cp_trace_rec *r)
+{
+    return r->type == CP_TREC_KERNEL || r->type == CP_TREC_MEMCPY || r->type == CP_TREC_MEMSET;
+}
+
+static int by_gap_len(const void *a, const void *b)
+{
+    const cp_trace_gap *x = a, *y = b;
+    int64_t lx = x->end - x->start, ly = y->end - y->start;
+    return lx > ly ? -1 : lx < ly ? 1 : (x->start < y->start ? -1 : x->start > y->start);
+}
+
+static int by_total(const void *a, const void *b)
+{
+    const cp_trace_kernel_row *x = a, *y = b;
+    return x->total_ns > y->total_ns ? -1 : x->total_ns < y->total_ns ? 1 : (x->name > y->name) - (x->name < y->name);
+}
+
+static int kernel_table(const cp_trace *t, uint32_t dev, cp_trace_gpu *g)
+{
+    /* one row per name id: count the ids first */
+    size_t nid = t->nstrings + 1;
+    cp_trace_kernel_row *rows = cp_calloc(nid, sizeof *rows);
+    if (!rows) return -1;
+    int64_t all = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const cp_trace_rec *r = &t->recs[i];
+        if (r->type != CP_TREC_KERNEL || r->device != dev) continue;
+        size_t id = r->name < t->nstrings ? r->name : t->nstrings;   /* unnamed ones share the last row */
+        rows[id].name = (uint32_t)id;
+        rows[id].count++;
+        rows[id].total_ns = sat_add(rows[id].total_ns, r->end - r->start);
+        all = sat_add(all, r->end - r->start);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < nid; i++) {
+        if (!rows[i].count) continue;
+        rows[k] = rows[i];
+        const char *l = i < t->nstrings ? cp_trace_str(t, (uint32_t)i) : NULL;
+        rows[k].label = l ? l : "?";
+        rows[k].mean_ns = rows[k].total_ns / (int64_t)rows[k].count;
+        rows[k].share = all > 0 ? (double)rows[k].total_ns / (double)all : 0.0;
+        k++;
+    }
+    qsort(rows, k, sizeof *rows, by_total);
+    g->ktab = rows;
+    g->nk = k;
+    return 0;
+}
+
+/* The API call (of any thread) that overlaps [s, e) most, or NULL. */
+static const char *api_during(const cp_trace *t, int64_t s, int64_t e)
+{
+    const char *best = NULL;
+    int64_t most = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const cp_trace_rec *r = &t->recs[i];
+        if (r->type != CP_TREC_API) continue;
+        int64_t lo = r->start > s ? r->start : s, hi = r->end < e ? r->end : e;
+        if (hi - lo > most) {
+            most = hi - lo;
+            best = cp_trace_str(t, r->name);
+        }
+    }
+    return best;
+}
+
+static cp_trace_verdict verdict_of(const cp_trace_gpu *g)
+{
+    if (g->busy_ns <= 0) return CP_TV_NO_WORK;
+    int64_t compute = g->busy_ns - g->pageable_ns;
+    if ((double)compute >= 0.9 * (double)g->span_ns) return CP_TV_GPU_BOUND;
+    cp_trace_verdict v = CP_TV_HOST_BOUND;
+    int64_t most = g->idle_host_ns;
+    if (g->idle_sync_ns > most) { most = g->idle_sync_ns; v = CP_TV_SYNC_BOUND; }
+    if (g->idle_launch_ns > most) { most = g->idle_launch_ns; v = CP_TV_LAUNCH_BOUND; }
+    if (g->pageable_ns > most) v = CP_TV_PAGEABLE_BOUND;
+    return v;
+}
+
+static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, const cp_trace_opts *o,
+                       cp_trace_gpu *g)
+{
+    ivec all = { 0 }, np = { 0 }, sync = { 0 };
+    cp_trace_gap *gaps = NULL;
+    size_t ngaps = 0, capg = 0;
+    int rc = -1;
+    memset(g, 0, sizeof *g);
+    g->pid = t->pid;
+    g->device = dev;
+    g->pageable_gbps = g->pinned_gbps = NAN;
+    for (size_t i = 0; i < t->n; i++) {
+        const cp_trace_rec *r = &t->recs[i];
+        if (r->type == CP_TREC_SYNC || (r->type == CP_TREC_API && is_sync_api(t, r))) {
+            push(&sync, r->start, r->end, 0);
+            continue;
+        }
+        if (!on_gpu(r) || r->device != dev) continue;
+        int k = r->type == CP_TREC_KERNEL;
+        push(&all, r->start, r->end, k);
+        if (!is_pageable(r)) push(&np, r->start, r->end, k);
+        if (k) g->kernels++;
+        else if (r->type == CP_TREC_MEMSET) g->memsets++;
+        else g->copies++;
+        if (is_pageable(r)) { g->pageable_bytes += r->bytes; g->pageable_copy_ns = sat_add(g->pageable_copy_ns, r->end - r->start); }
+        if (is_pinned_host(r)) { g->pinned_bytes += r->bytes; g->pinned_copy_ns = sat_add(g->pinned_copy_ns, r->end - r->start); }
+    }
+    if (all.failed || np.failed || sync.failed) goto out;
+    merge(&all);
+    merge(&np);
+    merge(&sync);
+    if (all.n) {                      /* the span: first to last GPU work; before and after it apart */
+        g->span_start = all.v[0].s;
+        g->span_end = all.v[all.n - 1].e;
+    } else g->span_start = g->span_end = s0;
+    g->span_ns = g->span_end - g->span_start;
+    g->startup_ns = g->span_start - s0;
+    g->tail_ns = s1 > g->span_end ? s1 - g->span_end : 0;
+    s0 = g->span_start;
+    s1 = g->span_end;
+    g->busy_ns = total(&all);
+    g->pageable_ns = g->busy_ns - total(&np);
+    {
+        ivec kern = { 0 };
+        for (size_t i = 0; i < t->n; i++)
+            if (t->recs[i].type == CP_TREC_KERNEL && t->recs[i].device == dev)
+                push(&kern, t->recs[i].start, t->recs[i].end, 1);
+        if (kern.failed) { free(kern.v); goto out; }
+        merge(&kern);
+        g->kernel_ns = total(&kern);
+        free(kern.v);
+    }
+    if (g->pageable_copy_ns > 0) g->pageable_gbps = (double)g->pageable_bytes / (double)g->pageable_copy_ns;
+    if (g->pinned_copy_ns > 0) g->pinned_gbps = (double)g->pinned_bytes / (double)g->pinned_copy_ns;
+
+    /* the gaps between two busy intervals */
+    size_t from = 0;
+    for (size_t i = 1; i < all.n; i++) {
+        int64_t gs = all.v[i - 1].e, ge = all.v[i].s;
+        if (ge <= gs) continue;
+        int64_t len = ge - gs;
+        char kind;
+        int64_t sy = overlap(&sync, &from, gs, ge);
+        if (sy > 0 && from < sync.n && sync.v[from].s <= gs && gs < sync.v[from].e)
+            sy = len;                 /* the host was waiting when the GPU ran dry: it had queued nothing */
+        if (sy == 0 && all.v[i - 1].kernel && all.v[i].kernel && len < o->launch_gap_ns) {
+            g->idle_launch_ns += len;
+            kind = 'l';
+        } else {
+            g->idle_sync_ns += sy;
+            g->idle_host_ns += len - sy;
+            kind = 2 * sy > len ? 's' : 'h';
+        }
+        if (ngaps == capg) {
+            size_t cap = capg ? capg * 2 : 256;
+            cp_trace_gap *p = cp_realloc(gaps, cap * sizeof *p);
+            if (!p) goto out;
+            gaps = p;
+            capg = cap;
+        }
+        gaps[ngaps++] = (cp_trace_gap){ gs, ge, kind, NULL };
+    }
+    if (gaps) qsort(gaps, ngaps, sizeof *gaps, by_gap_len);
+    if (ngaps > (size_t)o->top_gaps) ngaps = (size_t)(o->top_gaps > 0 ? o->top_gaps : 0);
+    for (size_t i = 0; i < ngaps; i++) gaps[i].api = api_during(t, gaps[i].start, gaps[i].end);
+    g->gaps = gaps;
+    g->ngaps = ngaps;
+    gaps = NULL;
+
+    /* phases: fixed windows over the span */
+    size_t nw = o->windows > 0 && g->span_ns > 0 ? (size_t)o->windows : 0;
+    if (nw) {
+        g->win = cp_calloc(nw, sizeof *g->win);
+        if (!g->win) goto out;
+        g->nwin = nw;
+        size_t f2 = 0;
+        for (size_t w = 0; w < nw; w++) {
+            int64_t ws = s0 + (int64_t)((double)g->span_ns * (double)w / (double)nw);
+            int64_t we = w + 1 == nw ? s1 : s0 + (int64_t)((double)g->span_ns * (double)(w + 1) / (double)nw);
+            g->win[w] = (cp_trace_window){ ws, we, overlap(&all, &f2, ws, we) };
+        }
+    }
+    if (kernel_table(t, dev, g) < 0) goto out;
+    g->verdict = verdict_of(g);
+    rc = 0;
+out:
+    free(all.v);
+    free(np.v);
+    free(sync.v);
+    free(gaps);
+    return rc;
+}
+
+static void gpu_free(cp_trace_gpu *g)
+{
+    free(g->ktab);
+    free(g->gaps);
+    free(g->win);
+}
+
+/* See trace.h. */
+int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, cp_trace_report *r)
+{
+    static const cp_trace_opts dflt = CP_TRACE_OPTS_DEFAULT;
+    memset(r, 0, sizeof *r);
+    r->opts = o ? *o : dflt;
+    r->processes = n;
+    for (size_t p = 0; p < n; p++) {
+        const cp_trace *t = &traces[p];
+        r->dropped += t->dropped;
+        r->truncated |= t->truncated;
+        int64_t s0 = INT64_MAX, s1 = INT64_MIN;
+        uint32_t devs[64];
+        size_t nd = 0;
+        for (size_t i = 0; i < t->n; i++) {
+            const cp_trace_rec *x = &t->recs[i];
+            if (x->type == CP_TREC_DROPPED) continue;
+            if (x->type == CP_TREC_API) r->api_calls++;
+            if (x->type == CP_TREC_OVERHEAD) r->overhead_records++;
+            if (x->start < s0) s0 = x->start;
+            if (x->end > s1) s1 = x->end;
+            if (!on_gpu(x)) continue;
+            size_t d = 0;
+            while (d < nd && devs[d] != x->device) d++;
+            if (d == nd && nd < sizeof devs / sizeof devs[0]) {
+                size_t k = nd++;                 /* kept sorted */
+                while (k > 0 && devs[k - 1] > x->device) { devs[k] = devs[k - 1]; k--; }
+                devs[k] = x->device;
+            }
+        }
+        if (!nd) continue;
+        cp_trace_gpu *gs = cp_realloc(r->gpus, (r->ngpus + nd) * sizeof *gs);
+        if (!gs) goto fail;
+        r->gpus = gs;
+        for (size_t d = 0; d < nd; d++) {
+            if (analyze_gpu(t, devs[d], s0, s1, &r->opts, &r->gpus[r->ngpus]) < 0) {
+                gpu_free(&r->gpus[r->ngpus]);
+                goto fail;
+            }
+            r->ngpus++;
+        }
+    }
+    return 0;
+fail:
+    cp_trace_report_free(r);
+    return -1;
+}
+
+/* See trace.h. */
+void cp_trace_report_free(cp_trace_report *r)
+{
+    for (size_t i = 0; i < r->ngpus; i++) gpu_free(&r->gpus[i]);
+    free(r->gpus);
+    memset(r, 0, sizeof *r);
+}
+
+/* See trace.h. */
+const char *cp_trace_verdict_name(cp_trace_verdict v)
+{
+    static const char *const n[] = { "no-gpu-work", "gpu-bound", "sync-bound", "launch-bound", "host-bound",
+                                     "pageable-copy-bound" };
+    return (unsigned)v < sizeof n / sizeof n[0] ? n[v] : "?";
+}
+
+/* See trace.h. */
+const char *cp_trace_verdict_advice(cp_trace_verdict v)
+{
+    switch (v) {
+    case CP_TV_NO_WORK: return "no kernel or copy ran on this GPU while the program was traced";
+    case CP_TV_GPU_BOUND:
+        return "the GPU is busy: faster comes from the kernels themselves (the heaviest ones below; "
+               "mixed precision, better libraries) or a bigger GPU";
+    case CP_TV_SYNC_BOUND:
+        return "the host waits in synchronising calls while the GPU idles: sync less often (no .item(), "
+               ".cpu() or cudaDeviceSynchronize every step; read losses every N steps), and queue the next "
+               "step's work before waiting";
+    case CP_TV_LAUNCH_BOUND:
+        return "kernels are too small for their launch cost: capture the step in a CUDA graph "
+               "(torch.compile mode=\"reduce-overhead\", cudaGraphLaunch), fuse kernels, use bigger batches";
+    case CP_TV_HOST_BOUND:
+        return "the host is not submitting work: overlap data loading and preprocessing with the GPU "
+               "(DataLoader workers, prefetch), move host work off the step's path, use bigger batches";
+    case CP_TV_PAGEABLE_BOUND:
+        return "copies from pageable host memory are slow and staged: pin host memory (cudaHostAlloc, "
+               "pin_memory=True) and overlap the copies with compute on their own streams (non_blocking=True)";
+    }
+    return "?";
+}

@@ -1,0 +1,369 @@
+/* cuprobe trace's renderers: text, JSON (docs/trace.schema.json), the Chrome
+ * trace event timeline, and one self-contained HTML page. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuprobe/trace.h"
+#include "util/json.h"
+#include "util/text.h"
+
+static void dur(FILE *out, int64_t ns)
+{
+    double v = (double)ns;
+    if (ns >= 1000000000) fprintf(out, "%.3f s", v / 1e9);
+    else if (ns >= 1000000) fprintf(out, "%.3f ms", v / 1e6);
+    else if (ns >= 1000) fprintf(out, "%.1f us", v / 1e3);
+    else fprintf(out, "%" PRId64 " ns", ns);
+}
+
+static double pct(int64_t a, int64_t b) { return b > 0 ? 100.0 * (double)a / (double)b : 0.0; }
+
+static void line(FILE *out, const char *what, int64_t ns, int64_t span)
+{
+    fprintf(out, "    %-36s ", what);
+    dur(out, ns);
+    fprintf(out, "  %5.1f %%\n", pct(ns, span));
+}
+
+static void rate(FILE *out, const char *what, uint64_t bytes, int64_t ns, double gbps)
+{
+    fprintf(out, "  %s copies: %" PRIu64 " bytes in ", what, bytes);
+    dur(out, ns);
+    if (isnan(gbps)) fputs(", rate N/A\n", out);
+    else fprintf(out, " (%.2f GB/s)\n", gbps);
+}
+
+static const char *gap_kind(char k) { return k == 'l' ? "launch" : k == 's' ? "sync" : "host"; }
+
+/* See trace.h. */
+int cp_trace_render_text(FILE *out, const cp_trace_report *r)
+{
+    fprintf(out, "cuprobe trace: %zu process(es), %zu GPU(s) with work, %" PRIu64 " dropped record(s)\n",
+            r->processes, r->ngpus, r->dropped);
+    if (r->dropped) fputs("  some activity records were dropped: the figures below miss part of the run\n", out);
+    if (r->truncated) fputs("  a trace file ends inside a record (the process was killed): read up to there\n", out);
+    if (!r->ngpus) fputs("no kernel or copy was recorded: the program did no GPU work while traced\n", out);
+    for (size_t i = 0; i < r->ngpus; i++) {
+        const cp_trace_gpu *g = &r->gpus[i];
+        fprintf(out, "\nprocess %" PRIu32 ", GPU %" PRIu32 ": busy %.1f %% of ", g->pid, g->device,
+                pct(g->busy_ns, g->span_ns));
+        dur(out, g->span_ns);
+        fprintf(out, "; verdict: %s\n  %s\n", cp_trace_verdict_name(g->verdict), cp_trace_verdict_advice(g->verdict));
+        fprintf(out, "  %" PRIu64 " kernels, %" PRIu64 " copies, %" PRIu64 " memsets\n", g->kernels, g->copies,
+                g->memsets);
+        fputs("  the span runs from the GPU's first work to its last; before it ", out);
+        dur(out, g->startup_ns);
+        fputs(" of start-up (context creation, loading), after it ", out);
+        dur(out, g->tail_ns);
+        fputc('\n', out);
+        fputs("  where the span went\n", out);
+        line(out, "GPU busy (kernels, copies, memsets)", g->busy_ns, g->span_ns);
+        line(out, "  of it pageable copies alone", g->pageable_ns, g->span_ns);
+        line(out, "idle: host not submitting work", g->idle_host_ns, g->span_ns);
+        char lg[64];
+        snprintf(lg, sizeof lg, "idle: launch gaps (< %.0f us)", (double)r->opts.launch_gap_ns / 1e3);
+        line(out, lg, g->idle_launch_ns, g->span_ns);
+        line(out, "idle: host in synchronising calls", g->idle_sync_ns, g->span_ns);
+        if (g->pageable_bytes || g->pinned_bytes) {
+            rate(out, "pageable", g->pageable_bytes, g->pageable_copy_ns, g->pageable_gbps);
+            rate(out, "pinned", g->pinned_bytes, g->pinned_copy_ns, g->pinned_gbps);
+        }
+        if (g->nk) fprintf(out, "  kernels (heaviest first)\n    %8s %12s %12s %6s  name\n", "count", "total", "mean", "share");
+        for (size_t k = 0; k < g->nk && k < (size_t)r->opts.top_kernels; k++) {
+            const cp_trace_kernel_row *row = &g->ktab[k];
+            char a[32], b[32];
+            snprintf(a, sizeof a, "%.3f ms", (double)row->total_ns / 1e6);
+            snprintf(b, sizeof b, "%.1f us", (double)row->mean_ns / 1e3);
+            fprintf(out, "    %8" PRIu64 " %12s %12s %5.1f%%  ", row->count, a, b, 100.0 * row->share);
+            cp_text_put(out, row->label);
+            fputc('\n', out);
+        }
+        if (g->nk > (size_t)r->opts.top_kernels)
+            fprintf(out, "    ... and %zu more kernel names\n", g->nk - (size_t)r->opts.top_kernels);
+        if (g->ngaps) fputs("  longest idle gaps (start after the span's start, length, why, API call in progress)\n", out);
+        for (size_t k = 0; k < g->ngaps; k++) {
+            const cp_trace_gap *gp = &g->gaps[k];
+            fputs("    +", out);
+            dur(out, gp->start - g->span_start);
+            fputs("  ", out);
+            dur(out, gp->end - gp->start);
+            fprintf(out, "  %-6s  ", gap_kind(gp->kind));
+            cp_text_put(out, gp->api ? gp->api : "(no API call in progress)");
+            fputc('\n', out);
+        }
+        if (g->nwin) {
+            fputs("  phases: busy % per window of ", out);
+            dur(out, g->span_ns / (int64_t)g->nwin);
+            fputs("\n   ", out);
+            for (size_t w = 0; w < g->nwin; w++)
+                fprintf(out, " %3.0f", pct(g->win[w].busy_ns, g->win[w].end - g->win[w].start));
+            fputc('\n', out);
+        }
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static void jnum(FILE *out, const char *key, int64_t v, int *first)
+{
+    cp_json_key(out, key, first);
+    cp_json_i64(out, v);
+}
+
+static void jdbl(FILE *out, const char *key, double v, int *first)
+{
+    cp_json_key(out, key, first);
+    cp_json_double(out, v);
+}
+
+static void jcopies(FILE *out, const char *key, uint64_t bytes, int64_t ns, double gbps, int *first)
+{
+    int f = 1;
+    cp_json_key(out, key, first);
+    fputc('{', out);
+    jnum(out, "bytes", (int64_t)bytes, &f);
+    jnum(out, "ns", ns, &f);
+    jdbl(out, "gbps", gbps, &f);
+    fputc('}', out);
+}
+
+/* See trace.h. */
+int cp_trace_render_json(FILE *out, const cp_trace_report *r)
+{
+    int f = 1;
+    fputc('{', out);
+    cp_json_member_str(out, "schema", "cuprobe-trace/1", &f);
+    jnum(out, "processes", (int64_t)r->processes, &f);
+    jnum(out, "dropped", (int64_t)r->dropped, &f);
+    cp_json_key(out, "truncated", &f);
+    fputs(r->truncated ? "true" : "false", out);
+    jnum(out, "api_calls", (int64_t)r->api_calls, &f);
+    jnum(out, "launch_gap_ns", r->opts.launch_gap_ns, &f);
+    cp_json_key(out, "gpus", &f);
+    fputs("[\n", out);
+    for (size_t i = 0; i < r->ngpus; i++) {
+        const cp_trace_gpu *g = &r->gpus[i];
+        int h = 1;
+        fputs(i ? ",\n {" : " {", out);
+        jnum(out, "pid", g->pid, &h);
+        jnum(out, "device", g->device, &h);
+        cp_json_member_str(out, "verdict", cp_trace_verdict_name(g->verdict), &h);
+        cp_json_member_str(out, "advice", cp_trace_verdict_advice(g->verdict), &h);
+        jnum(out, "span_ns", g->span_ns, &h);
+        jnum(out, "startup_ns", g->startup_ns, &h);
+        jnum(out, "tail_ns", g->tail_ns, &h);
+        jnum(out, "busy_ns", g->busy_ns, &h);
+        jdbl(out, "busy_pct", pct(g->busy_ns, g->span_ns), &h);
+        jnum(out, "kernel_ns", g->kernel_ns, &h);
+        jnum(out, "pageable_ns", g->pageable_ns, &h);
+        jnum(out, "idle_host_ns", g->idle_host_ns, &h);
+        jnum(out, "idle_launch_ns", g->idle_launch_ns, &h);
+        jnum(out, "idle_sync_ns", g->idle_sync_ns, &h);
+        jnum(out, "kernels", (int64_t)g->kernels, &h);
+        jnum(out, "copies", (int64_t)g->copies, &h);
+        jnum(out, "memsets", (int64_t)g->memsets, &h);
+        jcopies(out, "pageable_copies", g->pageable_bytes, g->pageable_copy_ns, g->pageable_gbps, &h);
+        jcopies(out, "pinned_copies", g->pinned_bytes, g->pinned_copy_ns, g->pinned_gbps, &h);
+        cp_json_key(out, "kernel_table", &h);
+        fputc('[', out);
+        for (size_t k = 0; k < g->nk; k++) {
+            int e = 1;
+            fputs(k ? ", {" : "{", out);
+            cp_json_key(out, "name", &e);
+            cp_json_str(out, g->ktab[k].label);
+            jnum(out, "count", (int64_t)g->ktab[k].count, &e);
+            jnum(out, "total_ns", g->ktab[k].total_ns, &e);
+            jnum(out, "mean_ns", g->ktab[k].mean_ns, &e);
+            jdbl(out, "share", g->ktab[k].share, &e);
+            fputc('}', out);
+        }
+        fputc(']', out);
+        cp_json_key(out, "gaps", &h);
+        fputc('[', out);
+        for (size_t k = 0; k < g->ngaps; k++) {
+            int e = 1;
+            fputs(k ? ", {" : "{", out);
+            jnum(out, "start_ns", g->gaps[k].start - g->span_start, &e);
+            jnum(out, "ns", g->gaps[k].end - g->gaps[k].start, &e);
+            cp_json_member_str(out, "kind", gap_kind(g->gaps[k].kind), &e);
+            cp_json_key(out, "api", &e);
+            cp_json_str(out, g->gaps[k].api);
+            fputc('}', out);
+        }
+        fputc(']', out);
+        cp_json_key(out, "phases", &h);
+        fputc('[', out);
+        for (size_t k = 0; k < g->nwin; k++) {
+            int e = 1;
+            fputs(k ? ", {" : "{", out);
+            jnum(out, "start_ns", g->win[k].start - g->span_start, &e);
+            jnum(out, "ns", g->win[k].end - g->win[k].start, &e);
+            jnum(out, "busy_ns", g->win[k].busy_ns, &e);
+            fputc('}', out);
+        }
+        fputs("]}", out);
+    }
+    fputs("\n]}\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+static int64_t first_time(const cp_trace *t, size_t n)
+{
+    int64_t s = INT64_MAX;
+    for (size_t p = 0; p < n; p++)
+        for (size_t i = 0; i < t[p].n; i++)
+            if (t[p].recs[i].type != CP_TREC_DROPPED && t[p].recs[i].start < s) s = t[p].recs[i].start;
+    return s == INT64_MAX ? 0 : s;
+}
+
+static const char *rec_cat(const cp_trace_rec *r)
+{
+    static const char *const c[] = { "", "", "kernel", "memcpy", "memset", "sync", "api", "overhead", "" };
+    return r->type < sizeof c / sizeof c[0] ? c[r->type] : "";
+}
+
+/* See trace.h. */
+int cp_trace_render_chrome(FILE *out, const cp_trace *t, size_t n)
+{
+    static const char *const sync_names[] = { "sync", "cudaEventSynchronize", "cudaStreamWaitEvent",
+                                              "cudaStreamSynchronize", "cudaDeviceSynchronize" };
+    int64_t t0 = first_time(t, n);
+    int first = 1;
+    fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n", out);
+    for (size_t p = 0; p < n; p++) {
+        for (size_t i = 0; i < t[p].n; i++) {
+            const cp_trace_rec *r = &t[p].recs[i];
+            if (r->type == CP_TREC_DROPPED) continue;
+            const char *name = cp_trace_str(&t[p], r->name);
+            char buf[64];
+            if (r->type == CP_TREC_MEMCPY) {
+                snprintf(buf, sizeof buf, "memcpy kind %u (%s)", r->copy_kind,
+                         r->src_kind == CP_MEM_PAGEABLE || r->dst_kind == CP_MEM_PAGEABLE ? "pageable" : "pinned/device");
+                name = buf;
+            } else if (r->type == CP_TREC_MEMSET) name = "memset";
+            else if (r->type == CP_TREC_SYNC) name = sync_names[r->sync_type < 5 ? r->sync_type : 0];
+            else if (r->type == CP_TREC_OVERHEAD) name = "CUPTI overhead";
+            uint64_t tid = r->type == CP_TREC_API ? r->tid
+                           : r->type == CP_TREC_SYNC || r->type == CP_TREC_OVERHEAD ? 0
+                           : 1000000000ull + (uint64_t)r->device * 100000ull + r->stream;
+            fputs(first ? "{" : ",\n{", out);
+            first = 0;
+            fputs("\"name\": ", out);
+            cp_json_str(out, name ? name : "?");
+            fprintf(out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": %" PRIu32
+                         ", \"tid\": %" PRIu64, rec_cat(r), (double)(r->start - t0) / 1e3,
+                    (double)(r->end - r->start) / 1e3, t[p].pid, tid);
+            if (r->type == CP_TREC_MEMCPY || r->type == CP_TREC_MEMSET)
+                fprintf(out, ", \"args\": {\"bytes\": %" PRIu64 ", \"device\": %" PRIu32 "}", r->bytes, r->device);
+            else if (r->type == CP_TREC_KERNEL)
+                fprintf(out, ", \"args\": {\"device\": %" PRIu32 ", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d]}",
+                        r->device, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2]);
+            fputc('}', out);
+        }
+    }
+    fputs("\n]}\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+#define HW 1100
+#define HX 150
+
+/* The busy intervals of one process on one GPU, merged to the pixel. */
+static void html_row(FILE *out, const cp_trace *t, const cp_trace_gpu *g, int y, int api)
+{
+    double scale = g->span_ns > 0 ? (double)(HW - HX - 10) / (double)g->span_ns : 0;
+    double cur0 = -1, cur1 = -1;
+    for (int pass = 0; pass < 2; pass++) {     /* kernels and copies apart: blue and orange */
+        cur0 = cur1 = -1;
+        const char *fill = api ? (pass ? "#d62728" : "#9aa") : pass ? "#ff7f0e" : "#1f77b4";
+        for (size_t i = 0; i <= t->n; i++) {
+            const cp_trace_rec *r = i < t->n ? &t->recs[i] : NULL;
+            int take = r && (api ? r->type == CP_TREC_API || r->type == CP_TREC_SYNC
+                                 : (r->type == CP_TREC_KERNEL || r->type == CP_TREC_MEMCPY || r->type == CP_TREC_MEMSET) &&
+                                       r->device == g->device);
+            if (r && !take) continue;
+            int is2 = r && (api ? r->type == CP_TREC_SYNC || (cp_trace_str(t, r->name) &&
+                                                                strstr(cp_trace_str(t, r->name), "Synchronize"))
+                                : r->type != CP_TREC_KERNEL);
+            if (r && is2 != pass) continue;
+            double a = r ? HX + (double)(r->start - g->span_start) * scale : 1e18;
+            double b = r ? HX + (double)(r->end - g->span_start) * scale : 1e18;
+            if (cur0 >= 0 && a <= cur1 + 0.5) {
+                if (b > cur1) cur1 = b;
+                continue;
+            }
+            if (cur0 >= 0)
+                fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>\n", cur0, y,
+                        cur1 - cur0 < 0.5 ? 0.5 : cur1 - cur0, fill);
+            cur0 = a;
+            cur1 = b;
+        }
+    }
+}
+
+/* See trace.h. */
+int cp_trace_render_html(FILE *out, const cp_trace_report *r, const cp_trace *t, size_t n)
+{
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cuprobe trace</title>\n"
+          "<style>body{font:14px sans-serif;margin:20px}pre{background:#f6f6f6;padding:8px}"
+          "#tip{position:fixed;background:#ffe;border:1px solid #999;padding:2px 6px;display:none}</style>\n"
+          "</head><body>\n<h1>cuprobe trace</h1>\n", out);
+    if (!r->ngpus) fputs("<p>No kernel or copy was recorded.</p>\n", out);
+    for (size_t i = 0; i < r->ngpus; i++) {
+        const cp_trace_gpu *g = &r->gpus[i];
+        const cp_trace *tp = NULL;
+        for (size_t p = 0; p < n; p++)
+            if (t[p].pid == g->pid) tp = &t[p];
+        fprintf(out, "<h2>process %" PRIu32 ", GPU %" PRIu32 ": busy %.1f %% &mdash; %s</h2>\n<p>", g->pid, g->device,
+                pct(g->busy_ns, g->span_ns), cp_trace_verdict_name(g->verdict));
+        cp_xml_text(out, cp_trace_verdict_advice(g->verdict));
+        fputs("</p>\n", out);
+        struct { const char *what, *fill; int64_t ns; } part[] = {
+            { "busy", "#1f77b4", g->busy_ns - g->pageable_ns }, { "pageable copies", "#ff7f0e", g->pageable_ns },
+            { "idle: host", "#bbb", g->idle_host_ns }, { "idle: launch gaps", "#9467bd", g->idle_launch_ns },
+            { "idle: sync", "#d62728", g->idle_sync_ns } };
+        fprintf(out, "<svg class=\"bd\" width=\"%d\" height=\"60\" xmlns=\"http://www.w3.org/2000/svg\">\n", HW);
+        double x = HX;
+        for (size_t k = 0; k < sizeof part / sizeof part[0]; k++) {
+            double w = g->span_ns > 0 ? (double)(HW - HX - 10) * (double)part[k].ns / (double)g->span_ns : 0;
+            fprintf(out, "<rect x=\"%.1f\" y=\"4\" width=\"%.1f\" height=\"22\" fill=\"%s\" data-tip=\"%s %.1f %%\"/>\n",
+                    x, w, part[k].fill, part[k].what, pct(part[k].ns, g->span_ns));
+            fprintf(out, "<rect x=\"%d\" y=\"38\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"48\">%s %.1f%%</text>\n",
+                    HX + (int)k * 180, part[k].fill, HX + 14 + (int)k * 180, part[k].what, pct(part[k].ns, g->span_ns));
+            x += w;
+        }
+        fputs("<text x=\"0\" y=\"20\">where time went</text></svg>\n", out);
+        fprintf(out, "<svg class=\"tl\" width=\"%d\" height=\"70\" xmlns=\"http://www.w3.org/2000/svg\">\n"
+                     "<text x=\"0\" y=\"17\">GPU (kernels, copies)</text><text x=\"0\" y=\"47\">host API (syncs red)</text>\n", HW);
+        if (tp) {
+            html_row(out, tp, g, 4, 0);
+            html_row(out, tp, g, 34, 1);
+        }
+        fprintf(out, "<text x=\"%d\" y=\"66\">0</text><text x=\"%d\" y=\"66\" text-anchor=\"end\">%.3f ms</text></svg>\n", HX,
+                HW - 10, (double)g->span_ns / 1e6);
+        fputs("<h3>kernels</h3>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>count</th><th>total ms</th>"
+              "<th>mean us</th><th>share</th><th>name</th></tr>\n", out);
+        for (size_t k = 0; k < g->nk && k < (size_t)r->opts.top_kernels; k++) {
+            fprintf(out, "<tr><td>%" PRIu64 "</td><td>%.3f</td><td>%.1f</td><td>%.1f %%</td><td>", g->ktab[k].count,
+                    (double)g->ktab[k].total_ns / 1e6, (double)g->ktab[k].mean_ns / 1e3, 100.0 * g->ktab[k].share);
+            cp_xml_text(out, g->ktab[k].label);
+            fputs("</td></tr>\n", out);
+        }
+        fputs("</table>\n<h3>longest idle gaps</h3>\n<ul>\n", out);
+        for (size_t k = 0; k < g->ngaps; k++) {
+            fprintf(out, "<li>+%.3f ms: %.3f ms, %s, ", (double)(g->gaps[k].start - g->span_start) / 1e6,
+                    (double)(g->gaps[k].end - g->gaps[k].start) / 1e6, gap_kind(g->gaps[k].kind));
+            cp_xml_text(out, g->gaps[k].api ? g->gaps[k].api : "no API call in progress");
+            fputs("</li>\n", out);
+        }
+        fputs("</ul>\n", out);
+    }
+    fputs("<div id=\"tip\"></div>\n<script>\n"
+          "var tip=document.getElementById('tip');\n"
+          "document.querySelectorAll('[data-tip]').forEach(function(e){\n"
+          " e.addEventListener('mousemove',function(ev){tip.textContent=e.getAttribute('data-tip');"
+          "tip.style.left=(ev.clientX+12)+'px';tip.style.top=(ev.clientY+12)+'px';tip.style.display='block';});\n"
+          " e.addEventListener('mouseleave',function(){tip.style.display='none';});});\n"
+          "</script>\n</body></html>\n", out);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,98 @@
+#!/bin/sh
+# cuprobe trace on a real GPU: programs of known behaviour (tests/gpu/trace/), in CUDA C
+# and in PyTorch, each traced, each verdict checked.  Without a GPU, the injection
+# library, nvcc or PyTorch, the cases that need them report skip, never fail.
+# Usage: tests/gpu/trace.sh TOOL [KEEP]    KEEP: a folder to keep each case's trace and
+#        JSON in (KEEP/<case>/); default a temporary one
+# Prints one line per case and "N passed, N failed, N skipped" last; exit 1 on a failure.
+tool=${1:-./cuprobe}
+keep=${2:-}
+pass=0 fail=0 skip=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuprobe-trace.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+[ -n "$keep" ] || keep=$tmp/keep
+mkdir -p "$keep"
+ok()   { pass=$((pass + 1)); echo "ok     gpu trace $1"; }
+bad()  { fail=$((fail + 1)); echo "FAIL   gpu trace $1: $2"; }
+skip() { skip=$((skip + 1)); echo "skip   gpu trace $1: $2"; }
+dir=$(dirname "$0")/trace
+build=${BUILD:-build}
+cases="gemm launch pageable sync"
+expect() { case $1 in gemm) echo gpu-bound ;; launch) echo launch-bound ;; pageable) echo pageable-copy-bound ;;
+                      sync) echo sync-bound ;; esac; }
+
+done_() {
+    printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
+    [ "$fail" = 0 ]
+    exit $?
+}
+if [ ! -e /dev/nvidiactl ]; then
+    for c in $cases million; do skip "c-$c" "no NVIDIA GPU"; skip "py-$c" "no NVIDIA GPU"; done
+    done_
+fi
+if [ ! -f "$build/libcuprobe-trace.so" ]; then
+    for c in $cases million; do skip "c-$c" "no $build/libcuprobe-trace.so (make found no cupti.h)"; done
+    done_
+fi
+
+# One traced run: case name, then the command.  Leaves KEEP/<name>/ with the trace
+# (trace/), the program's output and the analysis (out.txt), the JSON (report.json).
+run_case() {
+    name=$1; shift
+    rm -rf "${keep:?}/$name"; mkdir -p "$keep/$name"
+    "$tool" trace --out "$keep/$name/trace" --json --html "$keep/$name/report.html" -- "$@" \
+        >"$keep/$name/out.txt" 2>"$keep/$name/err.txt"
+    rc=$?
+    sed -n '/^{"schema"/,$p' "$keep/$name/out.txt" >"$keep/$name/report.json"
+    return $rc
+}
+
+# the verdict of the GPU entry (process, GPU) with the most kernel time
+verdict() { tr -d '\n' <"$1" | sed 's/{"pid"/\n{"pid"/g' | grep '"pid"' |
+            sed 's/.*"verdict": "\([^"]*\)".*"kernel_ns": \([0-9]*\).*/\2 \1/' | sort -n | tail -1 | cut -d' ' -f2; }
+field() { tr -d '\n' <"$2" | sed "s/.*\"$1\": \\([0-9.]*\\).*/\\1/"; }
+
+check() {   # name, mode
+    want=$(expect "$2")
+    got=$(verdict "$keep/$1/report.json")
+    if [ "$got" != "$want" ]; then
+        bad "$1" "verdict '$got', expected $want ($(grep -o '"busy_pct": [0-9.]*' "$keep/$1/report.json" | head -1))"
+    elif [ "$2" = gemm ] && [ "$(field busy_pct "$keep/$1/report.json" | cut -d. -f1)" -lt 95 ]; then
+        bad "$1" "busy $(field busy_pct "$keep/$1/report.json") %, expected >= 95"
+    else ok "$1"; fi
+}
+
+# CUDA C: built here with nvcc (or taken prebuilt from $build/gpu-trace/trace_cases)
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+bin=$build/gpu-trace/trace_cases
+if [ ! -x "$bin" ] && [ -x "$nvcc" ]; then
+    mkdir -p "$build/gpu-trace"
+    "$nvcc" -O2 -arch=sm_90 -o "$bin" "$dir/trace_cases.cu" 2>"$tmp/nvcc.err" || cat "$tmp/nvcc.err" >&2
+fi
+if [ -x "$bin" ]; then
+    for c in $cases; do
+        if run_case "c-$c" "$bin" "$c" && grep -q "^$c done" "$keep/c-$c/out.txt"; then check "c-$c" "$c"
+        else bad "c-$c" "the program failed: $(tail -2 "$keep/c-$c/err.txt")"; fi
+    done
+    # a million kernels, every one recorded, none dropped
+    if run_case c-million "$bin" million; then
+        k=$(field kernels "$keep/c-million/report.json"); d=$(field dropped "$keep/c-million/report.json")
+        if [ "$k" = 1000000 ] && [ "$d" = 0 ]; then ok c-million
+        else bad c-million "kernels $k, dropped $d (expected 1000000, 0)"; fi
+    else bad c-million "the program failed"; fi
+else
+    for c in $cases million; do skip "c-$c" "no nvcc and no prebuilt $bin"; done
+fi
+
+# PyTorch
+py=${PYTHON:-python3}
+if "$py" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    for c in $cases; do
+        if run_case "py-$c" "$py" "$dir/trace_cases.py" "$c" && grep -q "^$c done" "$keep/py-$c/out.txt"; then
+            check "py-$c" "$c"
+        else bad "py-$c" "the program failed: $(tail -2 "$keep/py-$c/err.txt")"; fi
+    done
+else
+    for c in $cases; do skip "py-$c" "no PyTorch with CUDA for $py"; done
+fi
+done_

@@ -1,0 +1,437 @@
+/*
+ * The trace file's writer and reader, and the analysis on hand-made traces
+ * with exact expected figures (the breakdown of every nanosecond of the
+ * span), the renderers (JSON checked against docs/trace.schema.json), and
+ * every allocation failure of parse and analysis.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "test.h"
+#include "json_check.h"
+#include "cuprobe/trace.h"
+#include "util/alloc.h"
+
+typedef struct {
+    unsigned char b[1 << 16];
+    size_t n;
+} fbuf;
+
+static void put_hdr(fbuf *f, uint32_t pid)
+{
+    f->n = cp_trace_encode_header(f->b, sizeof f->b, pid, 1700000000000000000LL);
+}
+
+static void put_str(fbuf *f, uint32_t id, const char *s)
+{
+    f->n += cp_trace_encode_string(f->b + f->n, sizeof f->b - f->n, id, s, strlen(s));
+}
+
+static void put(fbuf *f, cp_trace_rec r)
+{
+    size_t k = cp_trace_encode_rec(f->b + f->n, sizeof f->b - f->n, &r);
+    CHECK(k > 0 && k <= sizeof f->b - f->n);
+    f->n += k;
+}
+
+static cp_trace_rec kern(int64_t s, int64_t e, uint32_t name)
+{
+    return (cp_trace_rec){ .type = CP_TREC_KERNEL, .start = s, .end = e, .name = name, .stream = 7,
+                           .grid = { 64, 1, 1 }, .block = { 256, 1, 1 } };
+}
+
+static cp_trace_rec api(int64_t s, int64_t e, uint32_t name)
+{
+    return (cp_trace_rec){ .type = CP_TREC_API, .start = s, .end = e, .name = name, .tid = 4242, .domain = CP_API_RUNTIME };
+}
+
+static cp_trace_rec copy(int64_t s, int64_t e, uint64_t bytes, uint8_t src)
+{
+    return (cp_trace_rec){ .type = CP_TREC_MEMCPY, .start = s, .end = e, .bytes = bytes, .copy_kind = CP_COPY_HTOD,
+                           .src_kind = src, .dst_kind = CP_MEM_DEVICE };
+}
+
+/* The worked example of docs/trace-format.md: span 0..2000 ns. */
+static void mixed(fbuf *f)
+{
+    put_hdr(f, 7);
+    put_str(f, 1, "gemm");
+    put_str(f, 2, "cudaDeviceSynchronize");
+    put_str(f, 3, "cudaLaunchKernel");
+    put(f, api(0, 5, 3));
+    put(f, kern(10, 110, 1));
+    put(f, kern(115, 215, 1));        /* 5 ns after the last: a launch gap */
+    put(f, api(220, 500, 2));         /* the host waits 280 ns of the 385 ns gap */
+    put(f, kern(600, 700, 1));
+    put(f, copy(1000, 1200, 2000, CP_MEM_PAGEABLE));
+    put(f, copy(1500, 1600, 10000, CP_MEM_PINNED));
+    put(f, api(1900, 2000, 3));
+    put(f, (cp_trace_rec){ .type = CP_TREC_DROPPED, .bytes = 3 });
+}
+
+static void test_roundtrip(void)
+{
+    static fbuf f;
+    mixed(&f);
+    cp_trace t;
+    char err[128];
+    CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == 0);
+    CHECK_I64(t.pid, 7);
+    CHECK_I64(t.n, 9);
+    CHECK_I64(t.dropped, 3);
+    CHECK_I64(t.truncated, 0);
+    CHECK_I64(t.wall_start_ns, 1700000000000000000LL);
+    CHECK_STR(cp_trace_str(&t, 2), "cudaDeviceSynchronize");
+    CHECK(cp_trace_str(&t, 9) == NULL);
+    CHECK(cp_trace_str(&t, 100000) == NULL);
+    const cp_trace_rec *k = &t.recs[1];
+    CHECK_I64(k->type, CP_TREC_KERNEL);
+    CHECK_I64(k->start, 10);
+    CHECK_I64(k->end, 110);
+    CHECK_I64(k->stream, 7);
+    CHECK_I64(k->grid[0], 64);
+    CHECK_I64(k->block[0], 256);
+    CHECK_I64(t.recs[0].tid, 4242);
+    CHECK_I64(t.recs[5].src_kind, CP_MEM_PAGEABLE);
+    CHECK_I64(t.recs[5].bytes, 2000);
+    cp_trace_free(&t);
+    /* cut inside the last record: read up to it */
+    CHECK(cp_trace_parse(f.b, f.n - 3, &t, err, sizeof err) == 0);
+    CHECK_I64(t.truncated, 1);
+    CHECK_I64(t.n, 8);
+    cp_trace_free(&t);
+}
+
+static void test_bad_files(void)
+{
+    static fbuf f;
+    cp_trace t;
+    char err[128];
+    mixed(&f);
+    CHECK(cp_trace_parse(f.b, 10, &t, err, sizeof err) == -1);
+    CHECK(strstr(err, "not a cuprobe trace") != NULL);
+    f.b[8] = 9;                                                       /* version 9 */
+    CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == -1);
+    CHECK(strstr(err, "version") != NULL);
+    mixed(&f);
+    f.b[CP_TRACE_HEADER_SIZE + 2] = 3;                                /* a record size not a multiple of 8 */
+    f.b[CP_TRACE_HEADER_SIZE + 3] = 0;
+    CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == -1);
+    /* a kernel record shorter than a kernel */
+    put_hdr(&f, 1);
+    unsigned char *r = f.b + f.n;
+    memset(r, 0, 16);
+    r[0] = CP_TREC_KERNEL;
+    r[2] = 16;
+    f.n += 16;
+    CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == -1);
+    CHECK(strstr(err, "shorter") != NULL);
+    /* an unknown record type is skipped */
+    put_hdr(&f, 1);
+    r = f.b + f.n;
+    memset(r, 0, 24);
+    r[0] = 99;
+    r[2] = 24;
+    f.n += 24;
+    put(&f, kern(1, 2, 0));
+    CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == 0);
+    CHECK_I64(t.n, 1);
+    cp_trace_free(&t);
+    /* a time no clock gives is left out; a record longer than the bound is cut */
+    put_hdr(&f, 1);
+    put(&f, kern(-5, 2, 0));
+    put(&f, kern(1, CP_TRACE_MAX_TIME + 1, 0));
+    put(&f, kern(0, CP_TRACE_MAX_TIME, 0));
+    CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == 0);
+    CHECK_I64(t.n, 1);
+    CHECK_I64(t.skipped, 2);
+    CHECK_I64(t.recs[0].end, CP_TRACE_MAX_DURATION);
+    cp_trace_free(&t);
+    /* a string over the limit is refused by the writer */
+    static char big[CP_TRACE_MAX_STRING + 2];
+    memset(big, 'a', sizeof big - 1);
+    CHECK_I64(cp_trace_encode_string(f.b, sizeof f.b, 1, big, strlen(big)), 0);
+    CHECK_I64(cp_trace_encode_string(f.b, sizeof f.b, 0, "x", 1), 0);
+    cp_trace_rec none = { .type = 42 };
+    CHECK_I64(cp_trace_encode_rec(f.b, sizeof f.b, &none), 0);
+    CHECK_I64(cp_trace_encode_rec(f.b, 4, &(cp_trace_rec){ .type = CP_TREC_KERNEL }), 8 + CP_TREC_KERNEL_BODY);
+}
+
+static void analyze(fbuf *f, cp_trace *t, cp_trace_report *r)
+{
+    char err[128];
+    CHECK(cp_trace_parse(f->b, f->n, t, err, sizeof err) == 0);
+    CHECK(cp_trace_analyze(t, 1, NULL, r) == 0);
+}
+
+static void test_breakdown(void)
+{
+    static fbuf f;
+    cp_trace t;
+    cp_trace_report r;
+    mixed(&f);
+    analyze(&f, &t, &r);
+    CHECK_I64(r.ngpus, 1);
+    CHECK_I64(r.dropped, 3);
+    const cp_trace_gpu *g = &r.gpus[0];
+    CHECK_I64(g->span_start, 10);
+    CHECK_I64(g->span_ns, 1590);
+    CHECK_I64(g->startup_ns, 10);
+    CHECK_I64(g->tail_ns, 400);
+    CHECK_I64(g->busy_ns, 600);
+    CHECK_I64(g->kernel_ns, 300);
+    CHECK_I64(g->pageable_ns, 200);
+    CHECK_I64(g->idle_launch_ns, 5);
+    CHECK_I64(g->idle_sync_ns, 280);
+    CHECK_I64(g->idle_host_ns, 705);
+    CHECK_I64(g->busy_ns + g->idle_launch_ns + g->idle_sync_ns + g->idle_host_ns, g->span_ns);
+    CHECK_I64(g->kernels, 3);
+    CHECK_I64(g->copies, 2);
+    CHECK(fabs(g->pageable_gbps - 10.0) < 1e-9);
+    CHECK(fabs(g->pinned_gbps - 100.0) < 1e-9);
+    CHECK_I64(g->verdict, CP_TV_HOST_BOUND);
+    CHECK_I64(g->nk, 1);
+    CHECK_STR(g->ktab[0].label, "gemm");
+    CHECK_I64(g->ktab[0].count, 3);
+    CHECK_I64(g->ktab[0].total_ns, 300);
+    CHECK_I64(g->ktab[0].mean_ns, 100);
+    CHECK(fabs(g->ktab[0].share - 1.0) < 1e-12);
+    CHECK_I64(g->ngaps, 4);
+    CHECK_I64(g->gaps[0].start, 215);
+    CHECK_I64(g->gaps[0].end, 600);
+    CHECK_I64(g->gaps[0].kind, 's');
+    CHECK_STR(g->gaps[0].api, "cudaDeviceSynchronize");
+    CHECK_I64(g->gaps[1].start, 700);
+    CHECK_I64(g->gaps[1].kind, 'h');
+    CHECK(g->gaps[1].api == NULL);
+    CHECK_I64(g->gaps[2].start, 1200);
+    CHECK_I64(g->gaps[3].start, 110);
+    CHECK_I64(g->gaps[3].kind, 'l');
+    CHECK_I64(g->nwin, 10);
+    static const int64_t win[10] = { 154, 46, 0, 46, 54, 0, 123, 77, 0, 100 };
+    for (int w = 0; w < 10; w++) {
+        CHECK_I64(g->win[w].start, 10 + 159 * w);
+        CHECK_I64(g->win[w].busy_ns, win[w]);
+    }
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+}
+
+/* One trace per verdict, each by its largest share. */
+static void test_verdicts(void)
+{
+    static fbuf f;
+    cp_trace t;
+    cp_trace_report r;
+    /* GPU-bound: 95 of 100 ns busy */
+    put_hdr(&f, 1);
+    put(&f, api(0, 3, 0));
+    put(&f, kern(3, 98, 0));
+    put(&f, api(99, 100, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].verdict, CP_TV_GPU_BOUND);
+    CHECK_STR(r.gpus[0].ktab[0].label, "?");
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* launch-bound: 100 kernels of 1 us, 2 us apart */
+    put_hdr(&f, 1);
+    for (int i = 0; i < 100; i++) put(&f, kern(i * 3000, i * 3000 + 1000, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].verdict, CP_TV_LAUNCH_BOUND);
+    CHECK_I64(r.gpus[0].idle_launch_ns, 99 * 2000);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* sync-bound: a stream-sync record covers every gap */
+    put_hdr(&f, 1);
+    for (int i = 0; i < 10; i++) {
+        put(&f, kern(i * 100000, i * 100000 + 10000, 0));
+        put(&f, (cp_trace_rec){ .type = CP_TREC_SYNC, .start = i * 100000 + 10000, .end = i * 100000 + 100000,
+                                .sync_type = CP_SYNC_STREAM_SYNC });
+    }
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].verdict, CP_TV_SYNC_BOUND);
+    CHECK_I64(r.gpus[0].idle_sync_ns, 810000);      /* the last sync, after the last kernel, is the tail */
+    CHECK_I64(r.gpus[0].idle_host_ns, 0);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* the GPU ran dry while the host waited: the whole gap is the sync's, the time the host
+     * took to launch again after it included (.item() per step) */
+    put_hdr(&f, 1);
+    put_str(&f, 1, "cudaStreamSynchronize");
+    put(&f, kern(0, 100, 0));
+    put(&f, api(50, 150, 1));
+    put(&f, kern(400, 500, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].idle_sync_ns, 300);
+    CHECK_I64(r.gpus[0].idle_host_ns, 0);
+    CHECK_I64(r.gpus[0].verdict, CP_TV_SYNC_BOUND);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* a blocking cudaMemcpy waits too; its Async form does not */
+    put_hdr(&f, 1);
+    put_str(&f, 1, "cudaMemcpy_v3020");
+    put_str(&f, 2, "cudaMemcpyAsync_v3020");
+    put(&f, kern(0, 100, 0));
+    put(&f, api(100, 1000, 1));
+    put(&f, kern(1000, 1100, 0));
+    put(&f, api(1100, 2000, 2));
+    put(&f, kern(2000, 2100, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].idle_sync_ns, 900);
+    CHECK_I64(r.gpus[0].idle_launch_ns, 900);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* pageable-copy-bound: busy the whole span, but copying pageable memory */
+    put_hdr(&f, 1);
+    put(&f, copy(0, 900, 9000, CP_MEM_PAGEABLE));
+    put(&f, kern(900, 1000, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].verdict, CP_TV_PAGEABLE_BOUND);
+    CHECK_I64(r.gpus[0].busy_ns, 1000);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* no GPU work at all, and two GPUs in one process */
+    put_hdr(&f, 1);
+    put(&f, api(0, 10, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.ngpus, 0);
+    CHECK_I64(r.api_calls, 1);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    put_hdr(&f, 1);
+    cp_trace_rec k1 = kern(0, 10, 0);
+    k1.device = 3;
+    put(&f, k1);
+    put(&f, kern(10, 20, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.ngpus, 2);
+    CHECK_I64(r.gpus[0].device, 0);
+    CHECK_I64(r.gpus[1].device, 3);
+    CHECK_I64(r.gpus[1].busy_ns, 10);
+    CHECK_I64(r.gpus[1].span_ns, 10);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+}
+
+static char *render(int which, const cp_trace_report *r, const cp_trace *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return NULL;
+    int rc = which == 0 ? cp_trace_render_text(m, r) : which == 1 ? cp_trace_render_json(m, r)
+             : which == 2 ? cp_trace_render_chrome(m, t, 1) : cp_trace_render_html(m, r, t, 1);
+    fclose(m);
+    CHECK_I64(rc, 0);
+    return buf;
+}
+
+static void test_renderers(void)
+{
+    static fbuf f;
+    cp_trace t;
+    cp_trace_report r;
+    mixed(&f);
+    put_str(&f, 1, "gemm<\x1b[31m&\">");               /* a hostile kernel name replaces the first */
+    analyze(&f, &t, &r);
+    char *s = render(0, &r, &t);
+    CHECK(s && strstr(s, "process 7, GPU 0: busy 37.7 % of 1.6 us; verdict: host-bound") != NULL);
+    CHECK(s && strstr(s, "idle: host in synchronising calls    280 ns   17.6 %") != NULL);
+    CHECK(s && strstr(s, "pageable copies: 2000 bytes in 200 ns (10.00 GB/s)") != NULL);
+    CHECK(s && strstr(s, "cudaDeviceSynchronize") != NULL);
+    CHECK(s && strstr(s, "some activity records were dropped") != NULL);
+    CHECK(s && !strchr(s, '\x1b'));
+    free(s);
+    s = render(1, &r, &t);
+    CHECK(s && json_ok(s));
+    CHECK(s && strstr(s, "\"idle_sync_ns\": 280") != NULL);
+    CHECK(s && strstr(s, "\"verdict\": \"host-bound\"") != NULL);
+    static char schema[16384];
+    CHECK(schema_load("docs/trace.schema.json", schema, sizeof schema));
+    static const char *const keys[] = { "\"schema\"", "\"processes\"", "\"dropped\"", "\"gpus\"", "\"verdict\"",
+                                        "\"busy_pct\"", "\"idle_host_ns\"", "\"idle_launch_ns\"", "\"idle_sync_ns\"",
+                                        "\"pageable_ns\"", "\"kernel_table\"", "\"gaps\"", "\"phases\"",
+                                        "\"pageable_copies\"", "\"pinned_copies\"", "\"advice\"", "\"startup_ns\"",
+                                        "\"tail_ns\"", NULL };
+    for (int i = 0; keys[i]; i++) {
+        CHECK(strstr(s, keys[i]) != NULL);
+        CHECK(strstr(schema, keys[i]) != NULL);
+    }
+    CHECK(strstr(schema, "\"enum\": [\"no-gpu-work\", \"gpu-bound\", \"sync-bound\", \"launch-bound\", \"host-bound\", "
+                         "\"pageable-copy-bound\"]") != NULL);
+    free(s);
+    s = render(2, &r, &t);
+    CHECK(s && json_ok(s));
+    CHECK(s && strstr(s, "\"name\": \"cudaDeviceSynchronize\", \"cat\": \"api\", \"ph\": \"X\", \"ts\": 0.220") != NULL);
+    free(s);
+    s = render(3, &r, &t);
+    CHECK(s && strstr(s, "<svg") && strstr(s, "<script>"));
+    CHECK(s && !strstr(s, "http://www.w3.org/1999") && !strstr(s, "src=") && !strstr(s, "https:"));
+    CHECK(s && strstr(s, "gemm&lt;") != NULL);
+    free(s);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+}
+
+/* Every allocation of parse and analysis may fail: reported, nothing leaks. */
+static void test_alloc_failures(void)
+{
+    static fbuf f;
+    mixed(&f);
+    char err[128];
+    int ok = 0;
+    for (long n = 1; n < 200 && !ok; n++) {
+        cp_trace t;
+        cp_trace_report r;
+        cp_alloc_fail_at(n);
+        if (cp_trace_parse(f.b, f.n, &t, err, sizeof err) < 0) {
+            CHECK(strstr(err, "out of memory") != NULL);
+            continue;
+        }
+        if (cp_trace_analyze(&t, 1, NULL, &r) == 0) {
+            ok = cp_alloc_refused() == 0;
+            cp_trace_report_free(&r);
+        }
+        cp_trace_free(&t);
+    }
+    cp_alloc_fail_at(0);
+    CHECK(ok);
+}
+
+static void test_load_dir(void)
+{
+    static fbuf f;
+    char dir[] = "/tmp/cuprobe-trace-XXXXXX", path[256], err[256];
+    CHECK(mkdtemp(dir) != NULL);
+    mixed(&f);
+    snprintf(path, sizeof path, "%s/7%s", dir, CP_TRACE_SUFFIX);
+    FILE *o = fopen(path, "wb");
+    CHECK(o && fwrite(f.b, 1, f.n, o) == f.n);
+    if (o) fclose(o);
+    cp_trace *t;
+    CHECK_I64(cp_trace_load_dir(dir, &t, err, sizeof err), 1);
+    CHECK_I64(t[0].pid, 7);
+    cp_trace_free_all(t, 1);
+    o = fopen(path, "wb");
+    CHECK(o && fwrite("junk", 1, 4, o) == 4);
+    if (o) fclose(o);
+    CHECK_I64(cp_trace_load_dir(dir, &t, err, sizeof err), -1);
+    CHECK(strstr(err, "not a cuprobe trace") != NULL);
+    unlink(path);
+    CHECK_I64(cp_trace_load_dir(dir, &t, err, sizeof err), 0);
+    rmdir(dir);
+    CHECK_I64(cp_trace_load_dir(dir, &t, err, sizeof err), -1);
+}
+
+int main(void)
+{
+    RUN(test_roundtrip);
+    RUN(test_bad_files);
+    RUN(test_breakdown);
+    RUN(test_verdicts);
+    RUN(test_renderers);
+    RUN(test_alloc_failures);
+    RUN(test_load_dir);
+    return TEST_END();
+}
