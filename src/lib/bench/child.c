@@ -74,6 +74,14 @@ static void say(char *out, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Why cp_dl_load gave no library: the symbol it lacks, named by `file`,
+ * or dlopen's reason for the name asked for. */
+static void load_failure(const cp_lib_load *rec, const char *file, char *out, size_t cap)
+{
+    if (rec->loaded) say(out, cap, "%s lacks %s", file, rec->missing_symbol);
+    else say(out, cap, "%s could not be loaded: %s", rec->requested, rec->error);
+}
+
 /* ---- answers ---- */
 
 static void put(emitter *em, int n, const char *field, const char *v)
@@ -579,10 +587,7 @@ static void nccl_row(emitter *em, dev *devs, int ndev)
     /* left loaded: the child exits soon, and NCCL leaves threads behind */
     if (!cp_dl_load(&cp_nccl_lib, &api, &rec)) {
         r.state = CP_BENCH_SKIPPED;
-        if (rec.loaded)
-            say(r.detail, sizeof r.detail, "%s lacks %s", rec.path[0] ? rec.path : rec.requested, rec.missing_symbol);
-        else
-            say(r.detail, sizeof r.detail, "%s could not be loaded: %s", rec.requested, rec.error);
+        load_failure(&rec, rec.path[0] ? rec.path : rec.requested, r.detail, sizeof r.detail);
         goto out;
     }
     const char *call = "ncclCommInitAll";
@@ -703,10 +708,7 @@ static void gemm_rows(emitter *em, dev *d, lt_lib *lt)
         cp_lib_load rec;
         lt->tried = true;
         lt->handle = cp_dl_load(&cp_cublaslt_lib, &lt->api, &rec);
-        if (!lt->handle && rec.loaded)
-            say(lt->why, sizeof lt->why, "%s lacks %s", rec.path[0] ? rec.path : rec.requested, rec.missing_symbol);
-        else if (!lt->handle)
-            say(lt->why, sizeof lt->why, "%s could not be loaded: %s", rec.requested, rec.error);
+        if (!lt->handle) load_failure(&rec, rec.path[0] ? rec.path : rec.requested, lt->why, sizeof lt->why);
     }
     cp_lt_handle h = NULL;
     cp_lt_status st = 0;
@@ -765,8 +767,7 @@ void cp_bench_child(cp_probe_out *out, void *arg)
     char why[200];
     /* kept open: after cuInit the driver owns threads and exit handlers */
     if (!cp_dl_load(&cp_cuda_lib, &api, &rec)) {
-        if (rec.loaded) say(why, sizeof why, "%s lacks %s", rec.requested, rec.missing_symbol);
-        else say(why, sizeof why, "%s could not be loaded: %s", rec.requested, rec.error);
+        load_failure(&rec, rec.requested, why, sizeof why);
         skip_all(out, why);
         goto end;
     }
