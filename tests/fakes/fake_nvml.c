@@ -676,14 +676,13 @@ long long fake_nvml_calls(void)
     return fk_calls;
 }
 
-static nvmlReturn_t clock_key(nvmlDevice_t d, int type, const char *cur_or_max, unsigned int *mhz)
+/* The clock now: .clock_sm or .clock_mem (the maximum is info's
+ * .max_sm_clock / .max_mem_clock, nvmlDeviceGetMaxClockInfo). */
+static nvmlReturn_t clock_key(nvmlDevice_t d, int type, unsigned int *mhz)
 {
-    char name[32];
-    const char *what = type == 1 ? "sm" : type == 2 ? "mem" : NULL;
-    if (!what)
+    if (type != 1 && type != 2)
         return FK_NOT_SUPPORTED;
-    snprintf(name, sizeof name, "clock_%s%s", what, cur_or_max);
-    return dev_uint(d, name, mhz);
+    return dev_uint(d, type == 1 ? "clock_sm" : "clock_mem", mhz);
 }
 
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz)
@@ -691,7 +690,7 @@ nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz)
     fk_calls++;
     if (type == 1 && d >= g_devs && d < g_devs + FK_MAX_DEV)
         g_ticks[d->index]++;
-    return clock_key(d, type, "", mhz);
+    return clock_key(d, type, mhz);
 }
 
 nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *mj)
