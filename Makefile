@@ -136,6 +136,7 @@ check-cli: check-build
 	@bash tests/exporter.sh $(TOOL) $(BUILD) "$(SANFLAGS)"
 	@sh tests/deploy.sh $(TOOL) $(BUILD)
 	@sh tests/top.sh $(TOOL) $(BUILD)
+	@sh tests/trace-fake.sh $(TOOL) $(BUILD)
 
 # The formatting rules and the banned-function list (tools/lint.sh).
 lint:
