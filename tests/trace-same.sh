@@ -33,7 +33,8 @@ same_as_untraced() {
 # covers_pids DIR: every trace file's pid appears in DIR/report.json's process_list,
 # and the count matches; prints the pids.
 covers_pids() {
-    files=$(ls "$1/trace" 2>/dev/null | grep -c '\.cptrace$')
+    files=0
+    for f in "$1"/trace/*.cptrace; do [ -f "$f" ] && files=$((files + 1)); done
     listed=$(tr -d '\n' <"$1/report.json" | sed 's/.*"process_list": \[//' | grep -o '"pid": [0-9]*' | wc -l)
     [ "$files" = "$listed" ]
 }
