@@ -137,6 +137,7 @@ check-cli: check-build
 	@sh tests/deploy.sh $(TOOL) $(BUILD)
 	@sh tests/top.sh $(TOOL) $(BUILD)
 	@sh tests/trace-fake.sh $(TOOL) $(BUILD)
+	@sh tests/html.sh $(TOOL) $(BUILD) "$(SANFLAGS)"
 
 # The formatting rules and the banned-function list (tools/lint.sh).
 lint:

@@ -35,19 +35,23 @@ static void rate(FILE *out, const char *what, uint64_t bytes, int64_t ns, double
     else fprintf(out, " (%.2f GB/s)\n", gbps);
 }
 
-/* How a process's trace ended, in words. */
-static void ending(FILE *out, const cp_trace_proc *p)
+/* How a process's trace ended, in words (html: the signal's name escaped for a page). */
+static void ending_in(FILE *out, const cp_trace_proc *p, int html)
 {
     if (p->ended && !p->end_signal) fputs("exited; its trace is whole", out);
     else if (p->ended) {
         fprintf(out, "killed by signal %" PRIu32 " (", p->end_signal);
-        cp_text_put(out, strsignal((int)p->end_signal));
+        if (html) cp_xml_text(out, strsignal((int)p->end_signal));
+        else cp_text_put(out, strsignal((int)p->end_signal));
         fputs("); its buffers were flushed at the signal", out);
     } else
         fputs("its trace has no end mark: the process ended without the exit flush (SIGKILL, _exit, exec, "
               "or a library older than this one), so up to its last second of work may be missing", out);
     if (p->truncated) fputs("; its file ends inside a record", out);
 }
+
+static void ending(FILE *out, const cp_trace_proc *p) { ending_in(out, p, 0); }
+static void html_ending(FILE *out, const cp_trace_proc *p) { ending_in(out, p, 1); }
 
 static const char *end_kind(const cp_trace_proc *p) { return !p->ended ? "none" : p->end_signal ? "signal" : "exit"; }
 
@@ -439,12 +443,34 @@ int cp_trace_render_html(FILE *out, const cp_trace_report *r, const cp_trace *t,
         }
         fputs("</ul>\n", out);
     }
+    if (r->nprocs)
+        fputs("<h2>processes and host threads</h2>\n<p>API time: the union of a thread's CUDA calls; sync: of its "
+              "synchronising calls; kernels and copies: the work it queued.</p>\n", out);
+    for (size_t i = 0; i < r->nprocs; i++) {
+        const cp_trace_proc *p = &r->procs[i];
+        fprintf(out, "<h3>process %" PRIu32 "</h3>\n<p class=\"end end-%s\">%zu GPU(s), %" PRIu64 " kernels, %" PRIu64
+                     " copies/memsets, %zu thread(s): ", p->pid, end_kind(p), p->gpus, p->kernels, p->copies, p->nthreads);
+        html_ending(out, p);
+        fputs("</p>\n", out);
+        if (!p->nthreads) continue;
+        fputs("<table class=\"threads\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>thread</th><th>calls</th>"
+              "<th>API ms</th><th>sync ms</th><th>kernels</th><th>copies</th><th>streams</th></tr>\n", out);
+        for (size_t k = 0; k < p->nthreads; k++) {
+            const cp_trace_thread *x = &p->threads[k];
+            fprintf(out, "<tr><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%.3f</td><td>%.3f</td><td>%" PRIu64 "</td><td>%" PRIu64
+                         "</td><td>%" PRIu32 "</td></tr>\n", x->tid, x->api_calls, (double)x->api_ns / 1e6,
+                    (double)x->sync_ns / 1e6, x->kernels, x->copies, x->streams);
+        }
+        fputs("</table>\n", out);
+    }
+    /* the script marks the page once it ran (data-timeline: the timeline's bars), for tests/html.sh */
     fputs("<div id=\"tip\"></div>\n<script>\n"
           "var tip=document.getElementById('tip');\n"
           "document.querySelectorAll('[data-tip]').forEach(function(e){\n"
           " e.addEventListener('mousemove',function(ev){tip.textContent=e.getAttribute('data-tip');"
           "tip.style.left=(ev.clientX+12)+'px';tip.style.top=(ev.clientY+12)+'px';tip.style.display='block';});\n"
           " e.addEventListener('mouseleave',function(){tip.style.display='none';});});\n"
+          "document.body.setAttribute('data-timeline','drawn '+document.querySelectorAll('svg.tl rect').length);\n"
           "</script>\n</body></html>\n", out);
     return ferror(out) ? -1 : 0;
 }
