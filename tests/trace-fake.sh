@@ -50,12 +50,12 @@ case_() {
 case_ fork           "exit null 20 1"                 say parent fork say both exit 6
 case_ fork-flushed   "exit null 20 1"                 flush sleep 50 fork say both exit 0
 case_ spawn          "exit null 20 1;exit null 20 1"  say parent spawn say child exit 4
-case_ exec           "exit null 20 1;none null 20 1"  flush sleep 100 exec say after
+case_ exec           "exit null 20 1;none null 20 1"  flush sleep 300 exec say after
 case_ crash          "signal 11 20 1"                 say before crash say never
 case_ segv           "signal 11 20 1"                 say before segv
 case_ abort          "signal 6 20 1"                  say before abort
 case_ term           "signal 15 20 1"                 say before term
-case_ kill           "none null 20 1"                 flush sleep 100 say before kill
+case_ kill           "none null 20 1"                 flush sleep 300 say before kill
 case_ _exit          "none null 0 0"                  say before _exit 3
 case_ thread-exit    "exit null 20 1"                 say before thread-exit 5
 export FAKE_CUPTI_THREADS=8
