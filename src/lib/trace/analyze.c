@@ -34,16 +34,23 @@ typedef struct {
     int failed;
 } ivec;
 
+/* v (n used of *cap elements of size bytes) with room for one more, doubled
+ * from 256 where full; NULL when out of memory (v is still valid then). */
+static void *grown(void *v, size_t n, size_t *cap, size_t size)
+{
+    if (v && n < *cap) return v;
+    size_t c = *cap ? *cap * 2 : 256;
+    void *p = cp_realloc(v, c * size);
+    if (p) *cap = c;
+    return p;
+}
+
 static void push(ivec *a, int64_t s, int64_t e, int kernel)
 {
     if (a->failed) return;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 256;
-        ival *p = cp_realloc(a->v, cap * sizeof *p);
-        if (!p) { a->failed = 1; return; }
-        a->v = p;
-        a->cap = cap;
-    }
+    ival *v = grown(a->v, a->n, &a->cap, sizeof *v);
+    if (!v) { a->failed = 1; return; }
+    a->v = v;
     a->v[a->n++] = (ival){ s, e, kernel };
 }
 
@@ -267,13 +274,9 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
             g->idle_host_ns += len - sy;
             kind = 2 * sy > len ? 's' : 'h';
         }
-        if (ngaps == capg) {
-            size_t cap = capg ? capg * 2 : 256;
-            cp_trace_gap *p = cp_realloc(gaps, cap * sizeof *p);
-            if (!p) goto out;
-            gaps = p;
-            capg = cap;
-        }
+        cp_trace_gap *gv = grown(gaps, ngaps, &capg, sizeof *gv);
+        if (!gv) goto out;
+        gaps = gv;
         gaps[ngaps++] = (cp_trace_gap){ gs, ge, kind, NULL };
     }
     if (gaps) qsort(gaps, ngaps, sizeof *gaps, by_gap_len);
@@ -443,13 +446,9 @@ static int analyze_proc(const cp_trace *t, cp_trace_proc *p)
         cp_trace_thread *x = &p->threads[m->thread];
         if (kern) x->kernels++;
         else x->copies++;
-        if (npairs == capp) {
-            size_t cap = capp ? capp * 2 : 256;
-            uint64_t *q = cp_realloc(pairs, cap * sizeof *q);
-            if (!q) goto out;
-            pairs = q;
-            capp = cap;
-        }
+        uint64_t *pv = grown(pairs, npairs, &capp, sizeof *pv);
+        if (!pv) goto out;
+        pairs = pv;
         pairs[npairs++] = (uint64_t)m->thread << 32 | r->stream;
     }
     if (npairs) qsort(pairs, npairs, sizeof *pairs, by_u64);
