@@ -121,7 +121,7 @@ $(BUILD)/fakes/cupti/libcupti.so.13: tests/fakes/fake_cupti.c
 	$(CC) -std=c11 -O1 -g -fPIC -shared -isystem $(CUPTI_INC) -Wall -Wextra -o $@ $< -Wl,-soname,libcupti.so.13
 $(BUILD)/fakes/inject_host: tests/fakes/inject_host.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -o $@ $< -ldl
+	$(CC) -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -o $@ $< -ldl -lpthread
 
 check-build: $(TOOL) $(UNIT_BIN) $(FAKES) pic bench $(TRACE_LIB) $(TRACE_FAKES)
 
@@ -136,6 +136,8 @@ check-cli: check-build
 	@bash tests/exporter.sh $(TOOL) $(BUILD) "$(SANFLAGS)"
 	@sh tests/deploy.sh $(TOOL) $(BUILD)
 	@sh tests/top.sh $(TOOL) $(BUILD)
+	@sh tests/trace-fake.sh $(TOOL) $(BUILD)
+	@sh tests/html.sh $(TOOL) $(BUILD) "$(SANFLAGS)"
 
 # The formatting rules and the banned-function list (tools/lint.sh).
 lint:

@@ -28,7 +28,8 @@
 typedef enum {
     CP_TREC_STRING = 1, CP_TREC_KERNEL = 2, CP_TREC_MEMCPY = 3, CP_TREC_MEMSET = 4,
     CP_TREC_SYNC = 5, CP_TREC_API = 6, CP_TREC_OVERHEAD = 7, CP_TREC_DROPPED = 8,
-    CP_TREC_TYPES
+    CP_TREC_TYPES,
+    CP_TREC_END = 13               /* the library's last record: how the process ended */
 } cp_trec_type;
 
 /* Body sizes of the fixed-size records (after the 8-byte record head). */
@@ -39,6 +40,7 @@ typedef enum {
 #define CP_TREC_API_BODY 40u
 #define CP_TREC_OVERHEAD_BODY 24u
 #define CP_TREC_DROPPED_BODY 16u
+#define CP_TREC_END_BODY 16u
 
 /* Copy direction (CUPTI's CUpti_ActivityMemcpyKind numbers). */
 enum { CP_COPY_UNKNOWN = 0, CP_COPY_HTOD = 1, CP_COPY_DTOH = 2, CP_COPY_HTOA = 3, CP_COPY_ATOH = 4,
@@ -63,6 +65,7 @@ typedef struct {
     int64_t start, end;
     uint64_t bytes;                      /* copies and memsets; DROPPED: the count */
     uint64_t tid;                        /* API: the host thread */
+    uint32_t signal;                     /* END: the fatal signal flushed at, 0: exit */
     int32_t grid[3], block[3];
 } cp_trace_rec;
 
@@ -76,6 +79,8 @@ typedef struct {
     size_t nstrings;
     uint64_t dropped;                    /* the sum of the DROPPED records */
     int truncated;                       /* the file ended inside a record (a killed process) */
+    int ended;                           /* an END record was read: the library's last flush ran */
+    uint32_t end_signal;                 /* its signal: 0 at exit, else the signal the process died of */
     uint64_t skipped;                    /* records with a time out of bounds, left out */
 } cp_trace;
 
@@ -153,8 +158,34 @@ typedef struct {
     cp_trace_verdict verdict;
 } cp_trace_gpu;
 
+/* One host thread of a process: its CUDA API calls and the work they queued. */
+typedef struct {
+    uint64_t tid;                              /* CUPTI's thread id */
+    uint64_t api_calls;
+    int64_t api_ns;                            /* the union of its API calls (nested ones once) */
+    int64_t sync_ns;                           /* the union of its synchronising calls */
+    uint64_t kernels, copies;                  /* kernels, and copies and memsets, it launched */
+    uint32_t streams;                          /* distinct streams that work ran on */
+    int64_t first;                             /* its first call's start */
+} cp_trace_thread;
+
+/* One traced process: how its trace ended, and its host threads. */
+typedef struct {
+    uint32_t pid;
+    int truncated;                             /* its file ends inside a record */
+    int ended;                                 /* the library's last flush ran (an END record) */
+    uint32_t end_signal;                       /* ended: 0 at exit, else the fatal signal */
+    size_t gpus;                               /* GPUs it did work on */
+    uint64_t kernels, copies;                  /* over its GPUs (copies with memsets) */
+    uint64_t unattributed;                     /* of them, work no recorded API call launched */
+    cp_trace_thread *threads;                  /* first call first */
+    size_t nthreads;
+} cp_trace_proc;
+
 typedef struct {
     cp_trace_opts opts;
+    cp_trace_proc *procs;                      /* one per trace, in the traces' order */
+    size_t nprocs;
     cp_trace_gpu *gpus;
     size_t ngpus;
     uint64_t dropped;                          /* over every process */

@@ -23,7 +23,8 @@ const cli_command cli_commands[] = {
     { "top", "[--interval SECONDS]", "a live view of every GPU: bars, history, throttle reasons, XIDs, processes; ? says what each number means", cmd_top },
     { "exporter", "[options]", "serve the same telemetry and cuprobe's verdicts to Prometheus over HTTP", cmd_exporter },
     { "trace", "[options] -- CMD ARGS...",
-      "run a program traced (CUPTI) and say whether its GPU is busy or waiting on the host, why, and what to change",
+      "run a program traced (CUPTI) and say whether its GPU is busy or waiting on the host, why, and what to change, "
+      "per process and host thread; it ends as the program did (its exit status, or the signal that killed it)",
       cmd_trace },
     { "snapshot", "DIR [options]", "save what doctor sees into DIR, for a bug report or `doctor --from DIR`", cmd_snapshot },
     { NULL, NULL, NULL, NULL }

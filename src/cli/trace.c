@@ -1,13 +1,16 @@
 /* cuprobe trace [options] -- CMD ARGS...: run a program with the CUPTI
  * injection library (libcuprobe-trace.so) loaded through
- * CUDA_INJECTION64_PATH, pass its exit code through, and analyse the trace
- * it left; `--analyze DIR` analyses a trace recorded before. */
+ * CUDA_INJECTION64_PATH, analyse the trace it left, and end as the program
+ * did: its exit code, or, where a signal killed it, the same signal (as
+ * timeout(1) does: the shell sees 128 + N and prints its own line; no core
+ * of ours); `--analyze DIR` analyses a trace recorded before. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,10 +45,11 @@ static int find_lib(char *out, size_t cap)
     return 0;
 }
 
-/* Run argv with env changes (name=value pairs, NULL-ended) and return its
- * exit code as a shell gives it (128 + signal). */
-static int run_program(char **argv, const char *lib, const char *dir)
+/* Run argv (with the injection library where lib is set) and return its
+ * exit code as a shell gives it (128 + signal), the signal in *sig (0: none). */
+static int run_program(char **argv, const char *lib, const char *dir, int *sig)
 {
+    *sig = 0;
     struct sigaction ign, old_int, old_quit;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
@@ -71,9 +75,31 @@ static int run_program(char **argv, const char *lib, const char *dir)
     else {
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
         rc = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+        if (WIFSIGNALED(status)) *sig = WTERMSIG(status);
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
+    return rc;
+}
+
+/* End as a program killed by sig did: the same signal, default action, no
+ * core dump of ours; returns rc where the signal does not end us. */
+static int die_like(int sig, int rc)
+{
+    if (!sig) return rc;
+    fflush(NULL);
+    struct rlimit no_core = { 0, 0 };
+    setrlimit(RLIMIT_CORE, &no_core);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    sigprocmask(SIG_UNBLOCK, &one, NULL);
+    raise(sig);
     return rc;
 }
 
@@ -153,10 +179,10 @@ int cmd_trace(int argc, char **argv)
     if (!have)
         cli_error(0, "no injection library (" TRACE_LIB ": built where cupti.h is found; or set CUPROBE_TRACE_LIB): "
                      "running the program untraced");
-    int rc = run_program(cmd, have ? lib : NULL, dir);
-    if (!have) return rc;
+    int sig = 0, rc = run_program(cmd, have ? lib : NULL, dir, &sig);
+    if (!have) return die_like(sig, rc);
     fflush(stdout);
     fputs("\n", stdout);
     if (analyze(dir, json, html, chrome, 1) == 0) cli_error(0, "trace kept in %s (cuprobe trace --analyze %s)", dir, dir);
-    return rc;
+    return die_like(sig, rc);
 }

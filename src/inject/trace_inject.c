@@ -13,12 +13,22 @@
  *     is one line on stderr ("cuprobe-trace: ...") and the program runs on
  *     untraced;
  *   - libcupti is dlopen'ed (never linked), and its version checked against
- *     the record layouts this file was built for (the 13.x headers).
+ *     the record layouts this file was built for (the 13.x headers);
+ *   - the program ends as it would untraced: at exit the last buffers are
+ *     flushed and an END record closes the file; a fatal signal whose
+ *     disposition was the default (SIGSEGV, SIGABRT, SIGTERM, SIGINT ...) is
+ *     caught once, a rescue thread flushes (5 s at most; a second signal
+ *     kills at once), an END record names the signal, and the signal is
+ *     raised again with the default action, so the status, the core dump
+ *     and the signal are the program's own (CUPROBE_TRACE_SIGNALS=0: no
+ *     handler); a forked child that does not exec is untraced and writes
+ *     nothing of the parent's; SIGKILL and _exit leave a file without END.
  * Built by the Makefile only where cupti.h is found.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -37,6 +47,7 @@
 #define API_NAME_BASE 1u             /* string ids: driver API cbid + 1, runtime cbid + 1 + 8192 */
 #define KERNEL_NAME_BASE 16384u
 #define FLUSH_PERIOD_MS 1000u
+#define RESCUE_MS 5000                /* a fatal signal's flush waits this long at most */
 
 /* The CUPTI calls, looked up with dlsym. */
 static struct {
@@ -55,6 +66,7 @@ typedef struct chunk {
     struct chunk *next;
     size_t len, cap;
     unsigned char *data;
+    int end;                         /* holds the END record */
 } chunk;
 
 static struct {
@@ -62,16 +74,25 @@ static struct {
     pthread_cond_t wake, drained;
     chunk *head, *tail;
     unsigned outstanding;            /* CUPTI buffers handed out, plus chunks queued */
-    int stop, running, fd, disabled;
+    int stop, running, fd, disabled, end_written;
     pid_t pid;
     pthread_t writer;
     uint64_t refused;                /* buffers CUPTI asked for and did not get (it counts the records) */
+    int rescue[2], rescued[2];       /* pipes: a fatal signal's number to the rescue thread, its answer */
+    volatile sig_atomic_t rescuing;  /* a fatal signal is being flushed */
     /* kernel names: hash -> id, the name kept to compare */
     struct { uint64_t hash; uint32_t id; char *name; } names[NAME_SLOTS];
     uint32_t next_name;
     unsigned char api_named[2][8192];
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
-         .drained = PTHREAD_COND_INITIALIZER, .fd = -1, .next_name = KERNEL_NAME_BASE };
+         .drained = PTHREAD_COND_INITIALIZER, .fd = -1, .next_name = KERNEL_NAME_BASE,
+         .rescue = { -1, -1 }, .rescued = { -1, -1 } };
+
+/* The signals whose default action ends the process, caught to flush first
+ * where the program left them at the default. */
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+static unsigned char caught[NFATAL];   /* ours installed for fatal_signals[i] */
 
 /* One line on stderr, once per reason; never stdout. */
 static void say(const char *what, const char *detail)
@@ -116,9 +137,11 @@ static void *writer_main(void *arg)
             }
             off += (size_t)w;
         }
+        int end = c->end;
         free(c->data);
         free(c);
         pthread_mutex_lock(&st.lock);
+        st.end_written |= end;
         st.outstanding--;
         pthread_cond_broadcast(&st.drained);
     }
@@ -321,17 +344,45 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 
 /* ------------------------------------------------------ start and end -- */
 
-static void at_exit(void)
+/* Flush CUPTI, queue the END record (signal 0: a normal exit) behind what
+ * the flush queued, and wait until the writer has written it: 10 s at most.
+ * Returns 1 when the queue is empty. */
+static int finish(uint32_t signo)
 {
-    if (st.disabled || !st.running || st.pid != getpid()) return;
     cu.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    chunk *c = calloc(1, sizeof *c);
+    if (c && (c->data = malloc(64)) != NULL) {
+        c->cap = 64;
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        cp_trace_rec e = { .type = CP_TREC_END, .signal = signo };
+        e.start = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+        c->len = cp_trace_encode_rec(c->data, c->cap, &e);
+        c->end = 1;
+        pthread_mutex_lock(&st.lock);
+        st.outstanding++;
+        pthread_mutex_unlock(&st.lock);
+        queue(c);
+    } else {
+        free(c);
+        c = NULL;
+    }
     pthread_mutex_lock(&st.lock);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 10;                             /* a hung disk does not hold the exit forever */
-    while (st.head && pthread_cond_timedwait(&st.drained, &st.lock, &until) == 0) {}
-    st.stop = 1;
+    while ((c ? !st.end_written : st.head != NULL) && pthread_cond_timedwait(&st.drained, &st.lock, &until) == 0) {}
     int done = !st.head;
+    pthread_mutex_unlock(&st.lock);
+    return done;
+}
+
+static void at_exit(void)
+{
+    if (st.disabled || !st.running || st.pid != getpid() || st.rescuing) return;
+    int done = finish(0);
+    pthread_mutex_lock(&st.lock);
+    st.stop = 1;
     pthread_cond_signal(&st.wake);
     pthread_mutex_unlock(&st.lock);
     if (done) pthread_join(st.writer, NULL);
@@ -339,13 +390,107 @@ static void at_exit(void)
     if (st.fd >= 0 && done) close(st.fd);
 }
 
-/* After fork, the child has no writer thread and shares the parent's file:
- * it stays untraced unless it execs (then the new image injects afresh). */
+/* The rescue thread: waits for a fatal signal's number, flushes, answers. */
+static void *rescue_main(void *arg)
+{
+    (void)arg;
+    unsigned char sig;
+    ssize_t got;
+    while ((got = read(st.rescue[0], &sig, 1)) < 0 && errno == EINTR) {}
+    if (got == 1 && st.running && !st.disabled) finish(sig);
+    ssize_t w = write(st.rescued[1], &sig, 1);
+    (void)w;
+    return NULL;
+}
+
+/* A fatal signal (SA_RESETHAND: the default action is back already, and
+ * SA_NODEFER: a second one kills at once): hand the flush to the rescue
+ * thread, wait for it RESCUE_MS at most, then raise the signal again. */
+static void on_fatal(int sig)
+{
+    int saved = errno;
+    if (st.pid == getpid() && st.rescue[1] >= 0) {
+        if (!st.rescuing) {
+            st.rescuing = 1;
+            unsigned char b = (unsigned char)sig;
+            if (write(st.rescue[1], &b, 1) == 1) {
+                struct pollfd p = { .fd = st.rescued[0], .events = POLLIN };
+                while (poll(&p, 1, RESCUE_MS) < 0 && errno == EINTR) {}
+            }
+        } else {
+            struct pollfd p = { .fd = st.rescued[0], .events = POLLIN };   /* another thread's flush */
+            while (poll(&p, 1, RESCUE_MS) < 0 && errno == EINTR) {}
+        }
+    }
+    errno = saved;
+    raise(sig);                                     /* the default action: the program's own end */
+}
+
+/* Catch the fatal signals the program left at their default (see the top). */
+static void catch_fatal(void)
+{
+    const char *e = getenv("CUPROBE_TRACE_SIGNALS");
+    if (e && strcmp(e, "0") == 0) return;
+    if (pipe2(st.rescue, O_CLOEXEC) != 0) return;
+    if (pipe2(st.rescued, O_CLOEXEC) != 0) {
+        close(st.rescue[0]); close(st.rescue[1]);
+        st.rescue[0] = st.rescue[1] = -1;
+        return;
+    }
+    sigset_t all, old;
+    pthread_t t;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&t, NULL, rescue_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        close(st.rescue[0]); close(st.rescue[1]); close(st.rescued[0]); close(st.rescued[1]);
+        st.rescue[0] = st.rescue[1] = st.rescued[0] = st.rescued[1] = -1;
+        return;
+    }
+    pthread_detach(t);
+    for (size_t i = 0; i < NFATAL; i++) {
+        struct sigaction now, ours;
+        if (sigaction(fatal_signals[i], NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO) ||
+            now.sa_handler != SIG_DFL)
+            continue;                               /* the program's own handler, or ignored: left alone */
+        memset(&ours, 0, sizeof ours);
+        ours.sa_handler = on_fatal;
+        sigemptyset(&ours.sa_mask);
+        ours.sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK | SA_RESTART;
+        if (sigaction(fatal_signals[i], &ours, NULL) == 0) caught[i] = 1;
+    }
+}
+
+/* fork: the lock is taken around it, so the child's copy is not held by a
+ * thread that does not exist there. */
+static void before_fork(void) { pthread_mutex_lock(&st.lock); }
+static void after_fork(void) { pthread_mutex_unlock(&st.lock); }
+
+/* After fork, the child has no writer or rescue thread and shares the
+ * parent's file: it stays untraced and writes nothing (the parent's queued
+ * buffers are its copy, never written) unless it execs (then the new image
+ * injects afresh), and its signals are the program's again. */
 static void in_child(void)
 {
+    pthread_mutex_unlock(&st.lock);
     st.disabled = 1;
     st.running = 0;
+    if (st.fd >= 0) close(st.fd);
     st.fd = -1;
+    for (size_t i = 0; i < NFATAL; i++) {
+        struct sigaction now;
+        if (!caught[i] || sigaction(fatal_signals[i], NULL, &now) != 0 || now.sa_handler != on_fatal) continue;
+        now.sa_handler = SIG_DFL;
+        now.sa_flags = 0;
+        sigaction(fatal_signals[i], &now, NULL);
+        caught[i] = 0;
+    }
+    int *fds[] = { &st.rescue[0], &st.rescue[1], &st.rescued[0], &st.rescued[1] };
+    for (size_t i = 0; i < 4; i++) {
+        if (*fds[i] >= 0) close(*fds[i]);
+        *fds[i] = -1;
+    }
 }
 
 static void *open_cupti(void)
@@ -423,7 +568,14 @@ static int start(void)
         say("the trace folder's path is too long; running untraced", NULL);
         return 0;
     }
-    st.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* a file of that name already (the pid's earlier image before an exec, an
+     * earlier run's in the same folder) is kept: this one is <pid>-N */
+    st.fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    for (int k = 2; st.fd < 0 && errno == EEXIST && k < 100; k++) {
+        n = snprintf(path, sizeof path, "%s/%ld-%d%s", dir, (long)st.pid, k, CP_TRACE_SUFFIX);
+        if (n < 0 || (size_t)n >= sizeof path) break;
+        st.fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    }
     if (st.fd < 0) {
         say("cannot create the trace file; running untraced", strerror(errno));
         return 0;
@@ -470,8 +622,9 @@ static int start(void)
     /* CUPTI's own thread hands buffers over every second, so a program that crashes loses
      * at most its last second (atexit does not run then) */
     if (cu.ActivityFlushPeriod) cu.ActivityFlushPeriod(FLUSH_PERIOD_MS);
-    pthread_atfork(NULL, NULL, in_child);
+    pthread_atfork(before_fork, after_fork, in_child);
     atexit(at_exit);
+    catch_fatal();
     return 1;
 }
 

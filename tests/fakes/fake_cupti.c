@@ -9,6 +9,8 @@
  *                             cudaDeviceSynchronize of FAKE_CUPTI_SYNC_US (default 0)
  *                             and FAKE_CUPTI_GAP_US idle (default 5); one 4 MiB
  *                             pageable HtoD copy of 1 ms first when FAKE_CUPTI_PAGEABLE=1
+ *   FAKE_CUPTI_THREADS=N      step i's calls come from host thread 100 + i % N and its
+ *                             kernel runs on stream 7 + i % N (default: all thread 77, stream 7)
  *   FAKE_CUPTI_DROPPED=N      records it says it dropped
  * Records are produced at cuptiActivityFlushAll, in buffers the library hands
  * over, as the real one does.
@@ -113,7 +115,7 @@ static void *slot(out_buf *o, size_t n)
     return p;
 }
 
-static void api(out_buf *o, uint32_t cbid, uint64_t s, uint64_t e, uint32_t corr)
+static void api(out_buf *o, uint32_t cbid, uint64_t s, uint64_t e, uint32_t corr, uint32_t tid)
 {
     CUpti_ActivityAPI *a = slot(o, sizeof *a);
     if (!a) return;
@@ -121,7 +123,7 @@ static void api(out_buf *o, uint32_t cbid, uint64_t s, uint64_t e, uint32_t corr
     a->cbid = cbid;
     a->start = s;
     a->end = e;
-    a->threadId = 77;
+    a->threadId = tid;
     a->correlationId = corr;
 }
 
@@ -134,7 +136,7 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
     long steps = env("FAKE_CUPTI_STEPS", 0), sync_ns = env("FAKE_CUPTI_SYNC_US", 0) * 1000,
          gap_ns = env("FAKE_CUPTI_GAP_US", 5) * 1000, kern_ns = env("FAKE_CUPTI_KERNEL_US", 100) * 1000;
     if (env("FAKE_CUPTI_PAGEABLE", 0)) {
-        api(&o, 3, t, t + 1000000, 1);
+        api(&o, 3, t, t + 1000000, 1, 77);
         CUpti_ActivityMemcpy6 *m = slot(&o, sizeof *m);
         if (m) {
             m->kind = CUPTI_ACTIVITY_KIND_MEMCPY;
@@ -147,14 +149,16 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
         }
         t += 1000000;
     }
+    long threads = env("FAKE_CUPTI_THREADS", 0);
     for (long i = 0; i < steps; i++) {
-        api(&o, 2, t, t + 2000, (uint32_t)i + 10);
+        uint32_t tid = threads > 0 ? 100 + (uint32_t)(i % threads) : 77;
+        api(&o, 2, t, t + 2000, (uint32_t)i + 10, tid);
         CUpti_ActivityKernel10 *k = slot(&o, sizeof *k);
         if (k) {
             k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
             k->start = t;
             k->end = t + (uint64_t)kern_ns;
-            k->streamId = 7;
+            k->streamId = threads > 0 ? 7 + (uint32_t)(i % threads) : 7;
             k->correlationId = (uint32_t)i + 10;
             k->name = "step_kernel";
             k->gridX = 128;
@@ -162,7 +166,7 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
         }
         t += (uint64_t)kern_ns;
         if (sync_ns) {
-            api(&o, 1, t, t + (uint64_t)sync_ns, 0);
+            api(&o, 1, t, t + (uint64_t)sync_ns, 0, tid);
             t += (uint64_t)sync_ns;
         }
         t += (uint64_t)gap_ns;

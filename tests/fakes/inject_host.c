@@ -2,18 +2,55 @@
  * A program that plays the CUDA driver's part for cuprobe trace's tests:
  * it loads $CUDA_INJECTION64_PATH and calls InitializeInjection as cuInit
  * does, then does what its arguments say, in order:
- *   say TEXT     print TEXT and a newline on stdout
- *   fork         fork; the child runs the remaining words too, then both exit
- *   crash        raise SIGSEGV
- *   exit N       exit with status N
+ *   say TEXT       print TEXT and a newline on stdout
+ *   fork           fork; the child runs the remaining words too, then both exit
+ *   spawn          fork; the child runs this program again with the remaining
+ *                  words (fork + exec of another traced program); the parent
+ *                  waits for it and ends with its status
+ *   exec           run this program again in this process with the remaining words
+ *   flush          what CUPTI's own thread does every second: cuptiActivityFlushAll
+ *                  (of $CUPROBE_CUPTI, the library the injection loaded)
+ *   sleep MS       sleep MS milliseconds
+ *   threads N      start N threads that each print nothing and add up a sum; join
+ *                  them and print "N threads joined"
+ *   crash          raise SIGSEGV          segv    write through a null pointer
+ *   abort          abort()                term    raise SIGTERM
+ *   kill           raise SIGKILL          _exit N _exit(N) (no atexit)
+ *   exit N         exit with status N (after a forked child)
+ *   thread-exit N  a second thread calls exit(N) while the main thread waits
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+static long sums[64];
+
+static void *add_up(void *arg)
+{
+    long k = (long)(intptr_t)arg, s = 0;
+    for (long i = 0; i < 100000; i++) s += i % (k + 2);
+    sums[k] = s;
+    return NULL;
+}
+
+static void *exit_from_thread(void *arg)
+{
+    fflush(stdout);
+    exit((int)(intptr_t)arg);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+    while (nanosleep(&t, &t) != 0) {}
+}
 
 int main(int argc, char **argv)
 {
@@ -28,16 +65,61 @@ int main(int argc, char **argv)
     }
     pid_t child = -1;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "say") == 0 && i + 1 < argc) {
+        const char *w = argv[i], *arg = i + 1 < argc ? argv[i + 1] : "0";
+        if (strcmp(w, "say") == 0 && i + 1 < argc) {
             puts(argv[++i]);
             fflush(stdout);
-        } else if (strcmp(argv[i], "fork") == 0) {
+        } else if (strcmp(w, "fork") == 0) {
+            fflush(stdout);
             child = fork();
-        } else if (strcmp(argv[i], "crash") == 0) {
+        } else if (strcmp(w, "spawn") == 0 || strcmp(w, "exec") == 0) {
+            argv[i] = argv[0];
+            fflush(stdout);
+            pid_t p = w[0] == 's' ? fork() : 0;
+            if (p == 0) {
+                execv("/proc/self/exe", argv + i);
+                _exit(127);
+            }
+            int status = 0;
+            if (p < 0 || waitpid(p, &status, 0) < 0) return 98;
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        } else if (strcmp(w, "flush") == 0) {
+            const char *cupti = getenv("CUPROBE_CUPTI");
+            void *h = cupti ? dlopen(cupti, RTLD_NOW | RTLD_NOLOAD) : NULL;
+            int (*flush)(unsigned) = h ? (int (*)(unsigned))dlsym(h, "cuptiActivityFlushAll") : NULL;
+            if (flush) flush(0);
+        } else if (strcmp(w, "sleep") == 0) {
+            sleep_ms(strtol(argv[++i], NULL, 10));
+        } else if (strcmp(w, "threads") == 0) {
+            long n = strtol(argv[++i], NULL, 10);
+            pthread_t t[64];
+            if (n < 1 || n > 64) return 97;
+            for (long k = 0; k < n; k++)
+                if (pthread_create(&t[k], NULL, add_up, (void *)(intptr_t)k) != 0) return 96;
+            for (long k = 0; k < n; k++) pthread_join(t[k], NULL);
+            printf("%ld threads joined\n", n);
+            fflush(stdout);
+        } else if (strcmp(w, "crash") == 0) {
             raise(SIGSEGV);
-        } else if (strcmp(argv[i], "exit") == 0 && i + 1 < argc) {
+        } else if (strcmp(w, "segv") == 0) {
+            volatile int *p = (volatile int *)(intptr_t)(argc - argc);
+            *p = 1;
+        } else if (strcmp(w, "abort") == 0) {
+            abort();
+        } else if (strcmp(w, "term") == 0) {
+            raise(SIGTERM);
+        } else if (strcmp(w, "kill") == 0) {
+            raise(SIGKILL);
+        } else if (strcmp(w, "_exit") == 0) {
+            _exit((int)strtol(arg, NULL, 10));
+        } else if (strcmp(w, "exit") == 0 && i + 1 < argc) {
             if (child > 0) waitpid(child, NULL, 0);
             exit((int)strtol(argv[++i], NULL, 10));
+        } else if (strcmp(w, "thread-exit") == 0) {
+            pthread_t t;
+            if (pthread_create(&t, NULL, exit_from_thread, (void *)(intptr_t)strtol(arg, NULL, 10)) != 0) return 95;
+            pthread_join(t, NULL);
+            return 94;                                   /* never: the thread's exit ends the process */
         }
     }
     if (child > 0) waitpid(child, NULL, 0);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # cuprobe trace on a real GPU: programs of known behaviour (tests/gpu/trace/), in CUDA C
-# and in PyTorch, each traced, each verdict checked.  Without a GPU, the injection
+# and in PyTorch, each traced, each verdict checked; and programs that fork, crash and run
+# 8 threads (trace_procs.cu), their stdout and exit status traced byte for byte as untraced.  Without a GPU, the injection
 # library, nvcc or PyTorch, the cases that need them report skip, never fail.
 # Usage: tests/gpu/trace.sh TOOL [KEEP]    KEEP: a folder to keep each case's trace and
 #        JSON in (KEEP/<case>/); default a temporary one
@@ -27,11 +28,12 @@ done_() {
     exit $?
 }
 if [ ! -e /dev/nvidiactl ]; then
-    for c in $cases million; do skip "c-$c" "no NVIDIA GPU"; skip "py-$c" "no NVIDIA GPU"; done
+    for c in $cases million fork spawn segv abort threads thread-exit; do skip "c-$c" "no NVIDIA GPU"; done
+    for c in $cases; do skip "py-$c" "no NVIDIA GPU"; done
     done_
 fi
 if [ ! -f "$build/libcuprobe-trace.so" ]; then
-    for c in $cases million; do skip "c-$c" "no $build/libcuprobe-trace.so (make found no cupti.h)"; done
+    for c in $cases million fork spawn segv abort threads thread-exit; do skip "c-$c" "no $build/libcuprobe-trace.so (make found no cupti.h)"; done
     done_
 fi
 
@@ -82,6 +84,46 @@ if [ -x "$bin" ]; then
     else bad c-million "the program failed"; fi
 else
     for c in $cases million; do skip "c-$c" "no nvcc and no prebuilt $bin"; done
+fi
+
+# Programs that fork, crash and run 8 threads (trace_procs.cu): traced, their stdout and exit
+# status byte for byte as untraced, and the report covers every process and thread
+# shellcheck source=tests/trace-same.sh
+. "$dir/../../trace-same.sh"
+pbin=$build/gpu-trace/trace_procs
+if [ ! -x "$pbin" ] && [ -x "$nvcc" ]; then
+    mkdir -p "$build/gpu-trace"
+    "$nvcc" -O2 -arch=sm_90 -o "$pbin" "$dir/trace_procs.cu" -lpthread 2>"$tmp/nvcc2.err" || cat "$tmp/nvcc2.err" >&2
+fi
+# procs_check NAME WANT: WANT is a Python expression over p, the process_list (each
+# process's "end", "end_signal", "kernels", "threads": [{"kernels", "streams", ...}])
+procs_check() {
+    "${PYTHON:-python3}" - "$keep/$1/report.json" "$2" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["process_list"]
+ok = eval(sys.argv[2], {"p": p, "ge8": lambda q: sum(1 for t in q["threads"] if t["kernels"] >= 200) >= 8})
+print(json.dumps([{k: q[k] for k in ("pid", "end", "end_signal", "kernels")} | {"threads": len(q["threads"])} for q in p]))
+sys.exit(0 if ok else 1)
+PY
+}
+proc_case() {   # name, check, args
+    name=$1 want=$2; shift 2
+    if ! same_as_untraced "$tool" "$keep/$name" "$pbin" "$@"; then bad "$name" "$(cat "$keep/$name/why")"
+    elif ! covers_pids "$keep/$name"; then bad "$name" "the report does not list every trace file's process"
+    elif ! got=$(procs_check "$name" "$want"); then bad "$name" "processes $got, expected $want"
+    else ok "$name"; fi
+}
+if [ -x "$pbin" ]; then
+    # shellcheck disable=SC3045 # dash, bash and busybox sh all have ulimit -c
+    ulimit -c 0 2>/dev/null || :          # no core dumps of the crashing CUDA programs, traced or not
+    proc_case c-fork "len(p) == 1 and p[0]['end'] == 'exit' and p[0]['kernels'] == 200" fork
+    proc_case c-spawn "len(p) == 2 and all(q['end'] == 'exit' for q in p) and any(ge8(q) for q in p)" spawn "$pbin"
+    proc_case c-segv "len(p) == 1 and p[0]['end'] == 'signal' and p[0]['end_signal'] == 11 and p[0]['kernels'] == 100" segv
+    proc_case c-abort "len(p) == 1 and p[0]['end'] == 'signal' and p[0]['end_signal'] == 6 and p[0]['kernels'] == 100" abort
+    proc_case c-threads "len(p) == 1 and p[0]['end'] == 'exit' and ge8(p[0]) and all(t['streams'] == 1 for t in p[0]['threads'] if t['kernels'] == 200)" threads
+    proc_case c-thread-exit "len(p) == 1 and p[0]['end'] == 'exit' and p[0]['kernels'] == 100" thread-exit
+else
+    for c in fork spawn segv abort threads thread-exit; do skip "c-$c" "no nvcc and no prebuilt $pbin"; done
 fi
 
 # PyTorch

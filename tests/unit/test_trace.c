@@ -393,7 +393,8 @@ static void test_renderers(void)
                                         "\"busy_pct\"", "\"idle_host_ns\"", "\"idle_launch_ns\"", "\"idle_sync_ns\"",
                                         "\"pageable_ns\"", "\"kernel_table\"", "\"gaps\"", "\"phases\"",
                                         "\"pageable_copies\"", "\"pinned_copies\"", "\"advice\"", "\"startup_ns\"",
-                                        "\"tail_ns\"", NULL };
+                                        "\"tail_ns\"", "\"process_list\"", "\"end_signal\"", "\"api_ns\"",
+                                        "\"sync_ns\"", "\"unattributed\"", "\"streams\"", NULL };
     for (int i = 0; keys[i]; i++) {
         CHECK(strstr(s, keys[i]) != NULL);
         CHECK(strstr(schema, keys[i]) != NULL);
@@ -409,6 +410,100 @@ static void test_renderers(void)
     CHECK(s && strstr(s, "<svg") && strstr(s, "<script>"));
     CHECK(s && !strstr(s, "http://www.w3.org/1999") && !strstr(s, "src=") && !strstr(s, "https:"));
     CHECK(s && strstr(s, "gemm&lt;") != NULL);
+    free(s);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+}
+
+/* Host threads: each one's API time (nested calls once), sync time, the
+ * work its calls launched (by correlation id) and the streams it ran on;
+ * the END record read back as how the process ended. */
+static void test_threads(void)
+{
+    static fbuf f;
+    cp_trace t;
+    cp_trace_report r;
+    put_hdr(&f, 9);
+    put_str(&f, 2, "cudaStreamSynchronize");
+    put_str(&f, 3, "cudaLaunchKernel");
+    put_str(&f, 4, "cuLaunchKernel");
+    cp_trace_rec a = api(100, 200, 3);                 /* thread 5: a launch, the driver call inside it */
+    a.tid = 5; a.corr = 1;
+    put(&f, a);
+    a = api(120, 180, 4);
+    a.tid = 5; a.corr = 1; a.domain = CP_API_DRIVER;
+    put(&f, a);
+    a = api(300, 400, 3);
+    a.tid = 5; a.corr = 2;
+    put(&f, a);
+    a = api(400, 900, 2);                              /* and a sync of 500 */
+    a.tid = 5;
+    put(&f, a);
+    a = api(50, 60, 3);                                /* thread 6, first to call: listed first */
+    a.tid = 6; a.corr = 3;
+    put(&f, a);
+    cp_trace_rec k = kern(210, 300, 0);
+    k.corr = 1; k.stream = 11;
+    put(&f, k);
+    k = kern(410, 500, 0);
+    k.corr = 2; k.stream = 12;
+    put(&f, k);
+    k = kern(510, 600, 0);
+    k.corr = 3; k.stream = 13;
+    put(&f, k);
+    k = kern(610, 700, 0);                             /* no call launched it */
+    k.corr = 99;
+    put(&f, k);
+    put(&f, copy(700, 800, 64, CP_MEM_PINNED));        /* corr 0: none either */
+    put(&f, (cp_trace_rec){ .type = CP_TREC_END, .start = 1000, .signal = 11 });
+    analyze(&f, &t, &r);
+    CHECK(t.ended && t.end_signal == 11);
+    CHECK_I64(r.nprocs, 1);
+    const cp_trace_proc *p = &r.procs[0];
+    CHECK_I64(p->pid, 9);
+    CHECK(p->ended && p->end_signal == 11);
+    CHECK_I64(p->gpus, 1);
+    CHECK_I64(p->kernels, 4);
+    CHECK_I64(p->copies, 1);
+    CHECK_I64(p->unattributed, 2);
+    CHECK_I64(p->nthreads, 2);
+    if (p->nthreads == 2) {
+        const cp_trace_thread *x = &p->threads[0], *y = &p->threads[1];
+        CHECK(x->tid == 6 && x->api_calls == 1 && x->api_ns == 10 && x->sync_ns == 0 && x->kernels == 1 &&
+              x->streams == 1);
+        CHECK(y->tid == 5 && y->api_calls == 4);
+        CHECK_I64(y->api_ns, 100 + 600);               /* 100-200 (120-180 inside it), 300-900 */
+        CHECK_I64(y->sync_ns, 500);
+        CHECK(y->kernels == 2 && y->copies == 0 && y->streams == 2);
+    }
+    char *s = render(0, &r, &t);
+    CHECK(s && strstr(s, "process 9: 1 GPU(s), 4 kernels, 1 copies/memsets, 2 thread(s); killed by signal 11 (") != NULL);
+    CHECK(s && strstr(s, "2 of its kernels and copies have no recorded launching call") != NULL);
+    free(s);
+    s = render(1, &r, &t);
+    CHECK(s && json_ok(s));
+    CHECK(s && strstr(s, "{\"pid\": 9, \"end\": \"signal\", \"end_signal\": 11, \"truncated\": false, \"gpus\": 1, "
+                         "\"kernels\": 4, \"copies\": 1, \"unattributed\": 2, \"threads\": [{\"tid\": 6, ") != NULL);
+    CHECK(s && strstr(s, "{\"tid\": 5, \"api_calls\": 4, \"api_ns\": 700, \"sync_ns\": 500, \"kernels\": 2, "
+                         "\"copies\": 0, \"streams\": 2}") != NULL);
+    free(s);
+    s = render(3, &r, &t);
+    CHECK(s && strstr(s, "<p class=\"end end-signal\">") && strstr(s, "<table class=\"threads\"") != NULL);
+    CHECK(s && strstr(s, "data-timeline") != NULL);
+    free(s);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* without an END record: no end said; a normal exit's END: signal 0 */
+    put_hdr(&f, 10);
+    analyze(&f, &t, &r);
+    CHECK(r.nprocs == 1 && !r.procs[0].ended && r.procs[0].nthreads == 0 && r.ngpus == 0);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    put(&f, (cp_trace_rec){ .type = CP_TREC_END, .start = 5 });
+    analyze(&f, &t, &r);
+    CHECK(r.nprocs == 1 && r.procs[0].ended && r.procs[0].end_signal == 0);
+    s = render(1, &r, &t);
+    CHECK(s && strstr(s, "\"end\": \"exit\", \"end_signal\": null") != NULL);
     free(s);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
@@ -471,6 +566,7 @@ int main(void)
     RUN(test_breakdown);
     RUN(test_verdicts);
     RUN(test_renderers);
+    RUN(test_threads);
     RUN(test_alloc_failures);
     RUN(test_load_dir);
     return TEST_END();

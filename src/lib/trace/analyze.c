@@ -44,16 +44,23 @@ typedef struct {
     int failed;
 } ivec;
 
+/* v (n used of *cap elements of size bytes) with room for one more, doubled
+ * from 256 where full; NULL when out of memory (v is still valid then). */
+static void *grown(void *v, size_t n, size_t *cap, size_t size)
+{
+    if (v && n < *cap) return v;
+    size_t c = *cap ? *cap * 2 : 256;
+    void *p = cp_realloc(v, c * size);
+    if (p) *cap = c;
+    return p;
+}
+
 static void push(ivec *a, int64_t s, int64_t e, int kernel)
 {
     if (a->failed) return;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 256;
-        ival *p = cp_realloc(a->v, cap * sizeof *p);
-        if (!p) { a->failed = 1; return; }
-        a->v = p;
-        a->cap = cap;
-    }
+    ival *v = grown(a->v, a->n, &a->cap, sizeof *v);
+    if (!v) { a->failed = 1; return; }
+    a->v = v;
     a->v[a->n++] = (ival){ s, e, kernel };
 }
 
@@ -324,13 +331,9 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
             g->idle_host_ns += ho;
             kind = ld >= sy && ld >= ho ? 'm' : sy >= ho ? 's' : 'h';
         }
-        if (ngaps == capg) {
-            size_t cap = capg ? capg * 2 : 256;
-            cp_trace_gap *p = cp_realloc(gaps, cap * sizeof *p);
-            if (!p) goto out;
-            gaps = p;
-            capg = cap;
-        }
+        cp_trace_gap *gv = grown(gaps, ngaps, &capg, sizeof *gv);
+        if (!gv) goto out;
+        gaps = gv;
         gaps[ngaps++] = (cp_trace_gap){ gs, ge, kind, NULL };
     }
     if (gaps) qsort(gaps, ngaps, sizeof *gaps, by_gap_len);
@@ -372,6 +375,152 @@ static void gpu_free(cp_trace_gpu *g)
     free(g->win);
 }
 
+/* ------------------------------------------------ processes, threads -- */
+
+typedef struct {
+    uint64_t tid;
+    int64_t s, e;
+    uint32_t corr;
+    int sync;
+} api_call;
+
+static int by_tid_start(const void *a, const void *b)
+{
+    const api_call *x = a, *y = b;
+    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+    return x->s < y->s ? -1 : x->s > y->s;
+}
+
+typedef struct {
+    uint32_t corr, thread;
+} corr_map;
+
+static int by_corr(const void *a, const void *b)
+{
+    const corr_map *x = a, *y = b;
+    return x->corr < y->corr ? -1 : x->corr > y->corr ? 1 : (x->thread > y->thread) - (x->thread < y->thread);
+}
+
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int by_first(const void *a, const void *b)
+{
+    const cp_trace_thread *x = a, *y = b;
+    if (x->first != y->first) return x->first < y->first ? -1 : 1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The union of the sorted-by-start intervals [s, e) fed one by one. */
+typedef struct {
+    int64_t s, e, sum;
+    int open;
+} running_union;
+
+static void ru_add(running_union *u, int64_t s, int64_t e)
+{
+    if (u->open && s <= u->e) {
+        if (e > u->e) u->e = e;
+        return;
+    }
+    if (u->open) u->sum = sat_add(u->sum, u->e - u->s);
+    u->s = s;
+    u->e = e;
+    u->open = 1;
+}
+
+static int64_t ru_total(running_union *u)
+{
+    return u->open ? sat_add(u->sum, u->e - u->s) : u->sum;
+}
+
+/* p's host threads from t's API calls, and the work each launched (its
+ * kernels' and copies' correlation ids are those of the calls). */
+static int analyze_proc(const cp_trace *t, cp_trace_proc *p)
+{
+    size_t na = 0;
+    for (size_t i = 0; i < t->n; i++) na += t->recs[i].type == CP_TREC_API;
+    api_call *calls = na ? cp_malloc(na * sizeof *calls) : NULL;
+    corr_map *map = na ? cp_malloc(na * sizeof *map) : NULL;
+    uint64_t *pairs = NULL;
+    size_t npairs = 0, nmap = 0, capp = 0;
+    int rc = -1;
+    if (na && (!calls || !map)) goto out;
+    size_t k = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const cp_trace_rec *r = &t->recs[i];
+        if (r->type == CP_TREC_API) calls[k++] = (api_call){ r->tid, r->start, r->end, r->corr, is_sync_api(t, r) };
+    }
+    if (na) qsort(calls, na, sizeof *calls, by_tid_start);
+    size_t nt = 0;
+    for (size_t i = 0; i < na; i++) nt += i == 0 || calls[i].tid != calls[i - 1].tid;
+    p->threads = nt ? cp_calloc(nt, sizeof *p->threads) : NULL;
+    if (nt && !p->threads) goto out;
+    p->nthreads = nt;
+    running_union api = { 0 }, sync = { 0 };
+    for (size_t i = 0, th = 0; i < na; i++) {
+        if (i == 0 || calls[i].tid != calls[i - 1].tid) {
+            if (i) {
+                p->threads[th - 1].api_ns = ru_total(&api);
+                p->threads[th - 1].sync_ns = ru_total(&sync);
+            }
+            p->threads[th].tid = calls[i].tid;
+            p->threads[th].first = calls[i].s;
+            th++;
+            memset(&api, 0, sizeof api);
+            memset(&sync, 0, sizeof sync);
+        }
+        cp_trace_thread *x = &p->threads[th - 1];
+        x->api_calls++;
+        ru_add(&api, calls[i].s, calls[i].e);
+        if (calls[i].sync) ru_add(&sync, calls[i].s, calls[i].e);
+        if (calls[i].corr) map[nmap++] = (corr_map){ calls[i].corr, (uint32_t)(th - 1) };
+    }
+    if (nt) {
+        p->threads[nt - 1].api_ns = ru_total(&api);
+        p->threads[nt - 1].sync_ns = ru_total(&sync);
+    }
+    if (nmap) qsort(map, nmap, sizeof *map, by_corr);
+    for (size_t i = 0; i < t->n; i++) {
+        const cp_trace_rec *r = &t->recs[i];
+        if (!on_gpu(r)) continue;
+        int kern = r->type == CP_TREC_KERNEL;
+        if (kern) p->kernels++;
+        else p->copies++;
+        corr_map key = { r->corr, 0 }, *m = NULL;
+        if (r->corr && nmap) {
+            size_t lo = 0, hi = nmap;                 /* the first entry of that id */
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (map[mid].corr < key.corr) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo < nmap && map[lo].corr == key.corr) m = &map[lo];
+        }
+        if (!m) { p->unattributed++; continue; }
+        cp_trace_thread *x = &p->threads[m->thread];
+        if (kern) x->kernels++;
+        else x->copies++;
+        uint64_t *pv = grown(pairs, npairs, &capp, sizeof *pv);
+        if (!pv) goto out;
+        pairs = pv;
+        pairs[npairs++] = (uint64_t)m->thread << 32 | r->stream;
+    }
+    if (npairs) qsort(pairs, npairs, sizeof *pairs, by_u64);
+    for (size_t i = 0; i < npairs; i++)
+        if (i == 0 || pairs[i] != pairs[i - 1]) p->threads[pairs[i] >> 32].streams++;
+    if (nt) qsort(p->threads, nt, sizeof *p->threads, by_first);
+    rc = 0;
+out:
+    free(calls);
+    free(map);
+    free(pairs);
+    return rc;
+}
+
 /* See trace.h. */
 int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, cp_trace_report *r)
 {
@@ -379,8 +528,17 @@ int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, c
     memset(r, 0, sizeof *r);
     r->opts = o ? *o : dflt;
     r->processes = n;
+    r->procs = n ? cp_calloc(n, sizeof *r->procs) : NULL;
+    if (n && !r->procs) goto fail;
+    r->nprocs = n;
     for (size_t p = 0; p < n; p++) {
         const cp_trace *t = &traces[p];
+        cp_trace_proc *pr = &r->procs[p];
+        pr->pid = t->pid;
+        pr->truncated = t->truncated;
+        pr->ended = t->ended;
+        pr->end_signal = t->end_signal;
+        if (analyze_proc(t, pr) < 0) goto fail;
         r->dropped += t->dropped;
         r->truncated |= t->truncated;
         int64_t s0 = INT64_MAX, s1 = INT64_MIN;
@@ -402,6 +560,7 @@ int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, c
                 devs[k] = x->device;
             }
         }
+        pr->gpus = nd;
         if (!nd) continue;
         int64_t w0 = 0, w1 = 0;
         int windowed = profiler_window(t, s1, &w0, &w1);
@@ -429,6 +588,8 @@ void cp_trace_report_free(cp_trace_report *r)
 {
     for (size_t i = 0; i < r->ngpus; i++) gpu_free(&r->gpus[i]);
     free(r->gpus);
+    for (size_t i = 0; i < r->nprocs; i++) free(r->procs[i].threads);
+    free(r->procs);
     memset(r, 0, sizeof *r);
 }
 

@@ -36,6 +36,7 @@ static size_t body_size(unsigned type)
     case CP_TREC_API: return CP_TREC_API_BODY;
     case CP_TREC_OVERHEAD: return CP_TREC_OVERHEAD_BODY;
     case CP_TREC_DROPPED: return CP_TREC_DROPPED_BODY;
+    case CP_TREC_END: return CP_TREC_END_BODY;
     default: return 0;
     }
 }
@@ -63,7 +64,8 @@ size_t cp_trace_encode_rec(unsigned char *dst, size_t cap, const cp_trace_rec *r
     put16(dst, r->type);
     put16(dst + 2, (uint32_t)n);
     unsigned char *b = dst + CP_TRACE_REC_HEAD;
-    if (r->type != CP_TREC_DROPPED) {
+    if (r->type == CP_TREC_END) put64(b, (uint64_t)r->start);
+    else if (r->type != CP_TREC_DROPPED) {
         put64(b, (uint64_t)r->start);
         put64(b + 8, (uint64_t)r->end);
     }
@@ -94,6 +96,9 @@ size_t cp_trace_encode_rec(unsigned char *dst, size_t cap, const cp_trace_rec *r
         break;
     case CP_TREC_DROPPED:
         put64(b, r->bytes); put32(b + 8, r->device);
+        break;
+    case CP_TREC_END:
+        put32(b + 8, r->signal);
         break;
     default: break;
     }
@@ -211,6 +216,12 @@ int cp_trace_parse(const unsigned char *data, size_t n, cp_trace *t, char *err, 
             if (add_string(t, id, b + 8, len) < 0) return fail(err, errn, "out of memory", t);
         } else if (body_size(type)) {
             if (blen < body_size(type)) return fail(err, errn, "a trace record shorter than its type", t);
+            if (type == CP_TREC_END) {                      /* not a record of the run: how it ended */
+                t->ended = 1;
+                t->end_signal = get32(b + 8);
+                off += size;
+                continue;
+            }
             if (t->n == t->cap) {
                 size_t cap = t->cap ? t->cap * 2 : 1024;
                 cp_trace_rec *p = cp_realloc(t->recs, cap * sizeof *p);

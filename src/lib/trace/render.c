@@ -2,6 +2,7 @@
  * trace event timeline, and one self-contained HTML page. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cuprobe/trace.h"
@@ -32,6 +33,54 @@ static void rate(FILE *out, const char *what, uint64_t bytes, int64_t ns, double
     dur(out, ns);
     if (isnan(gbps)) fputs(", rate N/A\n", out);
     else fprintf(out, " (%.2f GB/s)\n", gbps);
+}
+
+/* How a process's trace ended, in words (html: the signal's name escaped for a page). */
+static void ending_in(FILE *out, const cp_trace_proc *p, int html)
+{
+    if (p->ended && !p->end_signal) fputs("exited; its trace is whole", out);
+    else if (p->ended) {
+        fprintf(out, "killed by signal %" PRIu32 " (", p->end_signal);
+        if (html) cp_xml_text(out, strsignal((int)p->end_signal));
+        else cp_text_put(out, strsignal((int)p->end_signal));
+        fputs("); its buffers were flushed at the signal", out);
+    } else
+        fputs("its trace has no end mark: the process ended without the exit flush (SIGKILL, _exit, exec, "
+              "or a library older than this one), so up to its last second of work may be missing", out);
+    if (p->truncated) fputs("; its file ends inside a record", out);
+}
+
+static void ending(FILE *out, const cp_trace_proc *p) { ending_in(out, p, 0); }
+static void html_ending(FILE *out, const cp_trace_proc *p) { ending_in(out, p, 1); }
+
+static const char *end_kind(const cp_trace_proc *p) { return !p->ended ? "none" : p->end_signal ? "signal" : "exit"; }
+
+/* Every process, how it ended, and each of its host threads. */
+static void text_procs(FILE *out, const cp_trace_report *r)
+{
+    if (!r->nprocs) return;
+    fputs("\nprocesses and their host threads (API time: the union of the thread's CUDA calls; sync: of its "
+          "synchronising calls; launches: the kernels and copies it queued)\n", out);
+    for (size_t i = 0; i < r->nprocs; i++) {
+        const cp_trace_proc *p = &r->procs[i];
+        fprintf(out, "  process %" PRIu32 ": %zu GPU(s), %" PRIu64 " kernels, %" PRIu64 " copies/memsets, %zu thread(s); ",
+                p->pid, p->gpus, p->kernels, p->copies, p->nthreads);
+        ending(out, p);
+        fputc('\n', out);
+        if (p->unattributed)
+            fprintf(out, "    %" PRIu64 " of its kernels and copies have no recorded launching call\n", p->unattributed);
+        if (p->nthreads)
+            fprintf(out, "    %20s %9s %12s %12s %9s %9s %7s\n", "thread", "calls", "API time", "sync time", "kernels",
+                    "copies", "streams");
+        for (size_t k = 0; k < p->nthreads; k++) {
+            const cp_trace_thread *x = &p->threads[k];
+            char a[32], b[32];
+            snprintf(a, sizeof a, "%.3f ms", (double)x->api_ns / 1e6);
+            snprintf(b, sizeof b, "%.3f ms", (double)x->sync_ns / 1e6);
+            fprintf(out, "    %20" PRIu64 " %9" PRIu64 " %12s %12s %9" PRIu64 " %9" PRIu64 " %7" PRIu32 "\n", x->tid,
+                    x->api_calls, a, b, x->kernels, x->copies, x->streams);
+        }
+    }
 }
 
 static const char *gap_kind(char k)
@@ -118,6 +167,7 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
             fputc('\n', out);
         }
     }
+    text_procs(out, r);
     return ferror(out) ? -1 : 0;
 }
 
@@ -226,6 +276,41 @@ int cp_trace_render_json(FILE *out, const cp_trace_report *r)
             jnum(out, "start_ns", g->win[k].start - g->span_start, &e);
             jnum(out, "ns", g->win[k].end - g->win[k].start, &e);
             jnum(out, "busy_ns", g->win[k].busy_ns, &e);
+            fputc('}', out);
+        }
+        fputs("]}", out);
+    }
+    fputs("\n]", out);
+    cp_json_key(out, "process_list", &f);
+    fputs("[\n", out);
+    for (size_t i = 0; i < r->nprocs; i++) {
+        const cp_trace_proc *p = &r->procs[i];
+        int h = 1;
+        fputs(i ? ",\n {" : " {", out);
+        jnum(out, "pid", p->pid, &h);
+        cp_json_member_str(out, "end", end_kind(p), &h);
+        cp_json_key(out, "end_signal", &h);
+        if (p->ended && p->end_signal) cp_json_i64(out, p->end_signal);
+        else fputs("null", out);
+        cp_json_key(out, "truncated", &h);
+        fputs(p->truncated ? "true" : "false", out);
+        jnum(out, "gpus", (int64_t)p->gpus, &h);
+        jnum(out, "kernels", (int64_t)p->kernels, &h);
+        jnum(out, "copies", (int64_t)p->copies, &h);
+        jnum(out, "unattributed", (int64_t)p->unattributed, &h);
+        cp_json_key(out, "threads", &h);
+        fputc('[', out);
+        for (size_t k = 0; k < p->nthreads; k++) {
+            const cp_trace_thread *x = &p->threads[k];
+            int e = 1;
+            fputs(k ? ", {" : "{", out);
+            jnum(out, "tid", (int64_t)x->tid, &e);
+            jnum(out, "api_calls", (int64_t)x->api_calls, &e);
+            jnum(out, "api_ns", x->api_ns, &e);
+            jnum(out, "sync_ns", x->sync_ns, &e);
+            jnum(out, "kernels", (int64_t)x->kernels, &e);
+            jnum(out, "copies", (int64_t)x->copies, &e);
+            jnum(out, "streams", x->streams, &e);
             fputc('}', out);
         }
         fputs("]}", out);
@@ -385,12 +470,34 @@ int cp_trace_render_html(FILE *out, const cp_trace_report *r, const cp_trace *t,
         }
         fputs("</ul>\n", out);
     }
+    if (r->nprocs)
+        fputs("<h2>processes and host threads</h2>\n<p>API time: the union of a thread's CUDA calls; sync: of its "
+              "synchronising calls; kernels and copies: the work it queued.</p>\n", out);
+    for (size_t i = 0; i < r->nprocs; i++) {
+        const cp_trace_proc *p = &r->procs[i];
+        fprintf(out, "<h3>process %" PRIu32 "</h3>\n<p class=\"end end-%s\">%zu GPU(s), %" PRIu64 " kernels, %" PRIu64
+                     " copies/memsets, %zu thread(s): ", p->pid, end_kind(p), p->gpus, p->kernels, p->copies, p->nthreads);
+        html_ending(out, p);
+        fputs("</p>\n", out);
+        if (!p->nthreads) continue;
+        fputs("<table class=\"threads\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>thread</th><th>calls</th>"
+              "<th>API ms</th><th>sync ms</th><th>kernels</th><th>copies</th><th>streams</th></tr>\n", out);
+        for (size_t k = 0; k < p->nthreads; k++) {
+            const cp_trace_thread *x = &p->threads[k];
+            fprintf(out, "<tr><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%.3f</td><td>%.3f</td><td>%" PRIu64 "</td><td>%" PRIu64
+                         "</td><td>%" PRIu32 "</td></tr>\n", x->tid, x->api_calls, (double)x->api_ns / 1e6,
+                    (double)x->sync_ns / 1e6, x->kernels, x->copies, x->streams);
+        }
+        fputs("</table>\n", out);
+    }
+    /* the script marks the page once it ran (data-timeline: the timeline's bars), for tests/html.sh */
     fputs("<div id=\"tip\"></div>\n<script>\n"
           "var tip=document.getElementById('tip');\n"
           "document.querySelectorAll('[data-tip]').forEach(function(e){\n"
           " e.addEventListener('mousemove',function(ev){tip.textContent=e.getAttribute('data-tip');"
           "tip.style.left=(ev.clientX+12)+'px';tip.style.top=(ev.clientY+12)+'px';tip.style.display='block';});\n"
           " e.addEventListener('mouseleave',function(){tip.style.display='none';});});\n"
+          "document.body.setAttribute('data-timeline','drawn '+document.querySelectorAll('svg.tl rect').length);\n"
           "</script>\n</body></html>\n", out);
     return ferror(out) ? -1 : 0;
 }
