@@ -44,7 +44,7 @@ static int find_lib(char *out, size_t cap)
 
 /* Run argv with env changes (name=value pairs, NULL-ended) and return its
  * exit code as a shell gives it (128 + signal). */
-static int run_program(char **argv, const char *lib, const char *dir)
+static int run_program(char **argv, const char *lib, const char *dir, int counters)
 {
     struct sigaction ign, old_int, old_quit;
     memset(&ign, 0, sizeof ign);
@@ -57,7 +57,8 @@ static int run_program(char **argv, const char *lib, const char *dir)
     if (pid == 0) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
-        if (lib && (setenv("CUDA_INJECTION64_PATH", lib, 1) != 0 || setenv("CUPROBE_TRACE_DIR", dir, 1) != 0))
+        if (lib && (setenv("CUDA_INJECTION64_PATH", lib, 1) != 0 || setenv("CUPROBE_TRACE_DIR", dir, 1) != 0 ||
+                    (counters ? setenv("CUPROBE_TRACE_COUNTERS", "1", 1) : unsetenv("CUPROBE_TRACE_COUNTERS")) != 0))
             _exit(127);
         execvp(argv[0], argv);
         int e = errno;
@@ -120,7 +121,7 @@ static int analyze(const char *dir, int json, const char *html, const char *chro
 int cmd_trace(int argc, char **argv)
 {
     const char *out = NULL, *from = NULL, *html = NULL, *chrome = NULL, *v;
-    int json = 0, id, k = 0;
+    int json = 0, counters = 0, id, k = 0;
     while (k < argc && strcmp(argv[k], "--") != 0) k++;     /* options end at "--"; the program follows */
     cli_parser p;
     cli_parser_init(&p, "trace", k, argv, 0);
@@ -133,12 +134,14 @@ int cmd_trace(int argc, char **argv)
         case OPT_JSON: json = 1; break;
         case OPT_HTML: html = v; break;
         case OPT_CHROME: chrome = v; break;
+        case OPT_COUNTERS: counters = 1; break;
         default: return cli_unhandled(&p);
         }
     }
     char **cmd = k + 1 < argc ? argv + k + 1 : NULL;
     if (from) {
-        if (cmd || out) return cli_usage_error("--analyze reads a recorded trace: it takes no program and no --out");
+        if (cmd || out || counters)
+            return cli_usage_error("--analyze reads a recorded trace: it takes no program, no --out and no --counters");
         return analyze(from, json, html, chrome, 0);
     }
     if (!cmd) return cli_usage_error("trace needs a program to run: cuprobe trace [options] -- CMD ARGS...");
@@ -153,7 +156,7 @@ int cmd_trace(int argc, char **argv)
     if (!have)
         cli_error(0, "no injection library (" TRACE_LIB ": built where cupti.h is found; or set CUPROBE_TRACE_LIB): "
                      "running the program untraced");
-    int rc = run_program(cmd, have ? lib : NULL, dir);
+    int rc = run_program(cmd, have ? lib : NULL, dir, counters);
     if (!have) return rc;
     fflush(stdout);
     fputs("\n", stdout);

@@ -67,6 +67,9 @@ const cli_option cli_options[] = {
     { OPT_JSON, "trace", "--json", NULL, "print the analysis as JSON (docs/trace.schema.json)", 0 },
     { OPT_HTML, "trace", "--html", "FILE", "also write one self-contained HTML report: the timeline and where the idle time went", 0 },
     { OPT_CHROME, "trace", "--chrome", "FILE", "also write the timeline as Chrome trace / Perfetto JSON (ui.perfetto.dev)", 0 },
+    { OPT_COUNTERS, "trace", "--counters", NULL,
+      "also read the GPU's hardware counters (CUPTI PM sampling): each heavy kernel's SM and DRAM throughput as a share "
+      "of peak, so it is labelled compute-bound, memory-bound or neither", 0 },
     { OPT_TIMEOUT, "", "--timeout", "SECONDS", "deadline for each call into the driver or NVML (default 5)", 0 },
     { OPT_ROOT, "doctor", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
     { OPT_LEVEL, "snapshot", "--level", "N", "2: run level 2's GPU steps too and keep their results (doctor --level 2 replays them)", 0 },
