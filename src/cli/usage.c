@@ -159,7 +159,12 @@ void cli_print_man(FILE *out)
     for (size_t i = 0; i < sizeof exit_codes / sizeof exit_codes[0]; i++)
         fprintf(out, ".TP\n.B %s\n%s\n", exit_codes[i][0], exit_codes[i][1]);
     fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nno colours in the text report\n.TP\n.B CUPROBE_LIBCUDA, CUPROBE_LIBNVML\n"
-          "load this file instead of libcuda.so.1 / libnvidia\\-ml.so.1\n", out);
+          "load this file instead of libcuda.so.1 / libnvidia\\-ml.so.1\n"
+          ".TP\n.B CUPROBE_TRACE_LIB, CUPROBE_CUPTI\n"
+          "trace: the injection library to use, and the libcupti it loads (else libcupti.so.13 from the loader, "
+          "$CUDA_HOME or /usr/local/cuda)\n"
+          ".TP\n.B CUPROBE_TRACE_COUNTERS_US\n"
+          "trace \\-\\-counters: the PM sampling interval in microseconds (default 100)\n", out);
 }
 
 /* "cuprobe: " and the message, as safe text: the words it names come from
