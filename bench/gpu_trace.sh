@@ -43,9 +43,7 @@ for r in $(seq 1 "$rounds"); do
     pb=$(sed -n 's/^profiler busy_pct //p' "$out/prof.txt")
     echo "round $r untraced $a traced $b profiler $c trace_busy $busy profiler_busy $pb" | tee -a "$out/overhead.raw"
 done
-awk '
-function med(v, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-                                return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+awk "$awk_med"'
 { n++; a[n] = $4; b[n] = $6; c[n] = $8; tb[n] = $10; pb[n] = $12 }
 END {
     ma = med(a, n); mb = med(b, n); mc = med(c, n)

@@ -124,9 +124,7 @@ for r in 1 2 3; do
         tee -a "$out/overhead.raw"
     rm -rf "$tmp/plain" "$tmp/ctr"
 done
-awk '
-function med(v, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-                                return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+awk "$awk_med"'
 { n++; u[n] = $4; a[n] = $6; b[n] = $8; ca[n] = $10; cb[n] = $12 }
 END {
     mu = med(u, n); ma = med(a, n); mb = med(b, n); mca = med(ca, n); mcb = med(cb, n)

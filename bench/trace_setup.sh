@@ -1,7 +1,8 @@
 # Sourced by the trace benchmarks (bench/gpu_trace.sh, bench/gpu_trace_counters.sh): build
 # ./cuprobe and build/libcuprobe-trace.so (the injection library needs cupti.h: a toolkit's,
 # or the nvidia-cuda-cupti wheel's include folder), then find libcupti (the toolkit's, else
-# the wheel's) into CUPROBE_CUPTI.  Needs $py; exits 1 without an injection library.
+# the wheel's) into CUPROBE_CUPTI, and awk_med: an awk function med(v, n), the median of
+# v[1..n].  Needs $py; exits 1 without an injection library.
 if [ -z "${CUPTI_INC:-}" ] && [ ! -f /usr/local/cuda/include/cupti.h ]; then
     # the PyTorch wheels' CUPTI carries its headers
     inc=$("$py" -c 'import nvidia.cuda_cupti as m, os; print(os.path.join(list(m.__path__)[0], "include"))' 2>/dev/null)
@@ -21,3 +22,5 @@ if [ -z "${CUPROBE_CUPTI:-}" ]; then
 fi
 echo "== libcupti: ${CUPROBE_CUPTI:-(the loader's search)}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
+awk_med='function med(v, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+                                return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'

@@ -309,7 +309,11 @@ static void start_device(uint32_t device)
         .configSize = cz.configImageSize, .pConfig = d->config, .hardwareBufferSize = HW_BUFFER,
         .samplingInterval = cs.interval_ns, .triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL,
         .hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST };
-    CALL(SetConfig, &sc, "cuptiPmSamplingSetConfig");
+    if (pm.SetConfig(&sc) != CUPTI_SUCCESS) {
+        /* Turing and GA100 trigger on the SYS clock alone: its cycles, taken at about 1 GHz */
+        sc.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_SYSCLK_INTERVAL;
+        CALL(SetConfig, &sc, "cuptiPmSamplingSetConfig");
+    }
     CUpti_PmSampling_GetCounterDataSize_Params ds = {
         .structSize = CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE, .pPmSamplingObject = d->obj,
         .pMetricNames = d->metrics, .numMetrics = d->nmetrics, .maxSamples = MAX_SAMPLES };
@@ -410,9 +414,9 @@ static void *decoder_main(void *arg)
     return NULL;
 }
 
-static void CUPTIAPI on_resource(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
+/* See trace_inject.h. */
+void cp_counters_callback(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
 {
-    (void)user;
     if (dom != CUPTI_CB_DOMAIN_RESOURCE || cbid != CUPTI_CBID_RESOURCE_CONTEXT_CREATED || !data) return;
     const CUpti_ResourceData *rd = data;
     uint32_t device = 0;
@@ -438,6 +442,12 @@ static void CUPTIAPI on_resource(void *user, CUpti_CallbackDomain dom, CUpti_Cal
         }
     }
     pthread_mutex_unlock(&cs.lock);
+}
+
+static void CUPTIAPI on_resource(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
+{
+    (void)user;
+    cp_counters_callback(dom, cbid, data);
 }
 
 /* See trace_inject.h. */

@@ -6,6 +6,7 @@
 #define CUPROBE_TRACE_INJECT_H
 
 #include <stddef.h>
+#include <cupti.h>
 
 /* Queue n encoded bytes (whole records) for the writer thread; dropped when
  * the library is not writing (untraced, after fork, out of memory). */
@@ -20,5 +21,10 @@ void cp_inject_say(const char *what, const char *detail);
  * before the trace is flushed at exit (decoding what is left). */
 int cp_counters_start(void *libcupti);
 void cp_counters_stop(void);
+/* The resource callback that starts a GPU's sampling at its first context
+ * (CUPTI_CBID_RESOURCE_CONTEXT_CREATED; other ids are ignored).  CUPTI takes
+ * one subscriber per process: cp_counters_start subscribes with it, and
+ * another part of the library that subscribes must forward to it instead. */
+void cp_counters_callback(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data);
 
 #endif

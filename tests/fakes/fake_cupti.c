@@ -16,7 +16,8 @@
  * PM sampling and the profiler host API (`cuprobe trace --counters`), left out
  * when built with -DFAKE_CUPTI_NO_PM (a libcupti older than the API):
  *   FAKE_CUPTI_PM=WHAT        privileges: cuptiPmSamplingEnable refuses (NVreg_RestrictProfilingToAdminUsers);
- *                             unsupported: the GPU has none; busy: another subscriber holds CUPTI
+ *                             unsupported: the GPU has none; busy: another subscriber holds CUPTI;
+ *                             sysclk-only: no time-interval trigger (Turing, GA100)
  *   FAKE_CUPTI_PM_US=N        the sampling interval the samples come at (default 100)
  *   FAKE_CUPTI_PM_METRICS=L   the metric names the chip knows (default sm__throughput and dram__throughput's)
  * A context is "created" when the resource callback is enabled; samples are
@@ -375,6 +376,8 @@ CUptiResult CUPTIAPI cuptiPmSamplingDisable(CUpti_PmSampling_Disable_Params *p)
 
 CUptiResult CUPTIAPI cuptiPmSamplingSetConfig(CUpti_PmSampling_SetConfig_Params *p)
 {
+    if (pm_fails("sysclk-only") && p->triggerMode == CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL)
+        return CUPTI_ERROR_NOT_SUPPORTED;
     return p->pConfig && p->samplingInterval ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
 }
 
