@@ -10,6 +10,7 @@
 #include <string.h>
 #include "test.h"
 #include "json_check.h"
+#include "trace_test.h"
 #include "cuprobe/trace.h"
 #include "util/alloc.h"
 
@@ -274,19 +275,6 @@ static void test_missing(void)
     CHECK_I64(r.gpus[0].ktab[0].bound, CP_BOUND_UNMEASURED);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
-}
-
-static char *render(int which, const cp_trace_report *r, const cp_trace *t)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) return NULL;
-    int rc = which == 0 ? cp_trace_render_text(m, r) : which == 1 ? cp_trace_render_json(m, r)
-             : which == 2 ? cp_trace_render_chrome(m, t, 1) : cp_trace_render_html(m, r, t, 1);
-    fclose(m);
-    CHECK_I64(rc, 0);
-    return buf;
 }
 
 static void test_renderers(void)

@@ -1,0 +1,23 @@
+/* What the trace tests (test_trace.c, test_trace_counters.c) share. */
+#ifndef CUPROBE_TRACE_TEST_H
+#define CUPROBE_TRACE_TEST_H
+
+#include <stdio.h>
+#include "test.h"
+#include "cuprobe/trace.h"
+
+/* One renderer's output in a fresh string (0 text, 1 JSON, 2 Chrome trace, 3 HTML; one trace). */
+static inline char *render(int which, const cp_trace_report *r, const cp_trace *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return NULL;
+    int rc = which == 0 ? cp_trace_render_text(m, r) : which == 1 ? cp_trace_render_json(m, r)
+             : which == 2 ? cp_trace_render_chrome(m, t, 1) : cp_trace_render_html(m, r, t, 1);
+    fclose(m);
+    CHECK_I64(rc, 0);
+    return buf;
+}
+
+#endif
