@@ -14,28 +14,6 @@
 #include "cuprobe/trace.h"
 #include "util/alloc.h"
 
-typedef struct {
-    unsigned char b[1 << 16];
-    size_t n;
-} fbuf;
-
-static void put_hdr(fbuf *f, uint32_t pid)
-{
-    f->n = cp_trace_encode_header(f->b, sizeof f->b, pid, 1700000000000000000LL);
-}
-
-static void put_str(fbuf *f, uint32_t id, const char *s)
-{
-    f->n += cp_trace_encode_string(f->b + f->n, sizeof f->b - f->n, id, s, strlen(s));
-}
-
-static void put(fbuf *f, cp_trace_rec r)
-{
-    size_t k = cp_trace_encode_rec(f->b + f->n, sizeof f->b - f->n, &r);
-    CHECK(k > 0 && k <= sizeof f->b - f->n);
-    f->n += k;
-}
-
 static cp_trace_rec kern(int64_t s, int64_t e, uint32_t name)
 {
     return (cp_trace_rec){ .type = CP_TREC_KERNEL, .start = s, .end = e, .name = name, .stream = 7,

@@ -14,23 +14,6 @@
 #include "cuprobe/trace.h"
 #include "util/alloc.h"
 
-typedef struct {
-    unsigned char b[1 << 15];
-    size_t n;
-} fbuf;
-
-static void put_str(fbuf *f, uint32_t id, const char *s)
-{
-    f->n += cp_trace_encode_string(f->b + f->n, sizeof f->b - f->n, id, s, strlen(s));
-}
-
-static void put(fbuf *f, cp_trace_rec r)
-{
-    size_t k = cp_trace_encode_rec(f->b + f->n, sizeof f->b - f->n, &r);
-    CHECK(k > 0 && k <= sizeof f->b - f->n);
-    f->n += k;
-}
-
 static cp_trace_rec kern(int64_t s, int64_t e, uint32_t name)
 {
     return (cp_trace_rec){ .type = CP_TREC_KERNEL, .start = s, .end = e, .name = name };
@@ -52,7 +35,7 @@ static cp_trace_rec config(uint32_t dev, uint32_t status, int64_t now, int64_t r
  * 3000-4000, solo 5000-5100, unseen 6000-6100; samples at base - shift. */
 static void three(fbuf *f, int64_t base, int64_t shift, cp_trace_rec cfg)
 {
-    f->n = cp_trace_encode_header(f->b, sizeof f->b, 9, 0);
+    put_hdr(f, 9);
     put_str(f, 1, "fma");
     put_str(f, 2, "triad");
     put_str(f, 3, "chase");
@@ -179,7 +162,7 @@ static void test_concurrent_and_threshold(void)
     static fbuf f;
     cp_trace t;
     cp_trace_report r;
-    f.n = cp_trace_encode_header(f.b, sizeof f.b, 9, 0);
+    put_hdr(&f, 9);
     put_str(&f, 1, "a");
     put_str(&f, 2, "b");
     put(&f, config(0, CP_CTR_OK, 0, 0, 0));
@@ -234,7 +217,7 @@ static void test_missing(void)
     static fbuf f;
     cp_trace t;
     cp_trace_report r;
-    f.n = cp_trace_encode_header(f.b, sizeof f.b, 9, 0);
+    put_hdr(&f, 9);
     put_str(&f, CP_TRACE_COUNTER_STRINGS + 8, "no permission to read GPU counters");
     cp_trace_rec c = config(0, CP_CTR_PRIVILEGES, 0, 0, 0);
     c.name = CP_TRACE_COUNTER_STRINGS + 8;
@@ -250,7 +233,7 @@ static void test_missing(void)
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     /* one record for every device, without a reason string, and an unknown status */
-    f.n = cp_trace_encode_header(f.b, sizeof f.b, 9, 0);
+    put_hdr(&f, 9);
     put(&f, config(CP_CTR_ALL_DEVICES, 77, 0, 0, 0));
     put(&f, kern(0, 100, 0));
     analyze(&f, &t, &r);
@@ -259,7 +242,7 @@ static void test_missing(void)
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     /* GPU 1's record says nothing of GPU 0; without any, counters were not asked for */
-    f.n = cp_trace_encode_header(f.b, sizeof f.b, 9, 0);
+    put_hdr(&f, 9);
     put(&f, config(1, CP_CTR_UNSUPPORTED, 0, 0, 0));
     put(&f, kern(0, 100, 0));
     analyze(&f, &t, &r);
@@ -267,7 +250,7 @@ static void test_missing(void)
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     /* asked and set up, but no sample came: every kernel unmeasured */
-    f.n = cp_trace_encode_header(f.b, sizeof f.b, 9, 0);
+    put_hdr(&f, 9);
     put(&f, config(0, CP_CTR_OK, 0, 0, 0));
     put(&f, kern(0, 100, 0));
     analyze(&f, &t, &r);
@@ -321,7 +304,7 @@ static void test_renderers(void)
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     /* missing: one line with the reason, in every renderer */
-    f.n = cp_trace_encode_header(f.b, sizeof f.b, 9, 0);
+    put_hdr(&f, 9);
     put_str(&f, CP_TRACE_COUNTER_STRINGS + 8, "this GPU or driver has no PM sampling <\x1b[1m>");
     cp_trace_rec c = config(0, CP_CTR_UNSUPPORTED, 0, 0, 0);
     c.name = CP_TRACE_COUNTER_STRINGS + 8;
