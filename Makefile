@@ -78,9 +78,10 @@ $(BUILD)/pic-plain/%.o: %.c
 $(BUILD)/libcuprobe-util-pic-plain.a: $(UTIL_SRC:%.c=$(BUILD)/pic-plain/%.o)
 	@rm -f $@
 	ar rcs $@ $^
-$(BUILD)/libcuprobe-trace.so: src/inject/trace_inject.c src/inject/trace.map $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL)
+INJ_SRC  := $(sort $(wildcard src/inject/*.c))
+$(BUILD)/libcuprobe-trace.so: $(INJ_SRC) $(wildcard src/inject/*.h) src/inject/trace.map $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL)
 	$(CC) $(CPPFLAGS) -isystem $(CUPTI_INC) -std=c11 $(OPT) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -shared \
-	    -o $@ $< $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL) -Wl,-z,defs -Wl,--version-script=src/inject/trace.map -ldl -lpthread
+	    -o $@ $(INJ_SRC) $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL) -Wl,-z,defs -Wl,--version-script=src/inject/trace.map -ldl -lpthread
 
 $(BUILD)/libcuprobe.a: $(LIB_OBJ)
 	@rm -f $@
@@ -115,10 +116,15 @@ $(BUILD)/fakes/libcublasLt.so.13: tests/fakes/fake_cublaslt.c tests/fakes/fake_c
 
 # cuprobe trace's fakes, where the injection library builds: libcupti over synthetic
 # records, and a program that calls InitializeInjection as cuInit does.
-TRACE_FAKES := $(if $(CUPTI_INC),$(BUILD)/fakes/cupti/libcupti.so.13 $(BUILD)/fakes/inject_host)
-$(BUILD)/fakes/cupti/libcupti.so.13: tests/fakes/fake_cupti.c
+TRACE_FAKES := $(if $(CUPTI_INC),$(BUILD)/fakes/cupti/libcupti.so.13 $(BUILD)/fakes/cupti-nopm/libcupti.so.13 \
+                 $(BUILD)/fakes/inject_host)
+$(BUILD)/fakes/cupti/libcupti.so.13: tests/fakes/fake_cupti.c src/inject/cupti_host.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -fPIC -shared -isystem $(CUPTI_INC) -Wall -Wextra -o $@ $< -Wl,-soname,libcupti.so.13
+# the same without PM sampling and the profiler host API: a libcupti older than them
+$(BUILD)/fakes/cupti-nopm/libcupti.so.13: tests/fakes/fake_cupti.c src/inject/cupti_host.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fPIC -shared -isystem $(CUPTI_INC) -DFAKE_CUPTI_NO_PM -Wall -Wextra -o $@ $< -Wl,-soname,libcupti.so.13
 $(BUILD)/fakes/inject_host: tests/fakes/inject_host.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -o $@ $< -ldl -lpthread

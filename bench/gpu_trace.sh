@@ -15,26 +15,7 @@ mkdir -p "$out"
 py=${PYTHON:-python3}
 log() { echo "== $*"; }
 
-if [ -z "${CUPTI_INC:-}" ] && [ ! -f /usr/local/cuda/include/cupti.h ]; then
-    # the PyTorch wheels' CUPTI carries its headers
-    inc=$("$py" -c 'import nvidia.cuda_cupti as m, os; print(os.path.join(list(m.__path__)[0], "include"))' 2>/dev/null)
-    [ -n "$inc" ] && [ -f "$inc/cupti.h" ] && CUPTI_INC=$inc && export CUPTI_INC
-fi
-make -s -j8 cuprobe 2>&1 | tail -5
-if [ -n "${CUPTI_INC:-}" ] || [ -f /usr/local/cuda/include/cupti.h ]; then
-    make -s ${CUPTI_INC:+CUPTI_INC="$CUPTI_INC"} build/libcuprobe-trace.so 2>&1 | tail -5
-fi
-# without a cupti.h here, a build/libcuprobe-trace.so carried from a machine with one serves
-[ -f build/libcuprobe-trace.so ] || { echo "no build/libcuprobe-trace.so: no cupti.h found (set CUPTI_INC)"; exit 1; }
-# where libcupti is: the toolkit's, else the wheel's
-if [ -z "${CUPROBE_CUPTI:-}" ]; then
-    for c in /usr/local/cuda/lib64/libcupti.so.13 /usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13 \
-             "$("$py" -c 'import nvidia.cuda_cupti as m, glob; print((glob.glob(list(m.__path__)[0] + "/lib/libcupti.so*") + [""])[0])' 2>/dev/null)"; do
-        [ -n "$c" ] && [ -f "$c" ] && { CUPROBE_CUPTI=$c; export CUPROBE_CUPTI; break; }
-    done
-fi
-log "libcupti: ${CUPROBE_CUPTI:-(the loader's search)}"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
+. bench/trace_setup.sh
 
 log "verdicts"
 cases=${TMPDIR:-/tmp}/cuprobe-gpu-trace-cases
@@ -67,9 +48,7 @@ for r in $(seq 1 "$rounds"); do
     pb=$(sed -n 's/^profiler busy_pct //p' "$out/prof.txt")
     echo "round $r untraced $a traced $b profiler $c trace_busy $busy profiler_busy $pb" | tee -a "$out/overhead.raw"
 done
-awk '
-function med(v, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-                                return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+awk "$awk_med"'
 { n++; a[n] = $4; b[n] = $6; c[n] = $8; tb[n] = $10; pb[n] = $12 }
 END {
     ma = med(a, n); mb = med(b, n); mc = med(c, n)

@@ -24,7 +24,7 @@ _cuprobe()
         monitor) COMPREPLY=($(compgen -W "--interval --duration --count --format --fields --textfile --list-fields --timeout -h --help --version" -- "$cur")) ;;
         top) COMPREPLY=($(compgen -W "--interval --timeout -h --help --version" -- "$cur")) ;;
         exporter) COMPREPLY=($(compgen -W "--listen --interval --doctor-every --max-clients --fields --timeout -h --help --version" -- "$cur")) ;;
-        trace) COMPREPLY=($(compgen -W "--out --analyze --json --html --chrome --timeout -h --help --version" -- "$cur")) ;;
+        trace) COMPREPLY=($(compgen -W "--out --analyze --json --html --chrome --counters --timeout -h --help --version" -- "$cur")) ;;
         snapshot) COMPREPLY=($(compgen -W "--timeout --level --python -h --help --version" -- "$cur")) ;;
         esac
     elif ((COMP_CWORD == 1)); then

@@ -28,8 +28,9 @@
 typedef enum {
     CP_TREC_STRING = 1, CP_TREC_KERNEL = 2, CP_TREC_MEMCPY = 3, CP_TREC_MEMSET = 4,
     CP_TREC_SYNC = 5, CP_TREC_API = 6, CP_TREC_OVERHEAD = 7, CP_TREC_DROPPED = 8,
-    CP_TREC_TYPES,
-    CP_TREC_END = 13               /* the library's last record: how the process ended */
+    CP_TREC_COUNTERS = 11, CP_TREC_SAMPLE = 12,
+    CP_TREC_END = 13,              /* the library's last record: how the process ended */
+    CP_TREC_TYPES
 } cp_trec_type;
 
 /* Body sizes of the fixed-size records (after the 8-byte record head). */
@@ -41,6 +42,21 @@ typedef enum {
 #define CP_TREC_OVERHEAD_BODY 24u
 #define CP_TREC_DROPPED_BODY 16u
 #define CP_TREC_END_BODY 16u
+#define CP_TREC_COUNTERS_BODY 64u
+#define CP_TREC_SAMPLE_BODY 32u
+
+/* Hardware counters (`cuprobe trace --counters`, docs/trace-format.md): a
+ * COUNTERS record says how they were set up on a device (or why not), SAMPLE
+ * records hold PM sampling's intervals.  String ids from this one up are the
+ * counter library's (metric names, reasons); kernel names stay below. */
+#define CP_TRACE_COUNTER_STRINGS (CP_TRACE_MAX_STRING_ID - 63u)
+#define CP_CTR_ALL_DEVICES UINT32_MAX        /* COUNTERS' device when the failure came before any */
+#define CP_CTR_NO_VALUE INT32_MIN            /* a SAMPLE value CUPTI did not give */
+/* COUNTERS' status: why counters are there or missing. */
+typedef enum {
+    CP_CTR_OK = 0, CP_CTR_UNSUPPORTED = 1, CP_CTR_PRIVILEGES = 2, CP_CTR_BUSY = 3, CP_CTR_NO_API = 4,
+    CP_CTR_FAILED = 5, CP_CTR_STATUSES
+} cp_ctr_status;
 
 /* Copy direction (CUPTI's CUpti_ActivityMemcpyKind numbers). */
 enum { CP_COPY_UNKNOWN = 0, CP_COPY_HTOD = 1, CP_COPY_DTOH = 2, CP_COPY_HTOA = 3, CP_COPY_ATOH = 4,
@@ -67,6 +83,15 @@ typedef struct {
     uint64_t tid;                        /* API: the host thread */
     uint32_t signal;                     /* END: the fatal signal flushed at, 0: exit */
     int32_t grid[3], block[3];
+    /* COUNTERS: status (cp_ctr_status), the metric names (string ids: SM, DRAM, a
+     * second DRAM one summed with it; 0 none), the reason in name, the sampling
+     * interval in bytes (ns), start = end = cuptiGetTimestamp() when the clocks
+     * below were read (CLOCK_REALTIME, CLOCK_MONOTONIC, ns) */
+    uint32_t ctr_status, ctr_metric[3];
+    int64_t clk_real, clk_mono;
+    /* SAMPLE: the interval on PM sampling's clock, SM and DRAM throughput in
+     * hundredths of a percent of peak (CP_CTR_NO_VALUE: none) */
+    int32_t sm_cpct, dram_cpct;
 } cp_trace_rec;
 
 /* One process's trace, as read. */
@@ -110,13 +135,36 @@ typedef struct {
 } cp_trace_opts;
 #define CP_TRACE_OPTS_DEFAULT { 20000, 10, 10, 15 }
 
+/* What bounds a kernel, from its counters: SM or DRAM throughput at least
+ * CP_TRACE_BOUND_PCT % of peak (the higher one names it), else neither
+ * (latency, occupancy, launch configuration). */
+typedef enum { CP_BOUND_UNMEASURED = 0, CP_BOUND_COMPUTE, CP_BOUND_MEMORY, CP_BOUND_NEITHER } cp_trace_bound;
+#define CP_TRACE_BOUND_PCT 60.0
+
 typedef struct {
     uint32_t name;
     const char *label;       /* the kernel's name (or "?") */
     uint64_t count;
     int64_t total_ns, mean_ns;
     double share;            /* of this GPU's kernel time, 0..1 */
+    /* hardware counters (--counters): the samples' values weighted by their
+     * overlap with this kernel's runs, NAN without; sampled_ns that overlap */
+    double sm_pct, dram_pct;
+    int64_t sampled_ns;
+    cp_trace_bound bound;
 } cp_trace_kernel_row;
+
+/* The counters of one process on one GPU. */
+typedef struct {
+    int asked;               /* a COUNTERS record names this GPU (or every one): --counters was on */
+    cp_ctr_status status;
+    const char *reason;      /* why they are missing (status not OK), or NULL */
+    const char *sm_metric, *dram_metric, *dram_metric2;   /* CUPTI's names; the second DRAM one summed */
+    const char *clock;       /* the samples' clock as found: "cupti", "realtime", "monotonic" */
+    int64_t interval_ns;
+    uint64_t samples;        /* this GPU's samples */
+    int64_t sampled_kernel_ns;   /* kernel time the samples overlap */
+} cp_trace_counters;
 
 typedef struct {
     int64_t start, end;
@@ -156,6 +204,7 @@ typedef struct {
     cp_trace_window *win;
     size_t nwin;
     cp_trace_verdict verdict;
+    cp_trace_counters ctr;
 } cp_trace_gpu;
 
 /* One host thread of a process: its CUDA API calls and the work they queued. */
@@ -198,6 +247,16 @@ typedef struct {
  * The report points into the traces' strings: keep them until it is freed. */
 int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, cp_trace_report *r);
 void cp_trace_report_free(cp_trace_report *r);
+/* The counters of t on g's device into g->ctr and g->ktab's counter fields
+ * (src/lib/trace/counters.c): each SAMPLE's interval, moved onto CUPTI's
+ * clock, weighs its values on the kernels it overlaps.  0, or -1 (out of
+ * memory).  cp_trace_analyze calls it. */
+int cp_trace_counters_attribute(const cp_trace *t, cp_trace_gpu *g);
+/* "compute-bound", "memory-bound", "neither", "unmeasured". */
+const char *cp_trace_bound_name(cp_trace_bound b);
+/* A COUNTERS status in a word ("ok", "unsupported", "no-permission", "busy",
+ * "no-api", "failed"). */
+const char *cp_trace_ctr_status_name(cp_ctr_status s);
 /* Verdict name ("gpu-bound") and a plain-words sentence with the fix. */
 const char *cp_trace_verdict_name(cp_trace_verdict v);
 const char *cp_trace_verdict_advice(cp_trace_verdict v);

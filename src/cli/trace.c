@@ -45,9 +45,10 @@ static int find_lib(char *out, size_t cap)
     return 0;
 }
 
-/* Run argv (with the injection library where lib is set) and return its
- * exit code as a shell gives it (128 + signal), the signal in *sig (0: none). */
-static int run_program(char **argv, const char *lib, const char *dir, int *sig)
+/* Run argv (with the injection library where lib is set, its hardware
+ * counters asked for where counters is) and return its exit code as a
+ * shell gives it (128 + signal), the signal in *sig (0: none). */
+static int run_program(char **argv, const char *lib, const char *dir, int counters, int *sig)
 {
     *sig = 0;
     struct sigaction ign, old_int, old_quit;
@@ -61,7 +62,8 @@ static int run_program(char **argv, const char *lib, const char *dir, int *sig)
     if (pid == 0) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
-        if (lib && (setenv("CUDA_INJECTION64_PATH", lib, 1) != 0 || setenv("CUPROBE_TRACE_DIR", dir, 1) != 0))
+        if (lib && (setenv("CUDA_INJECTION64_PATH", lib, 1) != 0 || setenv("CUPROBE_TRACE_DIR", dir, 1) != 0 ||
+                    (counters ? setenv("CUPROBE_TRACE_COUNTERS", "1", 1) : unsetenv("CUPROBE_TRACE_COUNTERS")) != 0))
             _exit(127);
         execvp(argv[0], argv);
         int e = errno;
@@ -146,7 +148,7 @@ static int analyze(const char *dir, int json, const char *html, const char *chro
 int cmd_trace(int argc, char **argv)
 {
     const char *out = NULL, *from = NULL, *html = NULL, *chrome = NULL, *v;
-    int json = 0, id, k = 0;
+    int json = 0, counters = 0, id, k = 0;
     while (k < argc && strcmp(argv[k], "--") != 0) k++;     /* options end at "--"; the program follows */
     cli_parser p;
     cli_parser_init(&p, "trace", k, argv, 0);
@@ -159,12 +161,14 @@ int cmd_trace(int argc, char **argv)
         case OPT_JSON: json = 1; break;
         case OPT_HTML: html = v; break;
         case OPT_CHROME: chrome = v; break;
+        case OPT_COUNTERS: counters = 1; break;
         default: return cli_unhandled(&p);
         }
     }
     char **cmd = k + 1 < argc ? argv + k + 1 : NULL;
     if (from) {
-        if (cmd || out) return cli_usage_error("--analyze reads a recorded trace: it takes no program and no --out");
+        if (cmd || out || counters)
+            return cli_usage_error("--analyze reads a recorded trace: it takes no program, no --out and no --counters");
         return analyze(from, json, html, chrome, 0);
     }
     if (!cmd) return cli_usage_error("trace needs a program to run: cuprobe trace [options] -- CMD ARGS...");
@@ -179,7 +183,7 @@ int cmd_trace(int argc, char **argv)
     if (!have)
         cli_error(0, "no injection library (" TRACE_LIB ": built where cupti.h is found; or set CUPROBE_TRACE_LIB): "
                      "running the program untraced");
-    int sig = 0, rc = run_program(cmd, have ? lib : NULL, dir, &sig);
+    int sig = 0, rc = run_program(cmd, have ? lib : NULL, dir, counters, &sig);
     if (!have) return die_like(sig, rc);
     fflush(stdout);
     fputs("\n", stdout);

@@ -67,6 +67,9 @@ const cli_option cli_options[] = {
     { OPT_JSON, "trace", "--json", NULL, "print the analysis as JSON (docs/trace.schema.json)", 0 },
     { OPT_HTML, "trace", "--html", "FILE", "also write one self-contained HTML report: the timeline and where the idle time went", 0 },
     { OPT_CHROME, "trace", "--chrome", "FILE", "also write the timeline as Chrome trace / Perfetto JSON (ui.perfetto.dev)", 0 },
+    { OPT_COUNTERS, "trace", "--counters", NULL,
+      "also read the GPU's hardware counters (CUPTI PM sampling): each heavy kernel's SM and DRAM throughput as a share "
+      "of peak, so it is labelled compute-bound, memory-bound or neither", 0 },
     { OPT_TIMEOUT, "", "--timeout", "SECONDS", "deadline for each call into the driver or NVML (default 5)", 0 },
     { OPT_ROOT, "doctor", "--root", "DIR", "read OS files under DIR instead of / (tests)", 1 },
     { OPT_LEVEL, "snapshot", "--level", "N", "2: run level 2's GPU steps too and keep their results (doctor --level 2 replays them)", 0 },
@@ -156,7 +159,12 @@ void cli_print_man(FILE *out)
     for (size_t i = 0; i < sizeof exit_codes / sizeof exit_codes[0]; i++)
         fprintf(out, ".TP\n.B %s\n%s\n", exit_codes[i][0], exit_codes[i][1]);
     fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nno colours in the text report\n.TP\n.B CUPROBE_LIBCUDA, CUPROBE_LIBNVML\n"
-          "load this file instead of libcuda.so.1 / libnvidia\\-ml.so.1\n", out);
+          "load this file instead of libcuda.so.1 / libnvidia\\-ml.so.1\n"
+          ".TP\n.B CUPROBE_TRACE_LIB, CUPROBE_CUPTI\n"
+          "trace: the injection library to use, and the libcupti it loads (else libcupti.so.13 from the loader, "
+          "$CUDA_HOME or /usr/local/cuda)\n"
+          ".TP\n.B CUPROBE_TRACE_COUNTERS_US\n"
+          "trace \\-\\-counters: the PM sampling interval in microseconds (default 100)\n", out);
 }
 
 /* "cuprobe: " and the message, as safe text: the words it names come from

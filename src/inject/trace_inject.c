@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include <cupti.h>
 #include "cuprobe/trace.h"
+#include "trace_inject.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define BUF_SIZE (8u << 20)          /* one CUPTI buffer */
@@ -105,6 +106,12 @@ static void say(const char *what, const char *detail)
     }
 }
 
+/* See trace_inject.h. */
+void cp_inject_say(const char *what, const char *detail)
+{
+    say(what, detail);
+}
+
 static const char *cupti_error(CUptiResult r)
 {
     const char *s = NULL;
@@ -160,6 +167,27 @@ static void queue(chunk *c)
     pthread_mutex_unlock(&st.lock);
 }
 
+/* See trace_inject.h. */
+void cp_inject_write(const unsigned char *data, size_t n)
+{
+    pthread_mutex_lock(&st.lock);
+    int ok = !st.disabled && st.running && st.pid == getpid();
+    if (ok) st.outstanding++;                       /* the writer counts it down */
+    pthread_mutex_unlock(&st.lock);
+    if (!ok) return;
+    chunk *c = calloc(1, sizeof *c);
+    if (c && !(c->data = malloc(n ? n : 1))) { free(c); c = NULL; }
+    if (!c) {
+        pthread_mutex_lock(&st.lock);
+        st.outstanding--;
+        pthread_mutex_unlock(&st.lock);
+        return;
+    }
+    memcpy(c->data, data, n);
+    c->len = c->cap = n;
+    queue(c);
+}
+
 /* Room for n more bytes in c (a failed growth leaves it unchanged: 0). */
 static int room(chunk *c, size_t n)
 {
@@ -192,7 +220,7 @@ static uint32_t kernel_name(chunk *c, const char *name)
     for (uint32_t i = 0; i < NAME_SLOTS; i++) {
         uint32_t k = (uint32_t)(h + i) & (NAME_SLOTS - 1);
         if (st.names[k].id == 0) {
-            if (st.next_name > CP_TRACE_MAX_STRING_ID) return 0;
+            if (st.next_name >= CP_TRACE_COUNTER_STRINGS) return 0;   /* the ids above are the counters' */
             char *copy = strdup(name);
             if (!copy) return 0;
             st.names[k].hash = h;
@@ -349,6 +377,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
  * Returns 1 when the queue is empty. */
 static int finish(uint32_t signo)
 {
+    cp_counters_stop();                             /* its last samples, before the last flush */
     cu.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     chunk *c = calloc(1, sizeof *c);
     if (c && (c->data = malloc(64)) != NULL) {
@@ -622,6 +651,8 @@ static int start(void)
     /* CUPTI's own thread hands buffers over every second, so a program that crashes loses
      * at most its last second (atexit does not run then) */
     if (cu.ActivityFlushPeriod) cu.ActivityFlushPeriod(FLUSH_PERIOD_MS);
+    const char *ctr = getenv("CUPROBE_TRACE_COUNTERS");
+    if (ctr && strcmp(ctr, "1") == 0) cp_counters_start(h);     /* hardware counters: or a reason why not */
     pthread_atfork(before_fork, after_fork, in_child);
     atexit(at_exit);
     catch_fatal();

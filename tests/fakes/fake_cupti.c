@@ -11,14 +11,33 @@
  *                             pageable HtoD copy of 1 ms first when FAKE_CUPTI_PAGEABLE=1
  *   FAKE_CUPTI_THREADS=N      step i's calls come from host thread 100 + i % N and its
  *                             kernel runs on stream 7 + i % N (default: all thread 77, stream 7)
+ *   FAKE_CUPTI_KERNELS=LIST   each step runs these kernels in turn instead of step_kernel:
+ *                             NAME:US:SM:DRAM,... (SM and DRAM: the % of peak PM sampling reads
+ *                             while it runs)
  *   FAKE_CUPTI_DROPPED=N      records it says it dropped
+ * PM sampling and the profiler host API (`cuprobe trace --counters`), left out
+ * when built with -DFAKE_CUPTI_NO_PM (a libcupti older than the API):
+ *   FAKE_CUPTI_PM=WHAT        privileges: cuptiPmSamplingEnable refuses (NVreg_RestrictProfilingToAdminUsers);
+ *                             unsupported: the GPU has none; busy: another subscriber holds CUPTI;
+ *                             sysclk-only: no time-interval trigger (Turing, GA100)
+ *   FAKE_CUPTI_PM_US=N        the sampling interval the samples come at (default 100)
+ *   FAKE_CUPTI_PM_METRICS=L   the metric names the chip knows (default sm__throughput and dram__throughput's)
+ * A context is "created" when the resource callback is enabled; samples are
+ * decoded after cuptiPmSamplingStop, each the overlap-weighted mean of the
+ * kernels' figures over its interval (idle: 0).
  * Records are produced at cuptiActivityFlushAll, in buffers the library hands
  * over, as the real one does.
  */
+#define _GNU_SOURCE
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cupti.h>
+#include <cupti_pmsampling.h>
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+#include "../../src/inject/cupti_host.h"
 
 static CUpti_BuffersCallbackRequestFunc g_req;
 static CUpti_BuffersCallbackCompleteFunc g_done;
@@ -38,7 +57,10 @@ CUptiResult CUPTIAPI cuptiGetVersion(uint32_t *v)
 
 CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult r, const char **s)
 {
-    *s = r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED" : "CUPTI_ERROR_UNKNOWN";
+    *s = r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED"
+         : r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES        ? "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"
+         : r == CUPTI_ERROR_NOT_SUPPORTED                  ? "CUPTI_ERROR_NOT_SUPPORTED"
+                                                           : "CUPTI_ERROR_UNKNOWN";
     return CUPTI_SUCCESS;
 }
 
@@ -127,50 +149,336 @@ static void api(out_buf *o, uint32_t cbid, uint64_t s, uint64_t e, uint32_t corr
     a->correlationId = corr;
 }
 
-CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
+/* ------------------------------------------------ the planned timeline -- */
+
+typedef struct {
+    char name[64];
+    long ns;
+    double sm, dram;
+} fake_kernel;
+
+typedef struct {
+    int what;                        /* 0 kernel, 1 pageable copy, 2 sync */
+    int k;                           /* the kernel */
+    uint64_t s, e;
+    long step;
+} event;
+
+static fake_kernel g_kern[8];
+static int g_nkern;
+static event *g_ev;
+static size_t g_nev;
+static uint64_t g_end;
+
+static void plan(void)
 {
-    (void)flag;
-    if (!g_req || g_flushed++) return CUPTI_SUCCESS;
-    out_buf o = { 0 };
-    uint64_t t = 1000000000ull;
-    long steps = env("FAKE_CUPTI_STEPS", 0), sync_ns = env("FAKE_CUPTI_SYNC_US", 0) * 1000,
-         gap_ns = env("FAKE_CUPTI_GAP_US", 5) * 1000, kern_ns = env("FAKE_CUPTI_KERNEL_US", 100) * 1000;
-    if (env("FAKE_CUPTI_PAGEABLE", 0)) {
-        api(&o, 3, t, t + 1000000, 1, 77);
-        CUpti_ActivityMemcpy6 *m = slot(&o, sizeof *m);
-        if (m) {
-            m->kind = CUPTI_ACTIVITY_KIND_MEMCPY;
-            m->copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
-            m->srcKind = CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
-            m->dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-            m->bytes = 4u << 20;
-            m->start = t;
-            m->end = t + 1000000;
+    static int done;
+    if (done++) return;
+    const char *list = getenv("FAKE_CUPTI_KERNELS");
+    if (list && *list) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s", list);
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && g_nkern < 8; tok = strtok_r(NULL, ",", &save)) {
+            fake_kernel *k = &g_kern[g_nkern];
+            long us = 0;
+            if (sscanf(tok, "%63[^:]:%ld:%lf:%lf", k->name, &us, &k->sm, &k->dram) != 4) continue;
+            k->ns = us * 1000;
+            g_nkern++;
         }
+    }
+    if (!g_nkern) {
+        snprintf(g_kern[0].name, sizeof g_kern[0].name, "step_kernel");
+        g_kern[0].ns = env("FAKE_CUPTI_KERNEL_US", 100) * 1000;
+        g_kern[0].sm = 50;
+        g_kern[0].dram = 20;
+        g_nkern = 1;
+    }
+    long steps = env("FAKE_CUPTI_STEPS", 0), sync_ns = env("FAKE_CUPTI_SYNC_US", 0) * 1000,
+         gap_ns = env("FAKE_CUPTI_GAP_US", 5) * 1000;
+    size_t cap = (size_t)(steps > 0 ? steps : 0) * (size_t)(g_nkern + 1) + 1;
+    g_ev = calloc(cap, sizeof *g_ev);
+    if (!g_ev) return;
+    uint64_t t = 1000000000ull;
+    if (env("FAKE_CUPTI_PAGEABLE", 0)) {
+        g_ev[g_nev++] = (event){ 1, 0, t, t + 1000000, 0 };
         t += 1000000;
     }
-    long threads = env("FAKE_CUPTI_THREADS", 0);
     for (long i = 0; i < steps; i++) {
-        uint32_t tid = threads > 0 ? 100 + (uint32_t)(i % threads) : 77;
-        api(&o, 2, t, t + 2000, (uint32_t)i + 10, tid);
-        CUpti_ActivityKernel10 *k = slot(&o, sizeof *k);
-        if (k) {
-            k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-            k->start = t;
-            k->end = t + (uint64_t)kern_ns;
-            k->streamId = threads > 0 ? 7 + (uint32_t)(i % threads) : 7;
-            k->correlationId = (uint32_t)i + 10;
-            k->name = "step_kernel";
-            k->gridX = 128;
-            k->blockX = 256;
+        for (int k = 0; k < g_nkern; k++) {
+            g_ev[g_nev++] = (event){ 0, k, t, t + (uint64_t)g_kern[k].ns, i };
+            t += (uint64_t)g_kern[k].ns;
         }
-        t += (uint64_t)kern_ns;
         if (sync_ns) {
-            api(&o, 1, t, t + (uint64_t)sync_ns, 0, tid);
+            g_ev[g_nev++] = (event){ 2, 0, t, t + (uint64_t)sync_ns, i };
             t += (uint64_t)sync_ns;
         }
         t += (uint64_t)gap_ns;
     }
+    g_end = t;
+}
+
+CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
+{
+    (void)flag;
+    if (!g_req || g_flushed++) return CUPTI_SUCCESS;
+    plan();
+    out_buf o = { 0 };
+    long threads = env("FAKE_CUPTI_THREADS", 0);
+    for (size_t i = 0; i < g_nev; i++) {
+        const event *ev = &g_ev[i];
+        uint32_t tid = threads > 0 ? 100 + (uint32_t)(ev->step % threads) : 77;
+        if (ev->what == 1) {
+            api(&o, 3, ev->s, ev->e, 1, 77);
+            CUpti_ActivityMemcpy6 *m = slot(&o, sizeof *m);
+            if (m) {
+                m->kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+                m->copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+                m->srcKind = CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
+                m->dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+                m->bytes = 4u << 20;
+                m->start = ev->s;
+                m->end = ev->e;
+            }
+        } else if (ev->what == 2) {
+            api(&o, 1, ev->s, ev->e, 0, tid);
+        } else {
+            uint32_t corr = (uint32_t)i + 10;
+            api(&o, 2, ev->s, ev->s + 2000, corr, tid);
+            CUpti_ActivityKernel10 *k = slot(&o, sizeof *k);
+            if (k) {
+                k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+                k->start = ev->s;
+                k->end = ev->e;
+                k->streamId = threads > 0 ? 7 + (uint32_t)(ev->step % threads) : 7;
+                k->correlationId = corr;
+                k->name = g_kern[ev->k].name;
+                k->gridX = 128;
+                k->blockX = 256;
+            }
+        }
+    }
     if (o.buf) g_done(NULL, 0, o.buf, o.size, o.used);
     return CUPTI_SUCCESS;
 }
+
+#ifndef FAKE_CUPTI_NO_PM
+/* --------------------------------------------- PM sampling, host API -- */
+
+static CUpti_CallbackFunc g_cb;
+static int g_stopped;
+static size_t g_next_sample, g_max_samples = 1;
+static int dummy_obj, dummy_host;
+
+static int pm_fails(const char *what)
+{
+    const char *s = getenv("FAKE_CUPTI_PM");
+    return s && strcmp(s, what) == 0;
+}
+
+CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t *t)
+{
+    *t = 999000000ull;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle *sub, CUpti_CallbackFunc cb, void *user)
+{
+    (void)user;
+    if (pm_fails("busy")) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    *sub = (CUpti_SubscriberHandle)&dummy_obj;
+    g_cb = cb;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t on, CUpti_SubscriberHandle sub, CUpti_CallbackDomain d, CUpti_CallbackId id)
+{
+    (void)sub;
+    if (on && d == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && g_cb) {
+        CUpti_ResourceData rd = { .context = (CUcontext)&dummy_host };    /* the program's first context */
+        g_cb(NULL, d, id, &rd);
+    }
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiGetDeviceId(CUcontext c, uint32_t *dev)
+{
+    (void)c;
+    *dev = 0;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiProfilerInitialize(CUpti_Profiler_Initialize_Params *p)
+{
+    (void)p;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiDeviceGetChipName(CUpti_Device_GetChipName_Params *p)
+{
+    p->pChipName = "GH100";
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingGetCounterAvailability(CUpti_PmSampling_GetCounterAvailability_Params *p)
+{
+    if (pm_fails("unsupported")) return CUPTI_ERROR_NOT_SUPPORTED;
+    p->counterAvailabilityImageSize = 64;
+    if (p->pCounterAvailabilityImage) memset(p->pCounterAvailabilityImage, 7, 64);
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiProfilerHostInitialize(cp_host_init_params *p)
+{
+    p->pHostObject = (cp_host_object *)&dummy_host;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiProfilerHostDeinitialize(cp_host_deinit_params *p)
+{
+    (void)p;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiProfilerHostGetMetricProperties(cp_host_props_params *p)
+{
+    const char *list = getenv("FAKE_CUPTI_PM_METRICS");
+    if (!list) list = "sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed";
+    size_t n = strlen(p->pMetricName);
+    for (const char *q = list; (q = strstr(q, p->pMetricName)); q += n)
+        if ((q == list || q[-1] == ',') && (q[n] == ',' || q[n] == '\0')) return CUPTI_SUCCESS;
+    return CUPTI_ERROR_INVALID_METRIC_NAME;
+}
+
+CUptiResult CUPTIAPI cuptiProfilerHostConfigAddMetrics(cp_host_add_params *p)
+{
+    return p->numMetrics ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+CUptiResult CUPTIAPI cuptiProfilerHostGetConfigImageSize(cp_host_config_size_params *p)
+{
+    p->configImageSize = 128;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiProfilerHostGetConfigImage(cp_host_config_params *p)
+{
+    memset(p->pConfigImage, 1, p->configImageSize);
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingEnable(CUpti_PmSampling_Enable_Params *p)
+{
+    if (pm_fails("privileges")) return CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
+    p->pPmSamplingObject = (CUpti_PmSampling_Object *)&dummy_obj;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingDisable(CUpti_PmSampling_Disable_Params *p)
+{
+    (void)p;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingSetConfig(CUpti_PmSampling_SetConfig_Params *p)
+{
+    if (pm_fails("sysclk-only") && p->triggerMode == CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL)
+        return CUPTI_ERROR_NOT_SUPPORTED;
+    return p->pConfig && p->samplingInterval ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingStart(CUpti_PmSampling_Start_Params *p)
+{
+    (void)p;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingStop(CUpti_PmSampling_Stop_Params *p)
+{
+    (void)p;
+    g_stopped = 1;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingGetCounterDataSize(CUpti_PmSampling_GetCounterDataSize_Params *p)
+{
+    g_max_samples = p->maxSamples ? p->maxSamples : 1;
+    p->counterDataSize = 16 + g_max_samples;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingCounterDataImageInitialize(CUpti_PmSampling_CounterDataImage_Initialize_Params *p)
+{
+    memset(p->pCounterData, 0, p->counterDataSize);
+    return CUPTI_SUCCESS;
+}
+
+static uint64_t pm_interval(void)
+{
+    long us = env("FAKE_CUPTI_PM_US", 100);
+    return (uint64_t)(us > 0 ? us : 100) * 1000u;
+}
+
+static size_t samples_all(void)
+{
+    plan();
+    return g_end > 1000000000ull ? (size_t)((g_end - 1000000000ull + pm_interval() - 1) / pm_interval()) : 0;
+}
+
+/* The image holds the count of its samples and the first one's index. */
+CUptiResult CUPTIAPI cuptiPmSamplingDecodeData(CUpti_PmSampling_DecodeData_Params *p)
+{
+    uint64_t hdr[2] = { 0, g_next_sample };
+    size_t left = g_stopped ? samples_all() - g_next_sample : 0;
+    hdr[0] = left < g_max_samples ? left : g_max_samples;
+    g_next_sample += (size_t)hdr[0];
+    memcpy(p->pCounterDataImage, hdr, sizeof hdr);
+    p->decodeStopReason = left > g_max_samples ? CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL
+                                               : CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS;
+    p->overflow = 0;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingGetCounterDataInfo(CUpti_PmSampling_GetCounterDataInfo_Params *p)
+{
+    uint64_t hdr[2];
+    memcpy(hdr, p->pCounterDataImage, sizeof hdr);
+    p->numTotalSamples = g_max_samples;
+    p->numPopulatedSamples = p->numCompletedSamples = (size_t)hdr[0];
+    return CUPTI_SUCCESS;
+}
+
+static uint64_t sample_start(const uint8_t *image, size_t i)
+{
+    uint64_t hdr[2];
+    memcpy(hdr, image, sizeof hdr);
+    return 1000000000ull + (hdr[1] + i) * pm_interval();
+}
+
+CUptiResult CUPTIAPI cuptiPmSamplingCounterDataGetSampleInfo(CUpti_PmSampling_CounterData_GetSampleInfo_Params *p)
+{
+    p->startTimestamp = sample_start(p->pCounterDataImage, p->sampleIndex);
+    p->endTimestamp = p->startTimestamp + pm_interval();
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiProfilerHostEvaluateToGpuValues(cp_host_eval_params *p)
+{
+    uint64_t s = sample_start(p->pCounterDataImage, p->rangeIndex), e = s + pm_interval();
+    double sm = 0, dram = 0;
+    for (size_t i = 0; i < g_nev; i++) {           /* the kernels' figures, weighted by their overlap */
+        const event *ev = &g_ev[i];
+        if (ev->what != 0 || ev->e <= s || ev->s >= e) continue;
+        double w = (double)((ev->e < e ? ev->e : e) - (ev->s > s ? ev->s : s)) / (double)(e - s);
+        sm += w * g_kern[ev->k].sm;
+        dram += w * g_kern[ev->k].dram;
+    }
+    for (size_t m = 0; m < p->numMetrics; m++) {
+        const char *n = p->ppMetricNames[m];
+        p->pMetricValues[m] = strncmp(n, "sm__", 4) == 0           ? sm
+                              : strncmp(n, "dramc__read", 11) == 0  ? dram * 0.75
+                              : strncmp(n, "dramc__write", 12) == 0 ? dram * 0.25
+                                                                    : dram;
+    }
+    return CUPTI_SUCCESS;
+}
+#endif

@@ -10,30 +10,9 @@
 #include <unistd.h>
 #include "test.h"
 #include "json_check.h"
+#include "trace_test.h"
 #include "cuprobe/trace.h"
 #include "util/alloc.h"
-
-typedef struct {
-    unsigned char b[1 << 16];
-    size_t n;
-} fbuf;
-
-static void put_hdr(fbuf *f, uint32_t pid)
-{
-    f->n = cp_trace_encode_header(f->b, sizeof f->b, pid, 1700000000000000000LL);
-}
-
-static void put_str(fbuf *f, uint32_t id, const char *s)
-{
-    f->n += cp_trace_encode_string(f->b + f->n, sizeof f->b - f->n, id, s, strlen(s));
-}
-
-static void put(fbuf *f, cp_trace_rec r)
-{
-    size_t k = cp_trace_encode_rec(f->b + f->n, sizeof f->b - f->n, &r);
-    CHECK(k > 0 && k <= sizeof f->b - f->n);
-    f->n += k;
-}
 
 static cp_trace_rec kern(int64_t s, int64_t e, uint32_t name)
 {
@@ -352,19 +331,6 @@ static void test_verdicts(void)
     CHECK_I64(r.gpus[1].span_ns, 10);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
-}
-
-static char *render(int which, const cp_trace_report *r, const cp_trace *t)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) return NULL;
-    int rc = which == 0 ? cp_trace_render_text(m, r) : which == 1 ? cp_trace_render_json(m, r)
-             : which == 2 ? cp_trace_render_chrome(m, t, 1) : cp_trace_render_html(m, r, t, 1);
-    fclose(m);
-    CHECK_I64(rc, 0);
-    return buf;
 }
 
 static void test_renderers(void)

@@ -32,6 +32,7 @@
 #include <string.h>
 #include "cuprobe/trace.h"
 #include "util/alloc.h"
+#include "sum.h"
 
 typedef struct {
     int64_t s, e;
@@ -105,11 +106,6 @@ static int64_t overlap(const ivec *a, size_t *from, int64_t s, int64_t e)
     return t;
 }
 
-/* a + b, held at INT64_MAX (sums of durations over millions of records) */
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    return a > INT64_MAX - b ? INT64_MAX : a + b;
-}
 
 static int is_sync_api(const cp_trace *t, const cp_trace_rec *r)
 {
@@ -196,8 +192,8 @@ static int kernel_table(const cp_trace *t, uint32_t dev, cp_trace_gpu *g)
         size_t id = r->name < t->nstrings ? r->name : t->nstrings;   /* unnamed ones share the last row */
         rows[id].name = (uint32_t)id;
         rows[id].count++;
-        rows[id].total_ns = sat_add(rows[id].total_ns, r->end - r->start);
-        all = sat_add(all, r->end - r->start);
+        rows[id].total_ns = cp_trace_sat_add(rows[id].total_ns, r->end - r->start);
+        all = cp_trace_sat_add(all, r->end - r->start);
     }
     size_t k = 0;
     for (size_t i = 0; i < nid; i++) {
@@ -275,8 +271,8 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
         if (k) g->kernels++;
         else if (r->type == CP_TREC_MEMSET) g->memsets++;
         else g->copies++;
-        if (is_pageable(r)) { g->pageable_bytes += r->bytes; g->pageable_copy_ns = sat_add(g->pageable_copy_ns, r->end - r->start); }
-        if (is_pinned_host(r)) { g->pinned_bytes += r->bytes; g->pinned_copy_ns = sat_add(g->pinned_copy_ns, r->end - r->start); }
+        if (is_pageable(r)) { g->pageable_bytes += r->bytes; g->pageable_copy_ns = cp_trace_sat_add(g->pageable_copy_ns, r->end - r->start); }
+        if (is_pinned_host(r)) { g->pinned_bytes += r->bytes; g->pinned_copy_ns = cp_trace_sat_add(g->pinned_copy_ns, r->end - r->start); }
     }
     if (all.failed || np.failed || sync.failed || load.failed) goto out;
     merge(&all);
@@ -356,7 +352,7 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
             g->win[w] = (cp_trace_window){ ws, we, overlap(&all, &f2, ws, we) };
         }
     }
-    if (kernel_table(t, dev, g) < 0) goto out;
+    if (kernel_table(t, dev, g) < 0 || cp_trace_counters_attribute(t, g) < 0) goto out;
     g->verdict = verdict_of(g);
     rc = 0;
 out:
@@ -426,7 +422,7 @@ static void ru_add(running_union *u, int64_t s, int64_t e)
         if (e > u->e) u->e = e;
         return;
     }
-    if (u->open) u->sum = sat_add(u->sum, u->e - u->s);
+    if (u->open) u->sum = cp_trace_sat_add(u->sum, u->e - u->s);
     u->s = s;
     u->e = e;
     u->open = 1;
@@ -434,7 +430,7 @@ static void ru_add(running_union *u, int64_t s, int64_t e)
 
 static int64_t ru_total(running_union *u)
 {
-    return u->open ? sat_add(u->sum, u->e - u->s) : u->sum;
+    return u->open ? cp_trace_sat_add(u->sum, u->e - u->s) : u->sum;
 }
 
 /* p's host threads from t's API calls, and the work each launched (its
@@ -546,7 +542,8 @@ int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, c
         size_t nd = 0;
         for (size_t i = 0; i < t->n; i++) {
             const cp_trace_rec *x = &t->recs[i];
-            if (x->type == CP_TREC_DROPPED) continue;
+            if (x->type == CP_TREC_DROPPED || x->type == CP_TREC_COUNTERS || x->type == CP_TREC_SAMPLE)
+                continue;                        /* counters: on their own clock, no part of the span */
             if (x->type == CP_TREC_API) r->api_calls++;
             if (x->type == CP_TREC_OVERHEAD) r->overhead_records++;
             if (x->start < s0) s0 = x->start;

@@ -37,6 +37,8 @@ static size_t body_size(unsigned type)
     case CP_TREC_OVERHEAD: return CP_TREC_OVERHEAD_BODY;
     case CP_TREC_DROPPED: return CP_TREC_DROPPED_BODY;
     case CP_TREC_END: return CP_TREC_END_BODY;
+    case CP_TREC_COUNTERS: return CP_TREC_COUNTERS_BODY;
+    case CP_TREC_SAMPLE: return CP_TREC_SAMPLE_BODY;
     default: return 0;
     }
 }
@@ -100,6 +102,15 @@ size_t cp_trace_encode_rec(unsigned char *dst, size_t cap, const cp_trace_rec *r
     case CP_TREC_END:
         put32(b + 8, r->signal);
         break;
+    case CP_TREC_COUNTERS:
+        put32(b + 16, r->device); put32(b + 20, r->ctr_status);
+        for (int i = 0; i < 3; i++) put32(b + 24 + 4 * i, r->ctr_metric[i]);
+        put32(b + 36, r->name); put64(b + 40, (uint64_t)r->clk_real); put64(b + 48, (uint64_t)r->clk_mono);
+        put64(b + 56, r->bytes);
+        break;
+    case CP_TREC_SAMPLE:
+        put32(b + 16, r->device); put32(b + 20, (uint32_t)r->sm_cpct); put32(b + 24, (uint32_t)r->dram_cpct);
+        break;
     default: break;
     }
     return n;
@@ -155,6 +166,15 @@ static void decode(unsigned type, const unsigned char *b, cp_trace_rec *r)
         break;
     case CP_TREC_DROPPED:
         r->bytes = get64(b); r->device = get32(b + 8);
+        break;
+    case CP_TREC_COUNTERS:
+        r->device = get32(b + 16); r->ctr_status = get32(b + 20);
+        for (int i = 0; i < 3; i++) r->ctr_metric[i] = get32(b + 24 + 4 * i);
+        r->name = get32(b + 36); r->clk_real = (int64_t)get64(b + 40); r->clk_mono = (int64_t)get64(b + 48);
+        r->bytes = get64(b + 56);
+        break;
+    case CP_TREC_SAMPLE:
+        r->device = get32(b + 16); r->sm_cpct = (int32_t)get32(b + 20); r->dram_cpct = (int32_t)get32(b + 24);
         break;
     default: break;
     }

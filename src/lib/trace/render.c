@@ -94,6 +94,42 @@ static double steady_pct(const cp_trace_gpu *g)
 {
     return pct(g->busy_ns, g->span_ns - g->idle_load_ns);
 }
+static void counters_text(FILE *out, const cp_trace_gpu *g, int top)
+{
+    const cp_trace_counters *c = &g->ctr;
+    if (!c->asked) return;
+    if (c->status != CP_CTR_OK) {
+        fputs("  hardware counters missing: ", out);
+        cp_text_put(out, c->reason);
+        fputc('\n', out);
+        return;
+    }
+    fprintf(out, "  hardware counters: PM sampling every ");
+    dur(out, c->interval_ns);
+    fprintf(out, ", %" PRIu64 " samples over %.1f %% of kernel time (SM: ", c->samples, pct(c->sampled_kernel_ns, g->kernel_ns));
+    cp_text_put(out, c->sm_metric ? c->sm_metric : "?");
+    fputs("; DRAM: ", out);
+    cp_text_put(out, c->dram_metric ? c->dram_metric : "?");
+    if (c->dram_metric2) {
+        fputs(" + ", out);
+        cp_text_put(out, c->dram_metric2);
+    }
+    fputs(")\n", out);
+    if (!g->nk) return;
+    fprintf(out, "    %6s %6s %6s  %-13s  name\n", "share", "SM %", "DRAM %", "bound");
+    for (size_t k = 0; k < g->nk && k < (size_t)top; k++) {
+        const cp_trace_kernel_row *row = &g->ktab[k];
+        char a[16] = "-", b[16] = "-";
+        if (!isnan(row->sm_pct)) snprintf(a, sizeof a, "%.1f", row->sm_pct);
+        if (!isnan(row->dram_pct)) snprintf(b, sizeof b, "%.1f", row->dram_pct);
+        fprintf(out, "    %5.1f%% %6s %6s  %-13s  ", 100.0 * row->share, a, b, cp_trace_bound_name(row->bound));
+        cp_text_put(out, row->label);
+        fputc('\n', out);
+    }
+    fprintf(out, "    (bound: SM or DRAM throughput at least %.0f %% of peak; neither: latency, occupancy or the "
+                 "launch configuration holds it back)\n", CP_TRACE_BOUND_PCT);
+}
+
 
 /* See trace.h. */
 int cp_trace_render_text(FILE *out, const cp_trace_report *r)
@@ -147,6 +183,7 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
         }
         if (g->nk > (size_t)r->opts.top_kernels)
             fprintf(out, "    ... and %zu more kernel names\n", g->nk - (size_t)r->opts.top_kernels);
+        counters_text(out, g, r->opts.top_kernels);
         if (g->ngaps) fputs("  longest idle gaps (start after the span's start, length, why, API call in progress)\n", out);
         for (size_t k = 0; k < g->ngaps; k++) {
             const cp_trace_gap *gp = &g->gaps[k];
@@ -191,6 +228,32 @@ static void jcopies(FILE *out, const char *key, uint64_t bytes, int64_t ns, doub
     jnum(out, "bytes", (int64_t)bytes, &f);
     jnum(out, "ns", ns, &f);
     jdbl(out, "gbps", gbps, &f);
+    fputc('}', out);
+}
+
+static void counters_json(FILE *out, const cp_trace_counters *c, int *first)
+{
+    int f = 1;
+    cp_json_key(out, "counters", first);
+    fputc('{', out);
+    cp_json_member_str(out, "status", cp_trace_ctr_status_name(c->status), &f);
+    cp_json_key(out, "reason", &f);
+    cp_json_str(out, c->reason);
+    cp_json_member_str(out, "method", "pm-sampling", &f);
+    cp_json_key(out, "sm_metric", &f);
+    cp_json_str(out, c->sm_metric);
+    cp_json_key(out, "dram_metrics", &f);
+    fputc('[', out);
+    if (c->dram_metric) cp_json_str(out, c->dram_metric);
+    if (c->dram_metric && c->dram_metric2) fputs(", ", out);
+    if (c->dram_metric2) cp_json_str(out, c->dram_metric2);
+    fputc(']', out);
+    cp_json_key(out, "clock", &f);
+    cp_json_str(out, c->clock);
+    jnum(out, "interval_ns", c->interval_ns, &f);
+    jnum(out, "samples", (int64_t)c->samples, &f);
+    jnum(out, "sampled_kernel_ns", c->sampled_kernel_ns, &f);
+    jdbl(out, "bound_pct", CP_TRACE_BOUND_PCT, &f);
     fputc('}', out);
 }
 
@@ -252,9 +315,16 @@ int cp_trace_render_json(FILE *out, const cp_trace_report *r)
             jnum(out, "total_ns", g->ktab[k].total_ns, &e);
             jnum(out, "mean_ns", g->ktab[k].mean_ns, &e);
             jdbl(out, "share", g->ktab[k].share, &e);
+            if (g->ctr.asked && g->ctr.status == CP_CTR_OK) {
+                jdbl(out, "sm_pct", g->ktab[k].sm_pct, &e);
+                jdbl(out, "dram_pct", g->ktab[k].dram_pct, &e);
+                jnum(out, "sampled_ns", g->ktab[k].sampled_ns, &e);
+                cp_json_member_str(out, "bound", cp_trace_bound_name(g->ktab[k].bound), &e);
+            }
             fputc('}', out);
         }
         fputc(']', out);
+        if (g->ctr.asked) counters_json(out, &g->ctr, &h);
         cp_json_key(out, "gaps", &h);
         fputc('[', out);
         for (size_t k = 0; k < g->ngaps; k++) {
@@ -324,7 +394,8 @@ static int64_t first_time(const cp_trace *t, size_t n)
     int64_t s = INT64_MAX;
     for (size_t p = 0; p < n; p++)
         for (size_t i = 0; i < t[p].n; i++)
-            if (t[p].recs[i].type != CP_TREC_DROPPED && t[p].recs[i].start < s) s = t[p].recs[i].start;
+            if (t[p].recs[i].type >= CP_TREC_KERNEL && t[p].recs[i].type <= CP_TREC_OVERHEAD && t[p].recs[i].start < s)
+                s = t[p].recs[i].start;
     return s == INT64_MAX ? 0 : s;
 }
 
@@ -345,7 +416,7 @@ int cp_trace_render_chrome(FILE *out, const cp_trace *t, size_t n)
     for (size_t p = 0; p < n; p++) {
         for (size_t i = 0; i < t[p].n; i++) {
             const cp_trace_rec *r = &t[p].recs[i];
-            if (r->type == CP_TREC_DROPPED) continue;
+            if (r->type == CP_TREC_DROPPED || r->type == CP_TREC_COUNTERS || r->type == CP_TREC_SAMPLE) continue;
             const char *name = cp_trace_str(&t[p], r->name);
             char buf[64];
             if (r->type == CP_TREC_MEMCPY) {
@@ -453,11 +524,26 @@ int cp_trace_render_html(FILE *out, const cp_trace_report *r, const cp_trace *t,
         }
         fprintf(out, "<text x=\"%d\" y=\"66\">0</text><text x=\"%d\" y=\"66\" text-anchor=\"end\">%.3f ms</text></svg>\n", HX,
                 HW - 10, (double)g->span_ns / 1e6);
-        fputs("<h3>kernels</h3>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>count</th><th>total ms</th>"
-              "<th>mean us</th><th>share</th><th>name</th></tr>\n", out);
+        int ctr = g->ctr.asked && g->ctr.status == CP_CTR_OK;
+        if (g->ctr.asked && !ctr) {
+            fputs("<p>Hardware counters missing: ", out);
+            cp_xml_text(out, g->ctr.reason);
+            fputs("</p>\n", out);
+        }
+        fprintf(out, "<h3>kernels</h3>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>count</th><th>total ms</th>"
+                     "<th>mean us</th><th>share</th>%s<th>name</th></tr>\n",
+                ctr ? "<th>SM %</th><th>DRAM %</th><th>bound</th>" : "");
         for (size_t k = 0; k < g->nk && k < (size_t)r->opts.top_kernels; k++) {
-            fprintf(out, "<tr><td>%" PRIu64 "</td><td>%.3f</td><td>%.1f</td><td>%.1f %%</td><td>", g->ktab[k].count,
+            fprintf(out, "<tr><td>%" PRIu64 "</td><td>%.3f</td><td>%.1f</td><td>%.1f %%</td>", g->ktab[k].count,
                     (double)g->ktab[k].total_ns / 1e6, (double)g->ktab[k].mean_ns / 1e3, 100.0 * g->ktab[k].share);
+            if (ctr) {
+                if (isnan(g->ktab[k].sm_pct)) fputs("<td>-</td>", out);
+                else fprintf(out, "<td>%.1f</td>", g->ktab[k].sm_pct);
+                if (isnan(g->ktab[k].dram_pct)) fputs("<td>-</td>", out);
+                else fprintf(out, "<td>%.1f</td>", g->ktab[k].dram_pct);
+                fprintf(out, "<td>%s</td>", cp_trace_bound_name(g->ktab[k].bound));
+            }
+            fputs("<td>", out);
             cp_xml_text(out, g->ktab[k].label);
             fputs("</td></tr>\n", out);
         }

@@ -1,0 +1,135 @@
+#!/bin/sh
+# cuprobe trace --counters on the GPU machine, in one call: build (bench/trace_setup.sh)
+# and tests/gpu/trace/counters_cases.cu (nvcc), trace its three kernels of known bounds
+# (fma_loop compute-bound, triad memory-bound, chase latency-bound) with --counters,
+# measure the same kernels with ncu and the same metrics, and print one table:
+# kernel, share of GPU time, cuprobe's SM % and DRAM %, ncu's, and the labels (ncu's by
+# the same rule); then the overhead of --counters: the program's wall (its kernels'
+# phases) and the whole command's, traced without and with --counters, medians of 3.
+# Without ncu (or without permission for it) cuprobe's figures are still printed.
+# What comes back lands in $OUT (default ./gpu-trace-counters-out): counters.txt (all of
+# the above), cuprobe.txt / cuprobe.json / cuprobe.err (the --counters run), ncu.csv,
+# overhead.raw, and fixture/*.cptrace (the trace, to commit as a CI fixture).
+# Usage: bench/gpu_trace_counters.sh [SCALE]     (launches times SCALE; default 1)
+scale=${1:-1}
+out=${OUT:-./gpu-trace-counters-out}
+mkdir -p "$out"
+py=${PYTHON:-python3}
+log() { echo "== $*"; }
+. bench/trace_setup.sh
+
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+bin=build/gpu-trace/counters_cases
+mkdir -p build/gpu-trace
+if [ -x "$nvcc" ]; then
+    "$nvcc" -O2 -arch=sm_90 -o "$bin" tests/gpu/trace/counters_cases.cu 2>"$out/nvcc.err" || { cat "$out/nvcc.err"; exit 1; }
+fi
+[ -x "$bin" ] || { echo "no nvcc ($nvcc) and no prebuilt $bin"; exit 1; }
+metrics=sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+tmp=${TMPDIR:-/tmp}/cuprobe-gpu-counters
+rm -rf "$tmp"
+mkdir -p "$tmp"
+
+log "cuprobe trace --counters -- $bin all $scale"
+./cuprobe trace --counters --json --out "$tmp/trace" -- "$bin" all "$scale" >"$out/cuprobe.json" 2>"$out/cuprobe.err"
+echo "exit $?"
+cat "$out/cuprobe.err"
+./cuprobe trace --analyze "$tmp/trace" >"$out/cuprobe.txt" 2>&1
+sed -n '/hardware counters/,/bound: SM or DRAM/p' "$out/cuprobe.txt"
+rm -rf "$out/fixture"
+mkdir -p "$out/fixture"
+cp "$tmp"/trace/*.cptrace "$out/fixture/" 2>/dev/null
+
+log "ncu --metrics $metrics (5 launches of each kernel)"
+ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+: >"$out/ncu.csv"
+if [ -x "$ncu" ]; then
+    for km in fma_loop:compute triad:memory chase:latency; do
+        k=${km%%:*}
+        "$ncu" --metrics "$metrics,gpu__time_duration.sum" -k "$k" -c 5 --csv "$bin" "${km#*:}" 0.2 \
+            >"$tmp/ncu-$k.out" 2>&1
+        grep '^"' "$tmp/ncu-$k.out" >>"$out/ncu.csv"
+        grep -q '^"' "$tmp/ncu-$k.out" || { echo "ncu gave no figures for $k:"; grep -v '^"' "$tmp/ncu-$k.out" | tail -5; }
+    done
+else
+    echo "ncu not found ($ncu): cuprobe's figures only"
+fi
+
+log "comparison"
+"$py" - "$out/cuprobe.json" "$out/ncu.csv" <<'EOF' | tee "$out/counters.txt"
+import csv, json, sys
+rep = json.load(open(sys.argv[1]))
+ncu = {}
+try:
+    rows = list(csv.reader(open(sys.argv[2])))
+except OSError:
+    rows = []
+head = None
+for r in rows:
+    if "Metric Name" in r:
+        head = {n: i for i, n in enumerate(r)}
+        continue
+    if not head or len(r) < len(head):
+        continue
+    name = r[head["Kernel Name"]].split("(")[0]
+    try:
+        v = float(r[head["Metric Value"]].replace(",", ""))
+    except ValueError:
+        continue
+    ncu.setdefault(name, {}).setdefault(r[head["Metric Name"]], []).append(v)
+def mean(k, m):
+    v = ncu.get(k, {}).get(m, [])
+    return sum(v) / len(v) if v else None
+def label(sm, dram, cut):
+    if sm is None and dram is None: return "unmeasured"
+    a, b = sm or 0.0, dram or 0.0
+    if a >= cut and a >= b: return "compute-bound"
+    if b >= cut: return "memory-bound"
+    return "neither"
+def f(v): return "-" if v is None else "%.1f" % v
+for g in rep["gpus"]:
+    c = g.get("counters")
+    print("process %d, GPU %d: %d kernels, busy %.1f %%" % (g["pid"], g["device"], g["kernels"], g["busy_pct"] or 0))
+    if not c:
+        print("  no counters record: was --counters passed through?")
+        continue
+    if c["status"] != "ok":
+        print("  counters missing (%s): %s" % (c["status"], c["reason"]))
+    else:
+        print("  PM sampling: %d samples every %d us, clock %s, samples over %.1f %% of kernel time" %
+              (c["samples"], c["interval_ns"] // 1000, c["clock"], 100.0 * c["sampled_kernel_ns"] / max(g["kernel_ns"], 1)))
+        print("  metrics: SM %s; DRAM %s" % (c["sm_metric"], " + ".join(c["dram_metrics"])))
+    cut = c.get("bound_pct", 60)
+    print("  %-10s %6s  %8s %8s  %8s %8s  %-13s %-13s" % ("kernel", "share", "cp SM%", "cp DRAM%", "ncu SM%", "ncu DRAM%", "cuprobe", "ncu"))
+    for k in g["kernel_table"]:
+        sm, dr = k.get("sm_pct"), k.get("dram_pct")
+        nsm = mean(k["name"], "sm__throughput.avg.pct_of_peak_sustained_elapsed")
+        ndr = mean(k["name"], "dram__throughput.avg.pct_of_peak_sustained_elapsed")
+        print("  %-10s %5.1f%%  %8s %8s  %8s %8s  %-13s %-13s" % (k["name"][:10], 100 * (k["share"] or 0), f(sm), f(dr), f(nsm), f(ndr),
+              k.get("bound", "unmeasured"), label(nsm, ndr, cut) if k["name"] in ncu else "-"))
+if not ncu:
+    print("  (no ncu figures: see above)")
+EOF
+
+log "overhead of --counters: 3 rounds of cuprobe trace without and with --counters, in turn"
+: >"$out/overhead.raw"
+for r in 1 2 3; do
+    t0=$(date +%s%N)
+    a=$(./cuprobe trace --out "$tmp/plain" -- "$bin" all "$scale" 2>/dev/null | sed -n 's/^all wall_s //p')
+    t1=$(date +%s%N)
+    b=$(./cuprobe trace --counters --out "$tmp/ctr" -- "$bin" all "$scale" 2>/dev/null | sed -n 's/^all wall_s //p')
+    t2=$(date +%s%N)
+    u=$("$bin" all "$scale" | sed -n 's/^all wall_s //p')
+    echo "round $r untraced ${u:-0} traced ${a:-0} counters ${b:-0} cmd_traced $(( (t1 - t0) / 1000000 )) cmd_counters $(( (t2 - t1) / 1000000 ))" |
+        tee -a "$out/overhead.raw"
+    rm -rf "$tmp/plain" "$tmp/ctr"
+done
+awk "$awk_med"'
+{ n++; u[n] = $4; a[n] = $6; b[n] = $8; ca[n] = $10; cb[n] = $12 }
+END {
+    mu = med(u, n); ma = med(a, n); mb = med(b, n); mca = med(ca, n); mcb = med(cb, n)
+    if (ma > 0) printf "program wall (its kernels), median of %d: untraced %.4f s, traced %.4f s, traced --counters %.4f s (%+.2f %% against traced)\n", n, mu, ma, mb, 100 * (mb - ma) / ma
+    if (mca > 0) printf "whole command (start-up, exit decode, analysis), median of %d: traced %d ms, --counters %d ms (%+.2f %%)\n", n, mca, mcb, 100 * (mcb - mca) / mca
+}' "$out/overhead.raw" | tee -a "$out/counters.txt"
+rm -rf "$tmp"
+log "done: $out"

@@ -1,0 +1,48 @@
+/* What the trace tests (test_trace.c, test_trace_counters.c) share. */
+#ifndef CUPROBE_TRACE_TEST_H
+#define CUPROBE_TRACE_TEST_H
+
+#include <stdio.h>
+#include <string.h>
+#include "test.h"
+#include "cuprobe/trace.h"
+
+/* A trace file built in memory: the header, then strings and records. */
+typedef struct {
+    unsigned char b[1 << 16];
+    size_t n;
+} fbuf;
+
+static inline void put_hdr(fbuf *f, uint32_t pid)
+{
+    f->n = cp_trace_encode_header(f->b, sizeof f->b, pid, 1700000000000000000LL);
+}
+
+static inline void put_str(fbuf *f, uint32_t id, const char *s)
+{
+    f->n += cp_trace_encode_string(f->b + f->n, sizeof f->b - f->n, id, s, strlen(s));
+}
+
+static inline void put(fbuf *f, cp_trace_rec r)
+{
+    size_t k = cp_trace_encode_rec(f->b + f->n, sizeof f->b - f->n, &r);
+    CHECK(k > 0 && k <= sizeof f->b - f->n);
+    f->n += k;
+}
+
+
+/* One renderer's output in a fresh string (0 text, 1 JSON, 2 Chrome trace, 3 HTML; one trace). */
+static inline char *render(int which, const cp_trace_report *r, const cp_trace *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return NULL;
+    int rc = which == 0 ? cp_trace_render_text(m, r) : which == 1 ? cp_trace_render_json(m, r)
+             : which == 2 ? cp_trace_render_chrome(m, t, 1) : cp_trace_render_html(m, r, t, 1);
+    fclose(m);
+    CHECK_I64(rc, 0);
+    return buf;
+}
+
+#endif
