@@ -49,6 +49,27 @@ static void mixed(fbuf *f)
     put(f, (cp_trace_rec){ .type = CP_TREC_DROPPED, .bytes = 3 });
 }
 
+/* Each fixed-size record is written into exactly its size: nothing past it
+ * (the END record once ran on into the COUNTERS fields, 48 bytes too far). */
+static void test_encode_sizes(void)
+{
+    static const uint16_t types[] = { CP_TREC_KERNEL, CP_TREC_MEMCPY, CP_TREC_MEMSET, CP_TREC_SYNC, CP_TREC_API,
+                                      CP_TREC_OVERHEAD, CP_TREC_DROPPED, CP_TREC_COUNTERS, CP_TREC_SAMPLE,
+                                      CP_TREC_END };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        unsigned char b[256];
+        memset(b, 0xA5, sizeof b);
+        cp_trace_rec r = { .type = types[i], .start = 1, .end = 2, .signal = 11, .device = 3, .bytes = 4 };
+        size_t need = cp_trace_encode_rec(b, 0, &r);
+        CHECK(need >= CP_TRACE_REC_HEAD && need < sizeof b);
+        CHECK_I64(cp_trace_encode_rec(b, need, &r), need);
+        int clean = 1;
+        for (size_t k = need; k < sizeof b; k++) clean &= b[k] == 0xA5;
+        if (!clean) fprintf(stderr, "  record type %u writes past its %zu bytes\n", types[i], need);
+        CHECK(clean);
+    }
+}
+
 static void test_roundtrip(void)
 {
     static fbuf f;
@@ -527,6 +548,7 @@ static void test_load_dir(void)
 
 int main(void)
 {
+    RUN(test_encode_sizes);
     RUN(test_roundtrip);
     RUN(test_bad_files);
     RUN(test_breakdown);
