@@ -41,15 +41,20 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Expected "LAYER ID" pairs of every corpus file, for the coverage test. */
-static char seen_ids[512][64];
+#define MAX_SEEN 2048
+static char seen_ids[MAX_SEEN][64];
 static int nseen;
+/* Negatives ("# expect: none"): texts with no CUDA problem, where explain
+ * must find no signal at all. */
+static int nnegative;
 /* Files whose text was collected from a public thread ("# source: URL"),
  * and the layers they cover. */
 static int nsourced;
 static int sourced_layers[CP_LAYER_COUNT];
 
-/* A corpus file: "# expect: LAYER ID", optionally "# source: URL", then
- * the text as it appeared there. */
+/* A corpus file: "# expect: LAYER ID" (or "# expect: none" for a text
+ * without a CUDA problem), optionally "# source: URL", then the text as it
+ * appeared there. */
 static void check_corpus_file(const char *name)
 {
     char path[512], layer[32] = "", id[64] = "", source[512] = "";
@@ -60,12 +65,27 @@ static void check_corpus_file(const char *name)
     if (!text) return;
     const char *body = text;
     while (*body == '#') {
-        if (sscanf(body, "# expect: %31s %63s", layer, id) != 2) sscanf(body, "# source: %511s", source);
+        if (sscanf(body, "# expect: %31[^ \n]%*[ ]%63[^ \n]", layer, id) < 1) sscanf(body, "# source: %511s", source);
         const char *nl = strchr(body, '\n');
         body = nl ? nl + 1 : text + len;
     }
+    if (strcmp(layer, "none") == 0 && !*id) {
+        cp_explain_result r = explain(body, len - (size_t)(body - text));
+        if (r.nsignals != 0) {
+            fprintf(stderr, "  %s: expected no signal, got %d:", name, r.nsignals);
+            for (int i = 0; i < r.nsignals; i++)
+                fprintf(stderr, " %s/%s (line %ld)", cp_layer_name(r.signals[i].layer), r.signals[i].code,
+                        r.signals[i].first_line);
+            fputc('\n', stderr);
+        }
+        CHECK_I64(r.nsignals, 0);
+        nnegative++;
+        cp_explain_free(&r);
+        free(text);
+        return;
+    }
     if (!*id) {
-        fprintf(stderr, "  %s: no '# expect: LAYER ID' line\n", name);
+        fprintf(stderr, "  %s: no '# expect: LAYER ID' or '# expect: none' line\n", name);
         CHECK(0);
         free(text);
         return;
@@ -82,13 +102,15 @@ static void check_corpus_file(const char *name)
         nsourced++;
         sourced_layers[s->layer]++;
     }
-    if (nseen < 512) snprintf(seen_ids[nseen++], sizeof seen_ids[0], "%s", id);
+    CHECK(nseen < MAX_SEEN);
+    if (nseen < MAX_SEEN) snprintf(seen_ids[nseen++], sizeof seen_ids[0], "%s", id);
     cp_explain_free(&r);
     free(text);
 }
 
-/* Every corpus file maps to its layer and id; at least 80 of them are
- * texts from public threads, and those cover all eight layers. */
+/* Every corpus file maps to its layer and id, or to no signal at all for
+ * a negative; at least 80 of them are texts from public threads, and those
+ * cover all eight layers; at least 30 are negatives. */
 static void test_corpus(void)
 {
     DIR *d = opendir(CORPUS);
@@ -103,6 +125,8 @@ static void test_corpus(void)
     }
     closedir(d);
     CHECK(files >= 80);
+    if (nnegative < 30) fprintf(stderr, "  only %d negative corpus texts ('# expect: none')\n", nnegative);
+    CHECK(nnegative >= 30);
     if (nsourced < 80) fprintf(stderr, "  only %d corpus texts carry a source\n", nsourced);
     CHECK(nsourced >= 80);
     for (int l = 0; l < CP_LAYER_COUNT; l++) {

@@ -59,6 +59,7 @@ const cp_signal cp_signals_libs[] = {
       .fix = "find the rank that did not reach the collective (py-spy dump, TORCH_NCCL_DESYNC_DEBUG=1); raise the timeout only if work is just slow",
       .check = NULL },
     { .id = "nccl.warn", .layer = LI, .match = { "NCCL WARN" },
+      .unless = "Failed to open libibverbs",   /* no InfiniBand here: NCCL falls back to sockets */
       .cause = "NCCL logged a warning; the text after WARN says which part failed (socket, IB, shm, CUDA)",
       .fix = "read the first NCCL WARN line on each rank: it is usually the real cause of the later error", .check = NULL },
 
