@@ -369,12 +369,14 @@ static void scan_view(scanner *sc, const view *v)
 }
 
 /* Match across the cut between a (na bytes, its end) and b (nb bytes, its
- * start), joined with one blank and with none; hits count on line `line`. */
+ * start), joined with one blank and with none; hits count on line `line`.
+ * Only positions near the cut are looked at (find_hits), so a long first
+ * piece costs a copy, and gives the evidence its context. */
 static void scan_join(scanner *sc, const char *alow, const char *aorig, size_t na,
                       const char *blow, const char *borig, size_t nb, long line)
 {
-    size_t keep = sc->ix->maxlen ? sc->ix->maxlen - 1 : 0;
-    if (na > keep) { alow += na - keep; aorig += na - keep; na = keep; }
+    size_t keep = sc->ix->maxlen ? sc->ix->maxlen - 1 : 0;   /* a crossing phrase's part after the cut */
+    if (na > OVERLAP - 1) { alow += na - (OVERLAP - 1); aorig += na - (OVERLAP - 1); na = OVERLAP - 1; }
     if (nb > keep) nb = keep;
     if (!na || !nb) return;
     long at = sc->line;
@@ -592,8 +594,7 @@ static void keep_tail(scanner *sc)
         if (d >= a + 2 && is_blank(sc->low[d - 1]) && is_blank(sc->low[d - 2]) && memmem(sc->low + d, c - d, ".py:", 4))
             for (b = d; b > a && is_blank(sc->low[b - 1]);) b--;
     }
-    size_t keep = sc->ix->maxlen ? sc->ix->maxlen - 1 : 0;
-    if (b - a > keep) a = b - keep;
+    if (b - a > OVERLAP - 1) a = b - (OVERLAP - 1);
     sc->ntail = b - a;
     memcpy(sc->tail_low, sc->low + a, sc->ntail);
     memcpy(sc->tail_orig, sc->orig + a, sc->ntail);
