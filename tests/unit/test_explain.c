@@ -230,6 +230,10 @@ static void test_header_names(void)
     check_header_names("/usr/local/cuda/include/cublas_api.h", "CUBLAS_STATUS_", "cublasStatus_t", 9);
     check_header_names("/usr/local/cuda/include/cudnn_graph.h", "CUDNN_STATUS_", "cudnnStatus_t", 20);
     check_header_names("/usr/local/cuda/include/nccl.h", "nccl", "ncclResult_t", 7);
+    check_header_names("/usr/local/cuda/include/cufft.h", "CUFFT_", "cufftResult", 17);
+    check_header_names("/usr/local/cuda/include/cusolver_common.h", "CUSOLVER_STATUS_", "cusolverStatus_t", 24);
+    check_header_names("/usr/local/cuda/include/cusparse.h", "CUSPARSE_STATUS_", "cusparseStatus_t", 11);
+    check_header_names("/usr/local/cuda/include/curand.h", "CURAND_STATUS_", NULL, 12);   /* enum curandStatus { ... }; */
 }
 
 /* A confirming check names a check doctor really runs, so the advice
