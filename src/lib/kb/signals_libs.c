@@ -191,12 +191,18 @@ const cp_signal cp_signals_libs[] = {
       .cause = "cuSPARSE could not create its handle: GPU memory was used up, the CUDA context was already broken, or its library does not match the CUDA in use",
       .fix = "check free GPU memory and the first CUDA error in the log; keep one cuSPARSE copy, of the CUDA the framework was built for, on the library path",
       .check = "framework.libs" },
-    { .id = "cusparse.alloc_failed", .layer = AP, .match = { "CUSPARSE_STATUS_ALLOC_FAILED", "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES" },
-      .cause = "cuSPARSE could not get the memory or resources the operation needs: GPU memory is used up, or (INSUFFICIENT_RESOURCES) the algorithm's work "
-               "area is too large for this product (SpGEMM's default algorithm grows with the number of intermediate products)",
-      .fix = "free GPU memory or split the product into smaller blocks; for SpGEMM use a memory-bounded algorithm (CUSPARSE_SPGEMM_ALG2/ALG3) or a "
-             "framework release that does",
+    { .id = "cusparse.alloc_failed", .layer = AP, .match = { "CUSPARSE_STATUS_ALLOC_FAILED" },
+      .cause = "cuSPARSE could not allocate the memory the operation needs: GPU memory is used up",
+      .fix = "free GPU memory, stop other processes on the GPU, or split the work into smaller blocks",
       .check = "system.memory_headroom" },
+    { .id = "cusparse.insufficient_resources", .layer = LI,
+      .match = { "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", "insufficient resources when calling `" },   /* PyTorch: cusparseGetErrorString */
+      .also = { "cusparse" },
+      .cause = "the resources cuSPARSE's algorithm needs for this input (GPU memory, shared memory, or the range of its index type) do not suffice: "
+               "SpGEMM's default algorithm needs a work area that grows with the number of intermediate products",
+      .fix = "use a memory-bounded algorithm (CUSPARSE_SPGEMM_ALG2 or ALG3, which take the work area in chunks), 64-bit indices for very large matrices, "
+             "or split the product into row blocks; behind a framework, a release that picks such an algorithm, or compute the product in blocks",
+      .check = NULL },
     { .id = "cusparse.invalid_value", .layer = AP,
       .match = { "CUSPARSE_STATUS_INVALID_VALUE", "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED", "CUSPARSE_STATUS_ZERO_PIVOT" },
       .cause = "cuSPARSE rejected the input: an invalid size, index base, pointer or descriptor (INVALID_VALUE), a matrix type it does not take for this routine, "
