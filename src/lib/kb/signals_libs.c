@@ -211,11 +211,17 @@ const cp_signal cp_signals_libs[] = {
              "is singular: cusparseXcsrilu02_zeroPivot names the row",
       .check = NULL },
     { .id = "cusparse.execution_failed", .layer = LI,
-      .match = { "CUSPARSE_STATUS_EXECUTION_FAILED", "CUSPARSE_STATUS_INTERNAL_ERROR", "CUSPARSE_STATUS_MAPPING_ERROR" },
-      .cause = "a cuSPARSE kernel failed to launch or run (EXECUTION_FAILED), an internal step failed (INTERNAL_ERROR), or it could not access GPU memory "
-               "(MAPPING_ERROR): most often an earlier CUDA error that broke the context, GPU memory running short, or a cuSPARSE that does not support this GPU",
+      .match = { "CUSPARSE_STATUS_EXECUTION_FAILED", "CUSPARSE_STATUS_MAPPING_ERROR" },
+      .cause = "a cuSPARSE kernel failed to launch or run (EXECUTION_FAILED), or it could not access GPU memory (MAPPING_ERROR): most often an earlier "
+               "CUDA error that broke the context, GPU memory running short, or a cuSPARSE that does not support this GPU",
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call and fix that error; check free GPU memory and that the framework's cuSPARSE is "
              "the one its build expects",
+      .check = "framework.libs" },
+    { .id = "cusparse.internal_error", .layer = LI, .match = { "CUSPARSE_STATUS_INTERNAL_ERROR" },
+      .cause = "a cuSPARSE call failed inside the library: often an option this release no longer or not yet accepts (a compute type, algorithm or "
+               "data type), an earlier CUDA error that broke the context, or GPU memory running short",
+      .fix = "check the call's types and algorithm against the documentation of the installed cuSPARSE release; rerun with CUDA_LAUNCH_BLOCKING=1 "
+             "to find an earlier failing call, and check free GPU memory",
       .check = "framework.libs" },
     { .id = "cusparse.not_supported", .layer = LI, .match = { "CUSPARSE_STATUS_ARCH_MISMATCH", "CUSPARSE_STATUS_NOT_SUPPORTED" },
       .cause = "cuSPARSE has no implementation for this request: the GPU lacks a feature it needs (ARCH_MISMATCH), or the types, layout, index type or "
@@ -237,13 +243,17 @@ const cp_signal cp_signals_libs[] = {
       .cause = "cuRAND could not allocate memory for its generator state or output: GPU memory is used up",
       .fix = "free GPU memory or stop other processes on the GPU; generate random numbers in smaller batches",
       .check = "system.memory_headroom" },
+    { .id = "curand.length_not_multiple", .layer = AP, .match = { "CURAND_STATUS_LENGTH_NOT_MULTIPLE" },
+      .cause = "the program asked cuRAND for a count of values its generator cannot make: normal and log-normal distributions make pairs, so an odd "
+               "count fails with a pseudo-random generator; quasi-random generators need a multiple of their dimensions",
+      .fix = "ask for an even number of normal samples (round up by one and drop the extra), a multiple of the dimensions for quasi-random generators",
+      .check = NULL },
     { .id = "curand.invalid_args", .layer = AP,
-      .match = { "CURAND_STATUS_LENGTH_NOT_MULTIPLE", "CURAND_STATUS_OUT_OF_RANGE", "CURAND_STATUS_TYPE_ERROR", "CURAND_STATUS_NOT_INITIALIZED" },
-      .cause = "cuRAND rejected the call: a length that is not a multiple of what the generator needs (LENGTH_NOT_MULTIPLE: normal distributions "
-               "make pairs, so an odd count fails; quasirandom ones need a multiple of the dimensions), an argument out of range, a generator of the wrong "
-               "type for the call, or a generator used before it was created",
-      .fix = "ask for an even number of normal samples (round up and drop one), a multiple of the dimensions for quasirandom generators; create the generator "
-             "(curandCreateGenerator) before using it, with the type the call expects",
+      .match = { "CURAND_STATUS_OUT_OF_RANGE", "CURAND_STATUS_TYPE_ERROR", "CURAND_STATUS_NOT_INITIALIZED" },
+      .cause = "cuRAND rejected the call: an argument out of range (OUT_OF_RANGE), a generator of the wrong type for the call (TYPE_ERROR), "
+               "or a generator used before it was created (NOT_INITIALIZED)",
+      .fix = "check the call's arguments against the cuRAND documentation; create the generator (curandCreateGenerator) before using it, "
+             "with the type the call expects (pseudo- or quasi-random)",
       .check = NULL },
     { .id = "curand.launch_failure", .layer = LI,
       .match = { "CURAND_STATUS_LAUNCH_FAILURE", "CURAND_STATUS_PREEXISTING_FAILURE", "CURAND_STATUS_INTERNAL_ERROR" },
