@@ -58,7 +58,9 @@ typedef struct {
     const char *cause;        /* static storage, one line for people */
     const char *fix;          /* static storage, what to do */
     const char *check;        /* the doctor check that confirms it: "driver.cuinit" */
-    char evidence[201];       /* the first matching line, cleaned and trimmed to 200 bytes */
+    char evidence[201];       /* the first matching line, cleaned (escapes, borders, its timestamp,
+                                 level and rank prefixes gone) and trimmed to 200 bytes; a phrase
+                                 across a wrap shows both pieces, joined by " ⏎ " (U+23CF) */
     long first_line;          /* 1-based line number of the first match */
     long count;               /* lines that matched */
     /* Values taken from the first matching line; -1 / "" when absent. */

@@ -41,15 +41,20 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Expected "LAYER ID" pairs of every corpus file, for the coverage test. */
-static char seen_ids[512][64];
+#define MAX_SEEN 2048
+static char seen_ids[MAX_SEEN][64];
 static int nseen;
+/* Negatives ("# expect: none"): texts with no CUDA problem, where explain
+ * must find no signal at all. */
+static int nnegative;
 /* Files whose text was collected from a public thread ("# source: URL"),
  * and the layers they cover. */
 static int nsourced;
 static int sourced_layers[CP_LAYER_COUNT];
 
-/* A corpus file: "# expect: LAYER ID", optionally "# source: URL", then
- * the text as it appeared there. */
+/* A corpus file: "# expect: LAYER ID" (or "# expect: none" for a text
+ * without a CUDA problem), optionally "# source: URL", then the text as it
+ * appeared there. */
 static void check_corpus_file(const char *name)
 {
     char path[512], layer[32] = "", id[64] = "", source[512] = "";
@@ -60,12 +65,27 @@ static void check_corpus_file(const char *name)
     if (!text) return;
     const char *body = text;
     while (*body == '#') {
-        if (sscanf(body, "# expect: %31s %63s", layer, id) != 2) sscanf(body, "# source: %511s", source);
+        if (sscanf(body, "# expect: %31[^ \n]%*[ ]%63[^ \n]", layer, id) < 1) sscanf(body, "# source: %511s", source);
         const char *nl = strchr(body, '\n');
         body = nl ? nl + 1 : text + len;
     }
+    if (strcmp(layer, "none") == 0 && !*id) {
+        cp_explain_result r = explain(body, len - (size_t)(body - text));
+        if (r.nsignals != 0) {
+            fprintf(stderr, "  %s: expected no signal, got %d:", name, r.nsignals);
+            for (int i = 0; i < r.nsignals; i++)
+                fprintf(stderr, " %s/%s (line %ld)", cp_layer_name(r.signals[i].layer), r.signals[i].code,
+                        r.signals[i].first_line);
+            fputc('\n', stderr);
+        }
+        CHECK_I64(r.nsignals, 0);
+        nnegative++;
+        cp_explain_free(&r);
+        free(text);
+        return;
+    }
     if (!*id) {
-        fprintf(stderr, "  %s: no '# expect: LAYER ID' line\n", name);
+        fprintf(stderr, "  %s: no '# expect: LAYER ID' or '# expect: none' line\n", name);
         CHECK(0);
         free(text);
         return;
@@ -82,13 +102,15 @@ static void check_corpus_file(const char *name)
         nsourced++;
         sourced_layers[s->layer]++;
     }
-    if (nseen < 512) snprintf(seen_ids[nseen++], sizeof seen_ids[0], "%s", id);
+    CHECK(nseen < MAX_SEEN);
+    if (nseen < MAX_SEEN) snprintf(seen_ids[nseen++], sizeof seen_ids[0], "%s", id);
     cp_explain_free(&r);
     free(text);
 }
 
-/* Every corpus file maps to its layer and id; at least 80 of them are
- * texts from public threads, and those cover all eight layers. */
+/* Every corpus file maps to its layer and id, or to no signal at all for
+ * a negative; at least 80 of them are texts from public threads, and those
+ * cover all eight layers; at least 30 are negatives. */
 static void test_corpus(void)
 {
     DIR *d = opendir(CORPUS);
@@ -103,6 +125,8 @@ static void test_corpus(void)
     }
     closedir(d);
     CHECK(files >= 80);
+    if (nnegative < 30) fprintf(stderr, "  only %d negative corpus texts ('# expect: none')\n", nnegative);
+    CHECK(nnegative >= 30);
     if (nsourced < 80) fprintf(stderr, "  only %d corpus texts carry a source\n", nsourced);
     CHECK(nsourced >= 80);
     for (int l = 0; l < CP_LAYER_COUNT; l++) {
@@ -206,6 +230,10 @@ static void test_header_names(void)
     check_header_names("/usr/local/cuda/include/cublas_api.h", "CUBLAS_STATUS_", "cublasStatus_t", 9);
     check_header_names("/usr/local/cuda/include/cudnn_graph.h", "CUDNN_STATUS_", "cudnnStatus_t", 20);
     check_header_names("/usr/local/cuda/include/nccl.h", "nccl", "ncclResult_t", 7);
+    check_header_names("/usr/local/cuda/include/cufft.h", "CUFFT_", "cufftResult", 17);
+    check_header_names("/usr/local/cuda/include/cusolver_common.h", "CUSOLVER_STATUS_", "cusolverStatus_t", 24);
+    check_header_names("/usr/local/cuda/include/cusparse.h", "CUSPARSE_STATUS_", "cusparseStatus_t", 11);
+    check_header_names("/usr/local/cuda/include/curand.h", "CURAND_STATUS_", NULL, 12);   /* enum curandStatus { ... }; */
 }
 
 /* A confirming check names a check doctor really runs, so the advice
@@ -592,6 +620,105 @@ static void test_cleaning(void)
     free(big);
 }
 
+/* Text as people paste it: each form finds its phrase (first line, and
+ * the evidence without prefixes or borders), and the forms that are no
+ * continuation do not join. */
+static void test_pasted(void)
+{
+    static const struct { const char *text, *code; long line; const char *evidence; } cases[] = {
+        /* a terminal's hard wrap in the middle of a word, LF and CRLF */
+        { "x\nRuntimeError: CUDA error: no kernel image is available for execution on the dev\nice\n",
+          "cuda.no_kernel_image", 2, "RuntimeError: CUDA error: no kernel image is available for execution on the dev \xe2\x8f\x8e ice" },
+        { "RuntimeError: CUDA error: no kernel image is available for execution on the dev\r\nice\r\n",
+          "cuda.no_kernel_image", 1, NULL },
+        /* an issue tracker's wrap at a blank, with padding left at the line end */
+        { "CUDA error: no kernel image is available for   \n    execution on the device\n", "cuda.no_kernel_image", 1,
+          "CUDA error: no kernel image is available for \xe2\x8f\x8e execution on the device" },
+        /* per-rank prefixes */
+        { "[rank3]: RuntimeError: CUDA error: an illegal memory access\n[rank3]: was encountered\n",
+          "cuda.illegal_address", 1, "RuntimeError: CUDA error: an illegal memory access \xe2\x8f\x8e was encountered" },
+        { "[default0]:CUDA error: an illegal memory\n[default0]:access was encountered\n", "cuda.illegal_address", 1, NULL },
+        { "rank 3: CUDA error: an illegal memory\nrank 3: access was encountered\n", "cuda.illegal_address", 1, NULL },
+        { "[1,0]<stderr>:CUDA error: an illegal memory\n[1,0]<stderr>:access was encountered\n", "cuda.illegal_address", 1, NULL },
+        /* docker compose */
+        { "vllm-1  | RuntimeError: CUDA error: an illegal memory access was\nvllm-1  | encountered\n",
+          "cuda.illegal_address", 1, NULL },
+        /* a log's timestamp and level, the message continued on an indented line (rich's log) */
+        { "14:10:16-737529 ERROR    RuntimeError: CUDA error: an illegal memory\n"
+          "                         access was encountered\n",
+          "cuda.illegal_address", 1, "RuntimeError: CUDA error: an illegal memory \xe2\x8f\x8e access was encountered" },
+        { "2025-08-03 16:25:57 WARNING  CUDA error: an illegal memory access   cextension.py:282\n"
+          "                             was encountered\n", "cuda.illegal_address", 1, NULL },
+        { "W0129 18:26:32.738970 16225 device_context.cc:362] CUDA error: an illegal memory access\n"
+          "was encountered\n", "cuda.illegal_address", 1, NULL },
+        { "ERROR 11-18 18:07:28 engine.py:366] CUDA error: an illegal memory access\nwas encountered\n",
+          "cuda.illegal_address", 1, NULL },
+        { "[11/08/2024-08:46:50] [E] [TRT] CUDA error: an illegal memory\naccess was encountered\n",
+          "cuda.illegal_address", 1, NULL },
+        /* rich's traceback box: borders and their padding are blanks */
+        { "\xe2\x94\x82 \xe2\x9d\xb1 20 \xe2\x94\x82   RuntimeError: CUDA error: device-side assert        \xe2\x94\x82\n"
+          "\xe2\x94\x82 triggered                                            \xe2\x94\x82\n"
+          "\xe2\x95\xb0\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x95\xaf\n",
+          "cuda.device_assert", 1, "20     RuntimeError: CUDA error: device-side assert \xe2\x8f\x8e triggered" },
+        { "\xe2\x94\x83 CUDA error: device-side assert triggered \xe2\x94\x83\n", "cuda.device_assert", 1,
+          "CUDA error: device-side assert triggered" },
+        /* a terminal's wrap pasted as padding inside one line */
+        { "W0129 device_context.cc:362] CUDA error: no kernel image is avail                                        "
+          "able for execution on the device\n", "cuda.no_kernel_image", 1, NULL },
+        /* no-break spaces */
+        { "CUDA\xc2\xa0" "error: an illegal memory access was encountered\n", "cuda.illegal_address", 1, NULL },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cp_explain_result r = explain(cases[k].text, strlen(cases[k].text));
+        const cp_explain_signal *s = find(&r, cases[k].code);
+        if (!s) fprintf(stderr, "  case %zu: no %s\n", k, cases[k].code);
+        CHECK(s != NULL);
+        if (s) {
+            CHECK_I64(s->first_line, cases[k].line);
+            CHECK_I64(s->count, 1);
+            if (cases[k].evidence) CHECK_STR(s->evidence, cases[k].evidence);
+        }
+        cp_explain_free(&r);
+    }
+    /* no join: a new log record, another rank or service, a blank line, a
+     * CR inside a line (a progress bar) */
+    static const char *const apart[] = {
+        "2024-11-08 08:46:50 ERROR CUDA error: an illegal memory\n2024-11-08 08:46:51 INFO access was encountered\n",
+        "[rank0]: CUDA error: an illegal memory\n[rank1]: access was encountered\n",
+        "web-1  | CUDA error: an illegal memory\ndb-1    | access was encountered\n",
+        "CUDA error: an illegal memory\n\naccess was encountered\n",
+        "CUDA error: an illegal memory\rx\naccess was encountered\n",
+        "[E] CUDA error: an illegal memory\n[E] access was encountered\n",
+    };
+    for (size_t k = 0; k < sizeof apart / sizeof apart[0]; k++) {
+        cp_explain_result r = explain(apart[k], strlen(apart[k]));
+        if (r.nsignals) fprintf(stderr, "  apart %zu: %s\n", k, r.signals[0].code);
+        CHECK_I64(r.nsignals, 0);
+        cp_explain_free(&r);
+    }
+    /* a phrase whole on its line is not found again across the cut */
+    const char *t = "CUDA error: an illegal memory access was encountered\nwas encountered again\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) CHECK_I64(r.signals[0].count, 1);
+    cp_explain_free(&r);
+}
+
+/* NCCL's WARN that libibverbs is absent is the fallback to sockets of a
+ * node without InfiniBand, no failure (fairseq's healthy log); other WARN
+ * lines still count. */
+static void test_nccl_warn_ibverbs(void)
+{
+    const char *t = "node:5359:5359 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK_I64(r.nsignals, 0);
+    cp_explain_free(&r);
+    t = "node:5359:5359 [0] misc/socket.cc:538 NCCL WARN Net : Connect to 10.0.0.2<43873> failed\n";
+    r = explain(t, strlen(t));
+    CHECK(find(&r, "nccl.warn") != NULL);
+    cp_explain_free(&r);
+}
+
 static void test_render(void)
 {
     const char *t = "say \"hi\"\\ \xff CUDA error: misaligned address";
@@ -673,6 +800,8 @@ int main(void)
     RUN(test_grouping);
     RUN(test_group_bound);
     RUN(test_cleaning);
+    RUN(test_pasted);
+    RUN(test_nccl_warn_ibverbs);
     RUN(test_render);
     RUN(test_strict_output);
     return TEST_END();

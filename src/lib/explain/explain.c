@@ -10,6 +10,16 @@
  * A line longer than WINDOW bytes is scanned in windows that overlap by
  * OVERLAP bytes (longer than any phrase), so nothing is copied whole and a
  * phrase across a window edge is still found; a signal counts once per line.
+ *
+ * Text as people paste it: box-drawing characters (rich's tracebacks) and
+ * no-break spaces are blanks; a line's known prefixes (timestamps, log
+ * levels, "[rank3]:", "service-1  | ", glog headers) are stripped before
+ * matching; and a phrase may run across a cut: a line break into a line
+ * that continues it (no new timestamp or level, the same rank or service),
+ * or a run of padding blanks inside a line (a terminal's wrap, pasted).  A
+ * cut is matched joined both ways, with one blank and with none (a wrap in
+ * the middle of a word), and only phrases that cross it count there; their
+ * evidence shows the two real pieces with a "⏎" between them.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -26,6 +36,10 @@
 #define NBUCKET 4096
 #define MAX_HITS 64            /* matches kept per window; more are ignored */
 #define MAX_KEYS 32            /* groups of one row: distinct XID numbers or missing libraries */
+#define GAP 16                 /* blanks inside a line that are a pasted wrap's padding */
+#define MAX_GAPS 8             /* such cuts joined per window; more are ignored */
+#define PREFIX_MAX 160         /* bytes of prefixes stripped from a line's start, at most */
+#define BREAK "\xe2\x8f\x8e"    /* U+23CF, where a joined phrase was cut */
 
 typedef struct {
     const char *lower;         /* lowercased phrase (arena) */
@@ -54,10 +68,20 @@ typedef struct {
     int bucket[NBUCKET];       /* phrases of >= 8 bytes, by their last 8 */
     int bucket4[NBUCKET];      /* shorter phrases, by their first 4 */
     int nshort;
+    size_t maxlen;             /* the longest phrase */
     char *arena;               /* lowercased phrases, also[] and unless */
     const char **also_low;     /* nrows * CP_SIGNAL_MAX_ALSO */
     const char **unless_low;   /* nrows */
 } phrase_index;
+
+/* The bytes phrases are matched in: a line's window (cut == 0), or two
+ * pieces joined at a cut, where only a hit that starts before `cut` and
+ * ends after `cut + sep` counts. */
+typedef struct {
+    const char *low, *orig;
+    size_t n;
+    size_t cut, sep;           /* join: the end of the first piece, 0 or 1 blank after it */
+} view;
 
 /* One call's state. */
 typedef struct {
@@ -68,7 +92,16 @@ typedef struct {
     char low[WINDOW], orig[WINDOW];
     cp_explain_signal scratch; /* values of a line before its group is known */
     size_t n;                  /* bytes in the window */
+    size_t skip;               /* the line's prefix and leading blanks in the window */
+    int first;                 /* the window is the line's first (its prefix not yet read) */
     long line;
+    /* the end of the last line, for a phrase that runs on into the next */
+    char tail_low[OVERLAP], tail_orig[OVERLAP];
+    size_t ntail;              /* 0: nothing to join */
+    long tail_line;
+    char chan[32], tail_chan[32];  /* the line's rank or service prefix, lowercased */
+    int newrec;                /* the line's prefix holds a timestamp or log level */
+    char jlow[2 * OVERLAP + 1], jorig[2 * OVERLAP + 1];
     int oom;                   /* allocation failed */
 } scanner;
 
@@ -124,6 +157,7 @@ static void index_row(phrase_index *sc, size_t r, size_t *used)
         p->len = strlen(p->lower);
         if (p->len < 4 || p->len >= OVERLAP) continue;      /* the unit test rejects such rows */
         p->row = (int)r;
+        if (p->len > sc->maxlen) sc->maxlen = p->len;
         p->word_start = (unsigned char)is_alnum((unsigned char)p->lower[0]);
         p->word_end = (unsigned char)is_alnum((unsigned char)p->lower[p->len - 1]);
         int *b = p->len >= 8 ? &sc->bucket[hash8(p->lower + p->len - 8)] : &sc->bucket4[hash4(p->lower)];
@@ -167,27 +201,34 @@ static void index_build(void)
 }
 
 /* Does phrase p occur at w[i] with the word boundaries it asks for? */
-static int hit_at(const scanner *sc, const pattern *p, size_t i)
+static int hit_at(const view *v, const pattern *p, size_t i)
 {
-    const char *w = sc->low;
-    if (p->len > sc->n - i || memcmp(w + i, p->lower, p->len) != 0) return 0;
+    const char *w = v->low;
+    if (p->len > v->n - i || memcmp(w + i, p->lower, p->len) != 0) return 0;
     if (p->word_start && i > 0 && is_word((unsigned char)w[i - 1])) return 0;
-    if (p->word_end && i + p->len < sc->n && is_word((unsigned char)w[i + p->len])) return 0;
+    if (p->word_end && i + p->len < v->n && is_word((unsigned char)w[i + p->len])) return 0;
     return 1;
 }
 
-static int find_hits(const scanner *sc, hit *hits)
+/* A hit that counts in v: anywhere in a line, across the cut in a join. */
+static int crosses(const view *v, size_t start, size_t end)
+{
+    return !v->cut || (start < v->cut && end > v->cut + v->sep);
+}
+
+static int find_hits(const scanner *sc, const view *v, hit *hits)
 {
     const phrase_index *ix = sc->ix;
     int nh = 0;
-    for (size_t i = 0; i + 4 <= sc->n && nh < MAX_HITS; i++) {
-        if (ix->nshort)
-            for (int k = ix->bucket4[hash4(sc->low + i)]; k >= 0 && nh < MAX_HITS; k = ix->pats[k].next)
-                if (hit_at(sc, &ix->pats[k], i)) hits[nh++] = (hit){ ix->pats[k].row, i, i + ix->pats[k].len };
-        if (i + 8 > sc->n) continue;
-        for (int k = ix->bucket[hash8(sc->low + i)]; k >= 0 && nh < MAX_HITS; k = ix->pats[k].next) {
+    for (size_t i = v->cut > 7 ? v->cut - 7 : 0; i + 4 <= v->n && nh < MAX_HITS; i++) {
+        if (ix->nshort && (!v->cut || i < v->cut))
+            for (int k = ix->bucket4[hash4(v->low + i)]; k >= 0 && nh < MAX_HITS; k = ix->pats[k].next)
+                if (hit_at(v, &ix->pats[k], i) && crosses(v, i, i + ix->pats[k].len))
+                    hits[nh++] = (hit){ ix->pats[k].row, i, i + ix->pats[k].len };
+        if (i + 8 > v->n) continue;
+        for (int k = ix->bucket[hash8(v->low + i)]; k >= 0 && nh < MAX_HITS; k = ix->pats[k].next) {
             const pattern *p = &ix->pats[k];
-            if (i + 8 >= p->len && hit_at(sc, p, i + 8 - p->len))
+            if (i + 8 >= p->len && hit_at(v, p, i + 8 - p->len) && crosses(v, i + 8 - p->len, i + 8))
                 hits[nh++] = (hit){ p->row, i + 8 - p->len, i + 8 };
         }
     }
@@ -205,14 +246,14 @@ static int shadowed(const hit *hits, int nh, int i)
     return 0;
 }
 
-static int line_allows(const scanner *sc, int row)
+static int line_allows(const scanner *sc, const view *v, int row)
 {
     const char *const *also = &sc->ix->also_low[(size_t)row * CP_SIGNAL_MAX_ALSO];
     const char *unless = sc->ix->unless_low[row];
-    if (unless && memmem(sc->low, sc->n, unless, strlen(unless))) return 0;
+    if (unless && memmem(v->low, v->n, unless, strlen(unless))) return 0;
     if (!also[0]) return 1;
     for (int j = 0; j < CP_SIGNAL_MAX_ALSO && also[j]; j++)
-        if (memmem(sc->low, sc->n, also[j], strlen(also[j]))) return 1;
+        if (memmem(v->low, v->n, also[j], strlen(also[j]))) return 1;
     return 0;
 }
 
@@ -251,26 +292,41 @@ static int group_new(scanner *sc, int row, int key, const char *soname)
     return g;
 }
 
-static void evidence(const scanner *sc, const hit *h, char *dst, size_t cap)
+/* The evidence: the n bytes of orig, blanks trimmed, at most cap - 1 of
+ * them with the phrase at `start` kept in view. */
+static void evidence_of(const char *orig, size_t n, size_t start, char *dst, size_t cap)
 {
-    size_t a = 0, b = sc->n;
-    while (a < b && (sc->orig[a] == ' ')) a++;
-    while (b > a && sc->orig[b - 1] == ' ') b--;
-    if (b - a > cap - 1 && h->start > a + 60) a = h->start - 60;   /* keep the phrase in view */
+    size_t a = 0, b = n;
+    while (a < b && (orig[a] == ' ')) a++;
+    while (b > a && orig[b - 1] == ' ') b--;
+    if (b - a > cap - 1 && start > a + 60) a = start - 60;   /* keep the phrase in view */
     if (b - a > cap - 1) b = a + cap - 1;
-    memcpy(dst, sc->orig + a, b - a);
+    memcpy(dst, orig + a, b - a);
     dst[b - a] = '\0';
 }
 
-static void record(scanner *sc, const hit *h)
+/* A line's evidence is the line; a join's the two pieces as written, the
+ * cut marked. */
+static void evidence(const view *v, const hit *h, char *dst, size_t cap)
+{
+    if (!v->cut) { evidence_of(v->orig, v->n, h->start, dst, cap); return; }
+    char both[2 * OVERLAP + 8];
+    size_t rest = v->n - v->cut - v->sep;
+    memcpy(both, v->orig, v->cut);
+    memcpy(both + v->cut, " " BREAK " ", 5);
+    memcpy(both + v->cut + 5, v->orig + v->cut + v->sep, rest);
+    evidence_of(both, v->cut + 5 + rest, h->start, dst, cap);
+}
+
+static void record(scanner *sc, const view *v, const hit *h)
 {
     const cp_signal *row = &sc->ix->rows[h->row];
-    int key = row->extract == CP_EXTRACT_XID ? cp_explain_xid_number(sc->low, sc->n) : -1;
+    int key = row->extract == CP_EXTRACT_XID ? cp_explain_xid_number(v->low, v->n) : -1;
     char soname[64] = "";                       /* each missing library is a signal of its own */
     if (row->extract == CP_EXTRACT_SONAME) {
         cp_explain_signal *t = &sc->scratch;
         memset(t, 0, sizeof *t);
-        cp_explain_extract(row->extract, sc->orig, sc->low, sc->n, h->start, t);
+        cp_explain_extract(row->extract, v->orig, v->low, v->n, h->start, t);
         snprintf(soname, sizeof soname, "%s", t->soname);
     }
     int g = group_find(sc, h->row, key, soname);
@@ -294,29 +350,267 @@ static void record(scanner *sc, const hit *h)
     s->gpu = s->xid = -1;
     s->error_number = row->cu_code ? row->cu_code : row->nvml_code ? row->nvml_code : row->rt_code ? row->rt_code : -1;
     s->error_enum = row->cu_code ? "CUresult" : row->nvml_code ? "nvmlReturn_t" : row->rt_code ? "cudaError_t" : NULL;
-    evidence(sc, h, s->evidence, sizeof s->evidence);
-    cp_explain_extract(row->extract, sc->orig, sc->low, sc->n, h->start, s);
+    evidence(v, h, s->evidence, sizeof s->evidence);
+    cp_explain_extract(row->extract, v->orig, v->low, v->n, h->start, s);
 }
 
-static void scan_window(scanner *sc)
+static void scan_view(scanner *sc, const view *v)
 {
     hit hits[MAX_HITS];
-    int nh = find_hits(sc, hits);
+    int nh = find_hits(sc, v, hits);
     int done[MAX_HITS], ndone = 0;            /* rows recorded from this window */
     for (int i = 0; i < nh && !sc->oom; i++) {
         int dup = 0;
         for (int j = 0; j < ndone; j++) dup |= done[j] == hits[i].row;
-        if (dup || shadowed(hits, nh, i) || !line_allows(sc, hits[i].row)) continue;
-        record(sc, &hits[i]);
+        if (dup || shadowed(hits, nh, i) || !line_allows(sc, v, hits[i].row)) continue;
+        record(sc, v, &hits[i]);
         done[ndone++] = hits[i].row;
     }
 }
 
-/* End of a line or segment: scan what the window holds and empty it. */
-static void flush(scanner *sc)
+/* Match across the cut between a (na bytes, its end) and b (nb bytes, its
+ * start), joined with one blank and with none; hits count on line `line`.
+ * Only positions near the cut are looked at (find_hits), so a long first
+ * piece costs a copy, and gives the evidence its context. */
+static void scan_join(scanner *sc, const char *alow, const char *aorig, size_t na,
+                      const char *blow, const char *borig, size_t nb, long line)
+{
+    size_t keep = sc->ix->maxlen ? sc->ix->maxlen - 1 : 0;   /* a crossing phrase's part after the cut */
+    if (na > OVERLAP - 1) { alow += na - (OVERLAP - 1); aorig += na - (OVERLAP - 1); na = OVERLAP - 1; }
+    if (nb > keep) nb = keep;
+    if (!na || !nb) return;
+    long at = sc->line;
+    sc->line = line;
+    for (size_t sep = 0; sep <= 1 && !sc->oom; sep++) {
+        memcpy(sc->jlow, alow, na);
+        memcpy(sc->jorig, aorig, na);
+        sc->jlow[na] = sc->jorig[na] = ' ';
+        memcpy(sc->jlow + na + sep, blow, nb);
+        memcpy(sc->jorig + na + sep, borig, nb);
+        view v = { sc->jlow, sc->jorig, na + sep + nb, na, sep };
+        scan_view(sc, &v);
+    }
+    sc->line = at;
+}
+
+static int is_blank(char c) { return c == ' '; }
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Digits at p[i..]: their count (0 for none); *i moves past them. */
+static size_t digits(const char *p, size_t n, size_t *i)
+{
+    size_t a = *i;
+    while (*i < n && is_digit(p[*i])) (*i)++;
+    return *i - a;
+}
+
+/* A timestamp at p[i..] ("2024-11-08 08:46:50.861", "[11/08/2024-08:46:50]",
+ * "14:10:16-737529", "11-18 18:07:28", "2024-11-08T08:46:50Z"): groups of
+ * digits joined by one of - / : . , T and blank, with at least two ':'.
+ * Returns its end, or i when there is none. */
+static size_t timestamp(const char *p, size_t n, size_t i)
+{
+    size_t j = i, end = i;
+    int colons = 0, bracket = j < n && p[j] == '[';
+    j += (size_t)bracket;
+    while (digits(p, n, &j)) {
+        end = j;
+        if (j < n && p[j] == 'z') end = ++j;
+        if (j + 1 < n && (p[j] == '+') && is_digit(p[j + 1])) { j++; continue; }
+        char c = j + 1 < n && is_digit(p[j + 1]) ? p[j] : 0;
+        if (c != '-' && c != '/' && c != ':' && c != '.' && c != ',' && c != 't' && c != ' ') break;
+        colons += p[j] == ':';
+        j++;
+    }
+    if (colons < 2) return i;
+    if (bracket) return end < n && p[end] == ']' ? end + 1 : i;
+    return end;
+}
+
+/* Is w[0..n) a log level's name? */
+static int level_word(const char *w, size_t n)
+{
+    switch (n) {
+    case 1: return memchr("iwefdv", w[0], 6) != NULL;
+    case 3: return memcmp(w, "err", 3) == 0;
+    case 4: return memcmp(w, "info", 4) == 0 || memcmp(w, "warn", 4) == 0;
+    case 5: return memcmp(w, "error", 5) == 0 || memcmp(w, "debug", 5) == 0 || memcmp(w, "fatal", 5) == 0 ||
+                   memcmp(w, "trace", 5) == 0;
+    case 6: return memcmp(w, "notice", 6) == 0;
+    case 7: return memcmp(w, "warning", 7) == 0 || memcmp(w, "verbose", 7) == 0;
+    case 8: return memcmp(w, "critical", 8) == 0;
+    default: return 0;
+    }
+}
+
+/* A log level word at p[i..] ("info", "warning", "E", "stdout/INFO"),
+ * bracketed or ending at a blank or ':'.  Returns its end or i. */
+static size_t level(const char *p, size_t n, size_t i, int bracketed)
+{
+    size_t j = i;
+    if (bracketed && (j >= n || p[j++] != '[')) return i;
+    size_t a = j;
+    while (j < n && j - a < 24 && ((p[j] >= 'a' && p[j] <= 'z') || p[j] == '/')) j++;
+    size_t w = j;                              /* the word after the last '/' */
+    while (w > a && p[w - 1] != '/') w--;
+    if (!level_word(p + w, j - w)) return i;
+    if (bracketed) return j < n && p[j] == ']' ? j + 1 : i;
+    if (j < n && p[j] == ':') j++;
+    return j == n || is_blank(p[j]) ? j : i;
+}
+
+/* "name:123]" or "name:123:" (a logger's source line), or a bracketed tag
+ * of up to 16 letters ("[TRT]"), at p[i..].  Returns its end or i. */
+static size_t source_tag(const char *p, size_t n, size_t i)
+{
+    size_t j = i;
+    if (j < n && p[j] == '[') {
+        while (++j < n && j - i <= 17 && ((p[j] >= 'a' && p[j] <= 'z') || is_digit(p[j]) || p[j] == '_')) {}
+        return j < n && p[j] == ']' && j > i + 1 ? j + 1 : i;
+    }
+    while (j < n && (is_word((unsigned char)p[j]) || p[j] == '.' || p[j] == '-')) j++;
+    if (j == i || j >= n || p[j] != ':') return i;
+    j++;
+    if (!digits(p, n, &j) || j >= n || (p[j] != ']' && p[j] != ':')) return i;
+    return j + 1;
+}
+
+/* A rank or service prefix at p[i..]: "[rank3]:", "[default0]:",
+ * "rank 3:", "[1,0]<stderr>:", "service-1  | ".  Returns its end or i. */
+static size_t channel(const char *p, size_t n, size_t i)
+{
+    static const char *const open[] = { "[rank", "[default", "rank ", "rank" };
+    for (size_t k = 0; k < sizeof open / sizeof open[0]; k++) {
+        size_t l = strlen(open[k]), j = i + l;
+        if (n - i < l || memcmp(p + i, open[k], l) != 0 || !digits(p, n, &j)) continue;
+        if (open[k][0] == '[' && (j >= n || p[j++] != ']')) continue;
+        if (j < n && p[j] == ':') return j + 1;
+    }
+    size_t j = i;
+    if (j < n && p[j] == '[' && (++j, digits(p, n, &j)) && j < n && p[j] == ',' && (++j, digits(p, n, &j)) &&
+        j < n && p[j] == ']') {
+        j++;
+        if (j < n && p[j] == '<') {
+            while (j < n && p[j] != '>') j++;
+            j++;
+        }
+        if (j < n && p[j] == ':') return j + 1;
+    }
+    j = i;                                      /* docker compose: "name  | " */
+    while (j < n && (is_word((unsigned char)p[j]) || p[j] == '.' || p[j] == '-')) j++;
+    if (j - i < 2 || j >= n || !is_blank(p[j])) return i;
+    while (j < n && is_blank(p[j])) j++;
+    if (j < n && p[j] == '|' && (j + 1 == n || is_blank(p[j + 1]))) return j + 1;
+    return i;
+}
+
+/* The prefixes at the start of the window's line, and the blanks around
+ * them: sets sc->skip, sc->chan and sc->newrec. */
+static void read_prefix(scanner *sc)
+{
+    const char *p = sc->low;
+    size_t n = sc->n < PREFIX_MAX ? sc->n : PREFIX_MAX, i = 0, c0 = 0, c1 = 0;
+    sc->newrec = 0;
+    for (int round = 0; round < 8; round++) {
+        while (i < n && is_blank(p[i])) i++;
+        size_t j = channel(p, n, i);
+        if (j > i && !c1) { c0 = i; c1 = j; i = j; continue; }
+        j = timestamp(p, n, i);
+        if (j == i && i + 5 < n && strchr("iwef", p[i]) && is_digit(p[i + 1]) && is_digit(p[i + 4]) &&
+            is_blank(p[i + 5])) {              /* glog: "W0129 18:26:32.738970 16225 file.cc:362]" */
+            size_t k = timestamp(p, n, i + 6);
+            if (k > i + 6) {
+                while (k < n && is_blank(p[k])) k++;
+                digits(p, n, &k);
+                j = k;
+            }
+        }
+        if (j == i && p[i] == '[') j = level(p, n, i, 1);
+        else if (j == i) {                      /* a level after a time, or "ERROR 11-18 18:07:28" */
+            size_t k = level(p, n, i, 0), t = k;
+            while (t < n && is_blank(p[t])) t++;
+            if (k > i && (sc->newrec || timestamp(p, n, t) > t)) j = k;
+        }
+        if (j == i && sc->newrec) j = source_tag(p, n, i);
+        if (j == i) break;
+        sc->newrec = 1;
+        i = j;
+    }
+    while (i < n && is_blank(p[i])) i++;
+    sc->skip = i;
+    size_t cl = c1 - c0 < sizeof sc->chan ? c1 - c0 : sizeof sc->chan - 1;
+    memcpy(sc->chan, p + c0, cl);
+    sc->chan[cl] = '\0';
+}
+
+/* Padding inside the window (GAP blanks or more between two words): a
+ * terminal's wrap, pasted; match across each.  Every such run holds a
+ * byte at a step of GAP, so only those are looked at first. */
+static void scan_gaps(scanner *sc, size_t from)
+{
+    int ngap = 0;
+    size_t done = from;                         /* runs before this are handled */
+    for (size_t k = from + GAP; k < sc->n && ngap < MAX_GAPS && !sc->oom; k += GAP) {
+        if (!is_blank(sc->low[k]) || k < done) continue;
+        size_t i = k, e = k;
+        while (i > from && is_blank(sc->low[i - 1])) i--;
+        while (e < sc->n && is_blank(sc->low[e])) e++;
+        done = e;
+        if (e - i >= GAP && i > from && e < sc->n) {
+            scan_join(sc, sc->low + from, sc->orig + from, i - from, sc->low + e, sc->orig + e, sc->n - e, sc->line);
+            ngap++;
+        }
+    }
+}
+
+/* Scan what the window holds: on a line's first window read its prefix
+ * and first match across the cut from the line before. */
+static void scan_window(scanner *sc)
+{
+    if (sc->first) {
+        read_prefix(sc);
+        sc->first = 0;
+        if (sc->ntail && !sc->newrec && sc->skip < sc->n && strcmp(sc->chan, sc->tail_chan) == 0)
+            scan_join(sc, sc->tail_low, sc->tail_orig, sc->ntail, sc->low + sc->skip, sc->orig + sc->skip,
+                      sc->n - sc->skip, sc->tail_line);
+    }
+    view v = { sc->low + sc->skip, sc->orig + sc->skip, sc->n - sc->skip, 0, 0 };
+    scan_view(sc, &v);
+    scan_gaps(sc, sc->skip);
+}
+
+/* Keep the end of the line that ends for the next one to continue:
+ * trailing blanks and a logger's "  file.py:282" column dropped. */
+static void keep_tail(scanner *sc)
+{
+    size_t a = sc->skip, b = sc->n;
+    while (b > a && is_blank(sc->low[b - 1])) b--;
+    size_t c = b;                               /* rich's log column: "  cextension.py:282" */
+    while (c > a && is_digit(sc->low[c - 1])) c--;
+    if (c < b && c > a + 1 && sc->low[c - 1] == ':') {
+        size_t d = c - 1;
+        while (d > a && !is_blank(sc->low[d - 1])) d--;
+        if (d >= a + 2 && is_blank(sc->low[d - 1]) && is_blank(sc->low[d - 2]) && memmem(sc->low + d, c - d, ".py:", 4))
+            for (b = d; b > a && is_blank(sc->low[b - 1]);) b--;
+    }
+    if (b - a > OVERLAP - 1) a = b - (OVERLAP - 1);
+    sc->ntail = b - a;
+    memcpy(sc->tail_low, sc->low + a, sc->ntail);
+    memcpy(sc->tail_orig, sc->orig + a, sc->ntail);
+    sc->tail_line = sc->line;
+    memcpy(sc->tail_chan, sc->chan, sizeof sc->chan);
+}
+
+/* End of a line (eol) or of a segment (a CR or NUL inside one, which no
+ * phrase crosses): scan what the window holds and empty it. */
+static void flush(scanner *sc, int eol)
 {
     if (sc->n) scan_window(sc);
-    sc->n = 0;
+    if (eol && sc->n > sc->skip) keep_tail(sc);
+    else sc->ntail = 0;
+    sc->n = sc->skip = 0;
+    sc->first = 1;
 }
 
 static void put(scanner *sc, char c)
@@ -326,6 +620,7 @@ static void put(scanner *sc, char c)
         memmove(sc->low, sc->low + WINDOW - OVERLAP, OVERLAP);
         memmove(sc->orig, sc->orig + WINDOW - OVERLAP, OVERLAP);
         sc->n = OVERLAP;
+        sc->skip = 0;
     }
     sc->orig[sc->n] = c;
     sc->low[sc->n++] = lower(c);
@@ -349,18 +644,34 @@ static size_t skip_escape(const char *t, size_t len, size_t i)
     return i + 1;
 }
 
+/* A character that is a blank to the scanner at t[i] (c == t[i] >= 0x80):
+ * box drawing U+2500-U+257F (rich's borders), rich's marker U+2771, the
+ * no-break space.  Returns its length, 0 for none. */
+static size_t blank_char(const char *t, size_t len, size_t i)
+{
+    const unsigned char *u = (const unsigned char *)t + i;
+    if (u[0] == 0xc2 && i + 1 < len && u[1] == 0xa0) return 2;
+    if (u[0] != 0xe2 || i + 2 >= len || u[2] < 0x80 || u[2] > 0xbf) return 0;
+    if (u[1] == 0x94 || u[1] == 0x95 || (u[1] == 0x9d && u[2] == 0xb1)) return 3;
+    return 0;
+}
+
 static void scan_text(scanner *sc, const char *t, size_t len)
 {
     sc->line = 1;
+    sc->first = 1;
     for (size_t i = 0; i < len && !sc->oom; i++) {
         unsigned char c = (unsigned char)t[i];
-        if (c == '\n') { flush(sc); sc->line++; }
+        size_t b;
+        if (c == '\n') { flush(sc, 1); sc->line++; }
         else if (c == '\033') i = skip_escape(t, len, i);
         else if (c == '\t') put(sc, ' ');
-        else if (c < 0x20 || c == 0x7f) flush(sc);   /* CR, NUL and binary: separators */
+        else if (c == '\r' && i + 1 < len && t[i + 1] == '\n') {}   /* CRLF: one line end */
+        else if (c < 0x20 || c == 0x7f) flush(sc, 0);   /* CR, NUL and binary: separators */
+        else if (c >= 0x80 && (b = blank_char(t, len, i))) { put(sc, ' '); i += b - 1; }
         else put(sc, (char)c);
     }
-    flush(sc);
+    flush(sc, 1);
 }
 
 /* Scan a text for every known signal; see explain.h. */

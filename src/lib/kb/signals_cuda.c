@@ -70,6 +70,7 @@ const cp_signal cp_signals_cuda[] = {
     { .id = "cuda.oom", .layer = AP,
       .match = { "CUDA error: out of memory", "cudaErrorMemoryAllocation", "CUDA_ERROR_OUT_OF_MEMORY",
                  "out of memory while trying to allocate", ": out of memory", "error 2 out of memory",
+                 "Cuda failure 2 'out of memory'", "Cuda failure 'out of memory'",   /* NCCL's WARN and Last error */
                  "SimpleCudaMalloc_impl.hpp(42)" },   /* mallocMC's heap cudaMalloc; its message is on the next line */
       .also = { "cuda", "resource_exhausted", "resource exhausted", "while trying to allocate" },
       .unless = "out of memory: kill",         /* the Linux OOM killer */

@@ -1,9 +1,12 @@
 /*
  * Explain rows for the CUDA libraries: NCCL results and messages, cuBLAS
- * statuses (CUBLAS_STATUS_*) and cuDNN statuses (CUDNN_STATUS_*).
+ * statuses (CUBLAS_STATUS_*), cuFFT results (CUFFT_*), cuSOLVER, cuSPARSE
+ * and cuRAND statuses and cuDNN statuses (CUDNN_STATUS_*).
  *
  * Every status the installed headers declare (cublasStatus_t in
- * cublas_api.h, cudnnStatus_t in cudnn_graph.h with cuDNN 9's sub-codes and
+ * cublas_api.h, cufftResult in cufft.h, cusolverStatus_t in
+ * cusolver_common.h, cusparseStatus_t in cusparse.h, curandStatus in
+ * curand.h, cudnnStatus_t in cudnn_graph.h with cuDNN 9's sub-codes and
  * deprecated names, ncclResult_t in nccl.h) is claimed by exactly one row;
  * statuses share a row only where cause and fix coincide, and a row that
  * holds several names says which one means what.  A status name is matched
@@ -16,6 +19,7 @@
  */
 #include "signals.h"
 
+#define DR CP_LAYER_DRIVER
 #define SY CP_LAYER_SYSTEM
 #define LI CP_LAYER_LIBRARIES
 #define AP CP_LAYER_APPLICATION
@@ -59,6 +63,7 @@ const cp_signal cp_signals_libs[] = {
       .fix = "find the rank that did not reach the collective (py-spy dump, TORCH_NCCL_DESYNC_DEBUG=1); raise the timeout only if work is just slow",
       .check = NULL },
     { .id = "nccl.warn", .layer = LI, .match = { "NCCL WARN" },
+      .unless = "Failed to open libibverbs",   /* no InfiniBand here: NCCL falls back to sockets */
       .cause = "NCCL logged a warning; the text after WARN says which part failed (socket, IB, shm, CUDA)",
       .fix = "read the first NCCL WARN line on each rank: it is usually the real cause of the later error", .check = NULL },
 
@@ -100,6 +105,166 @@ const cp_signal cp_signals_libs[] = {
       .fix = "use a dtype this GPU supports (fp16 or fp32 instead of bf16 on older GPUs; torch.cuda.is_bf16_supported() tells), keep sizes and pointers aligned "
              "(multiples of 8 or 16 elements), or update cuBLAS; for LICENSE_ERROR point NVIDIA_LICENSE_FILE at a valid license",
       .check = NULL },
+
+    /* cuFFT (cufftResult; INCOMPLETE_PARAMETER_LIST, PARSE_ERROR and LICENSE_ERROR are older releases' names) */
+    { .id = "cufft.alloc_failed", .layer = AP, .match = { "CUFFT_ALLOC_FAILED", "cuFFT failed to allocate GPU or CPU memory" },
+      .cause = "cuFFT could not allocate the GPU (or host) memory for a plan or its work area: the transform, its batch or the memory others hold is too large",
+      .fix = "lower the batch or transform size (FFT work areas can be as large as the data), free GPU memory or stop other processes on the GPU",
+      .check = "system.memory_headroom" },
+    { .id = "cufft.invalid_plan", .layer = LI, .match = { "CUFFT_INVALID_PLAN", "cuFFT was passed an invalid plan handle" },
+      .cause = "cuFFT was given a plan handle that is not a valid plan: its creation failed unnoticed, it was destroyed, or it is used on another GPU or context; "
+               "when a framework's own calls get it, the cuFFT release in use is the suspect (a regression of that release, or a second copy shadowing the framework's)",
+      .fix = "check the return code of the plan-creation call before using the plan and use a plan only on the device it was made for; behind a framework "
+             "try the framework build with another CUDA (and so another cuFFT) release, and keep one cuFFT copy on the library path",
+      .check = "libraries.shadow" },
+    { .id = "cufft.invalid_args", .layer = AP,
+      .match = { "CUFFT_INVALID_VALUE", "CUFFT_INVALID_SIZE", "CUFFT_INVALID_TYPE", "CUFFT_UNALIGNED_DATA", "CUFFT_INVALID_DEVICE",
+                 "CUFFT_NO_WORKSPACE", "CUFFT_INCOMPLETE_PARAMETER_LIST", "CUFFT_PARSE_ERROR" },
+      .cause = "cuFFT rejected the call's arguments: a NULL or invalid pointer or parameter (INVALID_VALUE), a transform size it cannot take (INVALID_SIZE: zero, "
+               "negative, or past its limits), a plan run on another GPU than it was made for (INVALID_DEVICE), no work area set after cufftSetAutoAllocation(0) "
+               "(NO_WORKSPACE), or, in older releases, a wrong type, unaligned data, missing parameters or an unparsable plan string",
+      .fix = "check the sizes, strides, batch and pointers passed to the plan and exec calls (and the device current when the plan was made); "
+             "give the plan its work area (cufftSetWorkArea) when auto-allocation is off",
+      .check = NULL },
+    { .id = "cufft.internal_error", .layer = LI, .match = { "CUFFT_INTERNAL_ERROR", "CUFFT_EXEC_FAILED", "CUFFT_SETUP_FAILED" },
+      .cause = "cuFFT failed inside: a driver or internal error (INTERNAL_ERROR), an FFT kernel that failed to run (EXEC_FAILED), or the library failed to "
+               "initialise (SETUP_FAILED); most often a cuFFT too old for this GPU (the cuFFT of CUDA 11.7 and older fails on RTX 40 / Ada GPUs), "
+               "an earlier CUDA error that broke the context, or GPU memory running short",
+      .fix = "use a framework build with a newer CUDA (cu118 or later for RTX 40 and newer GPUs) so its cuFFT knows the GPU; rerun with CUDA_LAUNCH_BLOCKING=1 "
+             "to find an earlier failing call, and check free GPU memory",
+      .check = "framework.libs" },
+    { .id = "cufft.not_supported", .layer = LI, .match = { "CUFFT_NOT_SUPPORTED", "CUFFT_NOT_IMPLEMENTED", "CUFFT_LICENSE_ERROR" },
+      .cause = "cuFFT has no implementation for the requested transform: a size, precision or layout it does not support (half-precision FFTs take only powers "
+               "of two, and need a GPU that has fp16 math), or a multi-GPU setting it does not take; LICENSE_ERROR: an old release's license check failed",
+      .fix = "use a supported size and precision (pad half-precision transforms to a power of two, or compute in fp32), or update cuFFT",
+      .check = NULL },
+    { .id = "cufft.missing_dependency", .layer = LI,
+      .match = { "CUFFT_MISSING_DEPENDENCY", "CUFFT_NVRTC_FAILURE", "CUFFT_NVJITLINK_FAILURE", "CUFFT_NVSHMEM_FAILURE" },
+      .cause = "cuFFT needs a library it could not use: NVRTC or nvJitLink, which it loads to build kernels at run time (LTO callbacks, some sizes), "
+               "or NVSHMEM for cuFFTMp; missing, of another CUDA release, or failing to compile",
+      .fix = "install the NVRTC and nvJitLink of the same CUDA release as cuFFT (nvidia-cuda-nvrtc-cuXX, nvidia-nvjitlink-cuXX wheels, or the toolkit's libs) "
+             "and keep them on the library path; for cuFFTMp install the NVSHMEM it was built with",
+      .check = "libraries.found" },
+
+    /* cuSOLVER (cusolverStatus_t) */
+    { .id = "cusolver.not_initialized", .layer = LI, .match = { "CUSOLVER_STATUS_NOT_INITIALIZED" },
+      .cause = "cuSOLVER could not create its handle: GPU memory was used up, the CUDA context was already broken, or the cuSOLVER/CUDA runtime in use does not "
+               "support this GPU (a build for a CUDA older than the GPU, such as CUDA 11.0 on an RTX 30) or its libraries do not match",
+      .fix = "check free GPU memory and the first CUDA error in the log; use a framework build for a CUDA that supports this GPU, with one matching cuSOLVER, "
+             "cuBLAS and cuSPARSE copy on the library path",
+      .check = "framework.libs" },
+    { .id = "cusolver.alloc_failed", .layer = AP, .match = { "CUSOLVER_STATUS_ALLOC_FAILED" },
+      .cause = "cuSOLVER could not allocate memory for its work: GPU memory is used up",
+      .fix = "lower the matrix or batch size, free GPU memory, or stop other processes on the GPU", .check = "system.memory_headroom" },
+    { .id = "cusolver.invalid_value", .layer = AP,
+      .match = { "CUSOLVER_STATUS_INVALID_VALUE", "CUSOLVER_STATUS_INVALID_WORKSPACE", "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED",
+                 "CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED", "CUSOLVER_STATUS_IRS_PARAMS_INVALID", "CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC",
+                 "CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE", "CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER", "CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED",
+                 "CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED", "CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES", "CUSOLVER_STATUS_IRS_OUT_OF_RANGE" },
+      .cause = "cuSOLVER rejected the call's arguments: a negative size, a leading dimension smaller than the rows, a work area smaller than the buffer-size "
+               "query asked for (INVALID_WORKSPACE), a matrix type or fill mode the routine does not take, or (IRS_*) iterative-refinement parameters "
+               "or info objects that are not created, invalid, or out of range",
+      .fix = "check sizes, leading dimensions and the work-area size (call the routine's _bufferSize first and pass what it returns); create and set the "
+             "IRS params and infos objects before the solve and destroy them after",
+      .check = NULL },
+    { .id = "cusolver.execution_failed", .layer = LI,
+      .match = { "CUSOLVER_STATUS_EXECUTION_FAILED", "CUSOLVER_STATUS_INTERNAL_ERROR", "CUSOLVER_STATUS_MAPPING_ERROR", "CUSOLVER_STATUS_IRS_INTERNAL_ERROR" },
+      .cause = "a cuSOLVER kernel failed to launch or run (EXECUTION_FAILED), an internal step failed (INTERNAL_ERROR), or it could not access GPU memory "
+               "(MAPPING_ERROR): an earlier CUDA error that broke the context, GPU memory running short, a cuSOLVER release with a bug for this routine, "
+               "or one that does not support this GPU",
+      .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call; check free GPU memory; try a framework build with another CUDA release "
+             "(cuSOLVER bugs are fixed by release), keeping one cuSOLVER copy on the library path",
+      .check = "framework.libs" },
+    { .id = "cusolver.not_supported", .layer = LI,
+      .match = { "CUSOLVER_STATUS_ARCH_MISMATCH", "CUSOLVER_STATUS_NOT_SUPPORTED", "CUSOLVER_STATUS_IRS_NOT_SUPPORTED", "CUSOLVER_STATUS_INVALID_LICENSE" },
+      .cause = "cuSOLVER has no implementation for this request: the GPU lacks a feature the routine needs (ARCH_MISMATCH), or the type, precision or option "
+               "combination is not supported (NOT_SUPPORTED, IRS_NOT_SUPPORTED); INVALID_LICENSE: a license check failed",
+      .fix = "use a dtype and routine this GPU and cuSOLVER support (fp32/fp64 instead of lower precisions), or update CUDA",
+      .check = "framework.arch" },
+    { .id = "cusolver.singular", .layer = AP, .match = { "CUSOLVER_STATUS_ZERO_PIVOT", "CUSOLVER_STATUS_IRS_MATRIX_SINGULAR" },
+      .cause = "the matrix is singular (or not positive definite for a Cholesky): the factorization hit a zero pivot; the data, not the GPU",
+      .fix = "check the input matrix (rank, NaNs, conditioning); add a small diagonal term (jitter) or use a solver for singular matrices (least squares, SVD)",
+      .check = NULL },
+
+    /* cuSPARSE (cusparseStatus_t) */
+    { .id = "cusparse.not_initialized", .layer = LI, .match = { "CUSPARSE_STATUS_NOT_INITIALIZED" },
+      .cause = "cuSPARSE could not create its handle: GPU memory was used up, the CUDA context was already broken, or its library does not match the CUDA in use",
+      .fix = "check free GPU memory and the first CUDA error in the log; keep one cuSPARSE copy, of the CUDA the framework was built for, on the library path",
+      .check = "framework.libs" },
+    { .id = "cusparse.alloc_failed", .layer = AP, .match = { "CUSPARSE_STATUS_ALLOC_FAILED" },
+      .cause = "cuSPARSE could not allocate the memory the operation needs: GPU memory is used up",
+      .fix = "free GPU memory, stop other processes on the GPU, or split the work into smaller blocks",
+      .check = "system.memory_headroom" },
+    { .id = "cusparse.insufficient_resources", .layer = LI,
+      .match = { "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", "insufficient resources when calling `" },   /* PyTorch: cusparseGetErrorString */
+      .also = { "cusparse" },
+      .cause = "the resources cuSPARSE's algorithm needs for this input (GPU memory, shared memory, or the range of its index type) do not suffice: "
+               "SpGEMM's default algorithm needs a work area that grows with the number of intermediate products",
+      .fix = "use a memory-bounded algorithm (CUSPARSE_SPGEMM_ALG2 or ALG3, which take the work area in chunks), 64-bit indices for very large matrices, "
+             "or split the product into row blocks; behind a framework, a release that picks such an algorithm, or compute the product in blocks",
+      .check = NULL },
+    { .id = "cusparse.invalid_value", .layer = AP,
+      .match = { "CUSPARSE_STATUS_INVALID_VALUE", "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED", "CUSPARSE_STATUS_ZERO_PIVOT" },
+      .cause = "cuSPARSE rejected the input: an invalid size, index base, pointer or descriptor (INVALID_VALUE), a matrix type it does not take for this routine, "
+               "or (ZERO_PIVOT) a structural or numerical zero on the diagonal of a factorization or triangular solve",
+      .fix = "check the sparse matrix's sizes, nnz, index arrays (sorted, in range, zero- or one-based as declared) and descriptors; for ZERO_PIVOT the matrix "
+             "is singular: cusparseXcsrilu02_zeroPivot names the row",
+      .check = NULL },
+    { .id = "cusparse.execution_failed", .layer = LI,
+      .match = { "CUSPARSE_STATUS_EXECUTION_FAILED", "CUSPARSE_STATUS_MAPPING_ERROR" },
+      .cause = "a cuSPARSE kernel failed to launch or run (EXECUTION_FAILED), or it could not access GPU memory (MAPPING_ERROR): most often an earlier "
+               "CUDA error that broke the context, GPU memory running short, or a cuSPARSE that does not support this GPU",
+      .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call and fix that error; check free GPU memory and that the framework's cuSPARSE is "
+             "the one its build expects",
+      .check = "framework.libs" },
+    { .id = "cusparse.internal_error", .layer = LI, .match = { "CUSPARSE_STATUS_INTERNAL_ERROR" },
+      .cause = "a cuSPARSE call failed inside the library: often an option this release no longer or not yet accepts (a compute type, algorithm or "
+               "data type), an earlier CUDA error that broke the context, or GPU memory running short",
+      .fix = "check the call's types and algorithm against the documentation of the installed cuSPARSE release; rerun with CUDA_LAUNCH_BLOCKING=1 "
+             "to find an earlier failing call, and check free GPU memory",
+      .check = "framework.libs" },
+    { .id = "cusparse.not_supported", .layer = LI, .match = { "CUSPARSE_STATUS_ARCH_MISMATCH", "CUSPARSE_STATUS_NOT_SUPPORTED" },
+      .cause = "cuSPARSE has no implementation for this request: the GPU lacks a feature it needs (ARCH_MISMATCH), or the types, layout, index type or "
+               "algorithm are not supported together (NOT_SUPPORTED)",
+      .fix = "use a supported combination (the routine's table in the cuSPARSE documentation: often fp32 values with int32 indices), or update CUDA",
+      .check = "framework.arch" },
+
+    /* cuRAND (curandStatus) */
+    { .id = "curand.version_mismatch", .layer = LI, .match = { "CURAND_STATUS_VERSION_MISMATCH" },
+      .cause = "the cuRAND library loaded is not the one the program was built against (header and library versions differ)",
+      .fix = "keep one cuRAND, of the CUDA the program was built with, on the library path (LD_LIBRARY_PATH, the nvidia-curand wheel)",
+      .check = "libraries.shadow" },
+    { .id = "curand.init_failed", .layer = DR, .match = { "CURAND_STATUS_INITIALIZATION_FAILED" },
+      .cause = "cuRAND could not initialise CUDA: the CUDA driver failed to start (no usable GPU, a driver and library mismatch, a forward-compatibility "
+               "libcuda on a GPU or driver it does not support)",
+      .fix = "run `cuprobe doctor`: the driver's first failure says why; do not load a cuda-compat libcuda where it is not supported",
+      .check = "driver.cuinit" },
+    { .id = "curand.alloc_failed", .layer = AP, .match = { "CURAND_STATUS_ALLOCATION_FAILED" },
+      .cause = "cuRAND could not allocate memory for its generator state or output: GPU memory is used up",
+      .fix = "free GPU memory or stop other processes on the GPU; generate random numbers in smaller batches",
+      .check = "system.memory_headroom" },
+    { .id = "curand.length_not_multiple", .layer = AP, .match = { "CURAND_STATUS_LENGTH_NOT_MULTIPLE" },
+      .cause = "the program asked cuRAND for a count of values its generator cannot make: normal and log-normal distributions make pairs, so an odd "
+               "count fails with a pseudo-random generator; quasi-random generators need a multiple of their dimensions",
+      .fix = "ask for an even number of normal samples (round up by one and drop the extra), a multiple of the dimensions for quasi-random generators",
+      .check = NULL },
+    { .id = "curand.invalid_args", .layer = AP,
+      .match = { "CURAND_STATUS_OUT_OF_RANGE", "CURAND_STATUS_TYPE_ERROR", "CURAND_STATUS_NOT_INITIALIZED" },
+      .cause = "cuRAND rejected the call: an argument out of range (OUT_OF_RANGE), a generator of the wrong type for the call (TYPE_ERROR), "
+               "or a generator used before it was created (NOT_INITIALIZED)",
+      .fix = "check the call's arguments against the cuRAND documentation; create the generator (curandCreateGenerator) before using it, "
+             "with the type the call expects (pseudo- or quasi-random)",
+      .check = NULL },
+    { .id = "curand.launch_failure", .layer = LI,
+      .match = { "CURAND_STATUS_LAUNCH_FAILURE", "CURAND_STATUS_PREEXISTING_FAILURE", "CURAND_STATUS_INTERNAL_ERROR" },
+      .cause = "a cuRAND kernel failed to launch (LAUNCH_FAILURE), an earlier CUDA error was still pending when cuRAND was called (PREEXISTING_FAILURE), "
+               "or an internal error: usually an earlier failure that broke the context",
+      .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call and fix that error; a cuRAND copy that does not match the CUDA in use is the rarer cause",
+      .check = "framework.libs" },
+    { .id = "curand.arch_mismatch", .layer = LI, .match = { "CURAND_STATUS_ARCH_MISMATCH", "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED" },
+      .cause = "the GPU lacks a feature the requested cuRAND generator or distribution needs (double precision for MRG32k3a, or another capability)",
+      .fix = "use another generator (XORWOW or Philox) or a GPU that supports the feature",
+      .check = "framework.arch" },
 
     /* cuDNN (cudnnStatus_t; cuDNN 9 adds fine-grained sub-codes and keeps older names as aliases) */
     { .id = "cudnn.not_initialized", .layer = LI, .match = { "CUDNN_STATUS_NOT_INITIALIZED" },
