@@ -433,6 +433,7 @@ static void test_ops_quiet(void)
     static const struct { const char *text; const char *only; } cases[] = {
         { "Building DKMS module 'nvidia-550.54' for kernel-6.8.0_1... done.", NULL },
         { "Building and installing nvidia-kmod [  OK  ]", NULL },
+        { "Autoinstall on 6.8.0-45-generic succeeded for module(s) nvidia.", NULL },
         { "insmod: ERROR: could not insert module zfs.ko: Invalid parameters", NULL },
         { "src/foo.c:12:5: error: implicit declaration of function 'bar'", NULL },
         { "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", "kernel.secure_boot" },

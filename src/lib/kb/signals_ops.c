@@ -26,9 +26,11 @@ const cp_signal cp_signals_ops[] = {
     { .id = "kernel.module_build_failed", .layer = KE,
       .match = { "Bad return status for module", "Building DKMS module", "Building rpms failed",
                  "Building and installing nvidia-kmod", "Unable to build the NVIDIA kernel module",
-                 "the step: \"Building kernel modules\"" },
+                 "the step: \"Building kernel modules\"", "Failed to install the kernel module through DKMS",
+                 "Build of nvidia" /* old DKMS: "Error! Build of nvidia-uvm.ko failed for: ..." */,
+                 "Autoinstall on", "failed to install during autoinstall" /* DKMS 3 */ },
       .also = { "failed", "error" },          /* "Building DKMS module ... done." and "[  OK  ]" are fine */
-      .cause = "the nvidia kernel module did not build for this kernel: its headers are missing or do not match, "
+      .cause = "the kernel module (nvidia's, where the log names it) did not build for this kernel: its headers are missing or do not match, "
                "a build tool is missing or differs from the one that built the kernel, or the kernel is newer "
                "than this driver release supports; " F_MODULE_LOG,
       .fix = "read the first 'error:' in that log; install the running kernel's headers (linux-headers-$(uname -r), "
@@ -127,14 +129,23 @@ const cp_signal cp_signals_ops[] = {
              "set no-cgroups in /etc/nvidia-container-runtime/config.toml",
       .check = "system.container" },
     { .id = "system.container_cli_cgroup", .layer = SY,
-      .match = { "failed to add device rules", "bpf_prog_query(BPF_CGROUP_DEVICE) failed" },
-      .cause = "the NVIDIA container hook could not write the container's device cgroup (cgroup v1 devices.allow "
-               "or the v2 BPF device filter) because it runs without that privilege: rootless docker/podman, "
-               "enroot/pyxis inside a Slurm job's cgroup, an unprivileged LXC",
+      .match = { "failed to add device rules", "bpf_prog_query(BPF_CGROUP_DEVICE) failed",
+                 "cgroup subsystem devices not found" },
+      .cause = "the NVIDIA container hook could not set up the container's device cgroup (cgroup v1 devices.allow "
+               "or the v2 BPF device filter): it runs without that privilege (rootless docker/podman, enroot/pyxis "
+               "inside a Slurm job's cgroup, an unprivileged LXC), or its libnvidia-container predates cgroup v2",
       .fix = "set no-cgroups = true in /etc/nvidia-container-runtime/config.toml for rootless, enroot and LXC "
-             "setups (the job's cgroup or CDI grants the device nodes), or run the engine as root; if it began "
-             "with a libnvidia-container upgrade, move to a fixed release",
+             "setups (the job's cgroup or CDI grants the device nodes), or run the engine as root; on a cgroup v2 "
+             "host, or if it began with a libnvidia-container upgrade, move to a current toolkit release",
       .check = "system.devnode_access" },
+    { .id = "system.container_cli_ldcache", .layer = SY, .match = { "container-cli: ldcache error" },
+      .cause = "the NVIDIA container hook could not run ldconfig to add the driver libraries to the container's "
+               "library cache: the ldconfig path in its config.toml does not exist on this host "
+               "(@/sbin/ldconfig.real is Debian's), or ldconfig failed on the image's root",
+      .fix = "set ldconfig in /etc/nvidia-container-runtime/config.toml to this host's ldconfig (@/sbin/ldconfig.real "
+             "on Debian/Ubuntu, @/sbin/ldconfig elsewhere); if it still fails, try another image to see whether "
+             "the image's library setup is at fault",
+      .check = "system.container" },
     { .id = "system.container_cli_device", .layer = SY,
       .match = { "container-cli: device error", "container-cli.real: device error" },
       .cause = "the container asked for a GPU the host does not have: NVIDIA_VISIBLE_DEVICES (or --gpus "
@@ -155,7 +166,7 @@ const cp_signal cp_signals_ops[] = {
     { .id = "system.k8s_plugin_no_nvml", .layer = SY,
       .match = { "did you set the docker default runtime", "did you configure the NVIDIA Container Toolkit",
                  "NVML not detected", "Incompatible strategy detected", "Incompatible platform detected",
-                 "Detected non-NVML platform" },
+                 "Detected non-NVML platform", "No devices found. Waiting indefinitely" },
       .cause = "the NVIDIA device plugin (or GPU feature discovery) pod cannot load libnvidia-ml: it was not "
                "started through the NVIDIA container runtime (nvidia not the default runtime, no runtime class), "
                "or its driver root does not point at where the driver is installed",
