@@ -454,6 +454,28 @@ static void test_unknown(void)
     cp_explain_free(&r);
 }
 
+/* The ops rows stay quiet on the healthy lines of the same tools and leave
+ * a line to the row that explains it better. */
+static void test_ops_quiet(void)
+{
+    static const struct { const char *text; const char *only; } cases[] = {
+        { "Building DKMS module 'nvidia-550.54' for kernel-6.8.0_1... done.", NULL },
+        { "Building and installing nvidia-kmod [  OK  ]", NULL },
+        { "Autoinstall on 6.8.0-45-generic succeeded for module(s) nvidia.", NULL },
+        { "insmod: ERROR: could not insert module zfs.ko: Invalid parameters", NULL },
+        { "src/foo.c:12:5: error: implicit declaration of function 'bar'", NULL },
+        { "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", "kernel.secure_boot" },
+        { "nvidia-container-cli: mount error: failed to add device rules: open devices.allow: permission denied",
+          "system.container_cli_cgroup" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cp_explain_result r = explain(cases[k].text, strlen(cases[k].text));
+        CHECK_I64(r.nsignals, cases[k].only ? 1 : 0);
+        if (cases[k].only && r.nsignals == 1) CHECK_STR(r.signals[0].code, cases[k].only);
+        cp_explain_free(&r);
+    }
+}
+
 static void test_extract_oom(void)
 {
     const char *t = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total "
@@ -793,6 +815,7 @@ int main(void)
     RUN(test_confirm_verdicts);
     RUN(test_confirm_crafted_library);
     RUN(test_unknown);
+    RUN(test_ops_quiet);
     RUN(test_extract_oom);
     RUN(test_extract_huge_size);
     RUN(test_extract_xid_soname);

@@ -39,6 +39,7 @@ typedef struct {
 /* The tables, each ending with a row whose id is NULL (signals_*.c). */
 extern const cp_signal cp_signals_cuda[];
 extern const cp_signal cp_signals_stack[];
+extern const cp_signal cp_signals_ops[];
 extern const cp_signal cp_signals_libs[];
 extern const cp_signal cp_signals_frameworks[];
 

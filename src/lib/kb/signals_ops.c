@@ -1,0 +1,230 @@
+/*
+ * Explain rows for the machinery around the GPU stack: building and loading
+ * the nvidia kernel module (DKMS, akmods, the .run installer, driver
+ * containers), the NVIDIA container stack (runtime registration, CDI,
+ * nvidia-container-cli's mount, cgroup and device errors), Kubernetes
+ * scheduling and the device plugin, and Slurm's GRES and pyxis/enroot.
+ * Phrases are the words these tools always print (nvidia-installer's
+ * kernel.c, DKMS, akmods, libnvidia-container, k8s-device-plugin, Slurm's
+ * gres and gpu/nvml plugins, pyxis), never paths or versions.
+ * Rows that older tables already held (Secure Boot, nouveau, module in
+ * use, NVML Unknown Error, nvidia-container-cli initialization and
+ * requirement errors) stay in signals_stack.c.
+ *
+ * To add a row: see signals_cuda.c.
+ */
+#include "signals.h"
+
+#define HW CP_LAYER_HARDWARE
+#define KE CP_LAYER_KERNEL
+#define SY CP_LAYER_SYSTEM
+
+#define F_MODULE_LOG "the build log (DKMS make.log, the akmods .failed.log, /var/log/nvidia-installer.log) names the first error"
+
+const cp_signal cp_signals_ops[] = {
+    /* --- the nvidia kernel module: building it --- */
+    { .id = "kernel.module_build_failed", .layer = KE,
+      .match = { "Bad return status for module", "Building DKMS module", "Building rpms failed",
+                 "Building and installing nvidia-kmod", "Unable to build the NVIDIA kernel module",
+                 "the step: \"Building kernel modules\"", "Failed to install the kernel module through DKMS",
+                 "Build of nvidia" /* old DKMS: "Error! Build of nvidia-uvm.ko failed for: ..." */,
+                 "Autoinstall on", "failed to install during autoinstall" /* DKMS 3 */ },
+      .also = { "failed", "error" },          /* "Building DKMS module ... done." and "[  OK  ]" are fine */
+      .cause = "the kernel module (nvidia's, where the log names it) did not build for this kernel: its headers are missing or do not match, "
+               "a build tool is missing or differs from the one that built the kernel, or the kernel is newer "
+               "than this driver release supports; " F_MODULE_LOG,
+      .fix = "read the first 'error:' in that log; install the running kernel's headers (linux-headers-$(uname -r), "
+             "kernel-devel) and the build tools, or a driver release that supports this kernel (or boot an older "
+             "kernel), then rebuild (`sudo dkms autoinstall`, `sudo akmods --force`) and reboot",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.module_build_compiler", .layer = KE,
+      .match = { "Compiler version check failed", "Failed CC version check",
+                 "the compiler differs from the one used to build the kernel", "as: unrecognized option",
+                 "option '-ftrivial-auto-var-init", "option '-mharden-sls", "option '-fzero-call-used-regs" },
+      .cause = "the nvidia module is built with another compiler (or assembler) than the one that built the "
+               "running kernel: the kernel's build flags are unknown to it, or the driver's compiler check bails "
+               "out (a differing patch level alone is often harmless)",
+      .fix = "install the compiler the kernel was built with (`cat /proc/version` names it, e.g. gcc-12) and "
+             "rebuild with it (`sudo dkms autoinstall`, or CC=gcc-12 for the .run installer), or boot a kernel "
+             "built with the installed compiler; IGNORE_CC_MISMATCH=1 only silences old drivers' check",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.module_build_kernel_api", .layer = KE,
+      .match = { "implicit declaration of function", "too few arguments to function", "too many arguments to function",
+                 "has no member named" },
+      .also = { "nvidia" },                   /* the driver's source path: /var/lib/dkms/nvidia/..., nvidia-drm/ */
+      .cause = "the nvidia module's source does not compile against this kernel's API: the kernel (a new release "
+               "or a custom one) is newer than this driver release supports",
+      .fix = "install a driver release that supports this kernel (a newer branch, or the distribution's patched "
+             "package), or boot a kernel the driver supports; for a custom kernel build against its own headers",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.headers_missing", .layer = KE,
+      .match = { "Unable to find the kernel source tree", "Your kernel headers for kernel", "kernel headers for module",
+                 "/autoconf.h: No such file", "Could not resolve Linux kernel version" /* GPU operator driver container */ },
+      .cause = "the headers (kernel source tree) of the running kernel are not installed, so the nvidia module "
+               "cannot be built for it; a GPU operator driver container says so when its package repositories "
+               "no longer carry that kernel's headers",
+      .fix = "install the headers of the running kernel (linux-headers-$(uname -r), kernel-devel-$(uname -r), "
+             "the -headers package of a custom kernel) and rebuild the module; on Kubernetes, update the node to a "
+             "kernel its repositories still carry or use precompiled driver images",
+      .check = "kernel.nvidia_module" },
+    { .id = "system.ubuntu_drivers_quirks", .layer = SY, .match = { "No module named 'Quirks'" },
+      .cause = "the nvidia-dkms package's post-install step runs ubuntu-drivers-common's quirks-handler, whose "
+               "Python module the default python3 cannot import (python3 pointed at another Python, or a broken "
+               "ubuntu-drivers-common); the module build is not at fault",
+      .fix = "point python3 back at the distribution's Python (update-alternatives) or reinstall "
+             "ubuntu-drivers-common, then `sudo dpkg --configure -a`",
+      .check = NULL },
+
+    /* --- the nvidia kernel module: loading it --- */
+    { .id = "kernel.module_load_failed", .layer = KE,
+      .match = { "Unable to load the kernel module", "Kernel module load error", "could not insert 'nvidia",
+                 "could not insert module", "failed to load GPU drivers" /* COS installer */, "nvidia: Unknown symbol" },
+      .also = { "nvidia", "kernel module" },
+      .unless = " key ",                      /* "Key was rejected", "Required key not": kernel.secure_boot */
+      .cause = "the nvidia kernel module was built but the kernel refused to load it: Secure Boot refused an "
+               "unsigned module, nouveau (or another driver) holds the GPU, the module was built against other "
+               "kernel sources (unknown symbols), or no GPU here is supported by this driver release",
+      .fix = "read the 'Kernel module load error' and kernel messages (`sudo dmesg | grep -iE 'nvidia|nvrm'`): "
+             "sign the module or disable Secure Boot, blacklist nouveau, rebuild for the running kernel, or install "
+             "a driver branch that supports the GPU",
+      .check = "kernel.nvidia_module" },
+    { .id = "hardware.pci_bar_invalid", .layer = HW,
+      .match = { "PCI I/O region assigned to your NVIDIA device is invalid", "The system BIOS may have misconfigured your GPU",
+                 "BAR0 is 0M @" },
+      .cause = "the system firmware gave the GPU's PCI BARs no address space (Thunderbolt eGPUs, large-BAR GPUs "
+               "without Above 4G Decoding, or a BIOS bug), so the nvidia module cannot probe it",
+      .fix = "enable Above 4G Decoding (and Resizable BAR; disable CSM) and update the BIOS; for an eGPU boot with "
+             "pci=realloc (or larger hpmmiosize) so the kernel reassigns the bridge windows",
+      .check = "hardware.pci_gpu" },
+
+    /* --- the NVIDIA container stack --- */
+    { .id = "system.container_runtime_unknown", .layer = SY,
+      .match = { "invalid runtime name: nvidia", "Unknown runtime specified nvidia", "no runtime for \"nvidia\" is configured" },
+      .cause = "the container engine has no runtime named nvidia: the NVIDIA Container Toolkit is not installed, "
+               "or its runtime was never registered with docker/containerd (or the engine was not restarted after)",
+      .fix = "install nvidia-container-toolkit, run `sudo nvidia-ctk runtime configure --runtime=docker` "
+             "(containerd: --runtime=containerd) and restart the engine; or drop `runtime: nvidia` and ask for the "
+             "GPUs with --gpus / device reservations (Docker Desktop: the WSL 2 backend)",
+      .check = "system.container" },
+    { .id = "system.docker_no_gpus_flag", .layer = SY, .match = { "unknown flag: --gpus" },
+      .cause = "this docker client is older than 19.03 and has no --gpus option (or the command is not Docker's)",
+      .fix = "upgrade Docker to 19.03 or newer and install nvidia-container-toolkit; with old nvidia-docker2 use "
+             "--runtime=nvidia; with podman use --device nvidia.com/gpu=all (CDI)",
+      .check = "system.container" },
+    { .id = "system.container_cdi_unresolvable", .layer = SY,
+      .match = { "unresolvable CDI devices", "failed to inject CDI devices" },
+      .cause = "the engine found no CDI spec naming the device asked for (nvidia.com/gpu=all, =N or a UUID): no "
+               "spec was generated, it is stale after a driver upgrade, or it lies where the engine does not look",
+      .fix = "generate it: `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` (again after every driver "
+             "upgrade, or enable nvidia-cdi-refresh), check `nvidia-ctk cdi list` lists the name you ask for, and "
+             "keep the spec in /etc/cdi or /var/run/cdi",
+      .check = "system.container" },
+    { .id = "system.container_cli_mount", .layer = SY, .match = { "container-cli: mount error" },
+      .unless = "device rules",               /* system.container_cli_cgroup */
+      .cause = "the NVIDIA container hook could not mount a driver file into the container: a target it cannot "
+               "create (the nvidia-persistenced socket when /run is bound from the host or lies on a filesystem "
+               "without sockets), or a mount an unprivileged user namespace may not make (rootless engines, enroot)",
+      .fix = "read the path in the message: do not bind the host's /run into the container, keep the container "
+             "root (enroot's data path) on a local filesystem, and for rootless or enroot setups allow the mount or "
+             "set no-cgroups in /etc/nvidia-container-runtime/config.toml",
+      .check = "system.container" },
+    { .id = "system.container_cli_cgroup", .layer = SY,
+      .match = { "failed to add device rules", "bpf_prog_query(BPF_CGROUP_DEVICE) failed",
+                 "cgroup subsystem devices not found" },
+      .cause = "the NVIDIA container hook could not set up the container's device cgroup (cgroup v1 devices.allow "
+               "or the v2 BPF device filter): it runs without that privilege (rootless docker/podman, enroot/pyxis "
+               "inside a Slurm job's cgroup, an unprivileged LXC), or its libnvidia-container predates cgroup v2",
+      .fix = "set no-cgroups = true in /etc/nvidia-container-runtime/config.toml for rootless, enroot and LXC "
+             "setups (the job's cgroup or CDI grants the device nodes), or run the engine as root; on a cgroup v2 "
+             "host, or if it began with a libnvidia-container upgrade, move to a current toolkit release",
+      .check = "system.devnode_access" },
+    { .id = "system.container_cli_ldcache", .layer = SY, .match = { "container-cli: ldcache error" },
+      .cause = "the NVIDIA container hook could not run ldconfig to add the driver libraries to the container's "
+               "library cache: the ldconfig path in its config.toml does not exist on this host "
+               "(@/sbin/ldconfig.real is Debian's), or ldconfig failed on the image's root",
+      .fix = "set ldconfig in /etc/nvidia-container-runtime/config.toml to this host's ldconfig (@/sbin/ldconfig.real "
+             "on Debian/Ubuntu, @/sbin/ldconfig elsewhere); if it still fails, try another image to see whether "
+             "the image's library setup is at fault",
+      .check = "system.container" },
+    { .id = "system.container_cli_device", .layer = SY,
+      .match = { "container-cli: device error", "container-cli.real: device error" },
+      .cause = "the container asked for a GPU the host does not have: NVIDIA_VISIBLE_DEVICES (or --gpus "
+               "device=) names an index, UUID or MIG device that does not exist (fewer GPUs, renumbered after a "
+               "reset, an old MIG-GPU-... name, or a scheduler's placeholder)",
+      .fix = "compare the value with `nvidia-smi -L` on the host and ask for devices that exist (all, or their "
+             "MIG-/GPU- UUIDs); under Slurm or Kubernetes leave NVIDIA_VISIBLE_DEVICES to the scheduler",
+      .check = "system.visibility" },
+
+    /* --- Kubernetes --- */
+    { .id = "system.k8s_insufficient_gpu", .layer = SY, .match = { "Insufficient nvidia" },
+      .cause = "no node advertises enough free nvidia.com/gpu (or MIG) resources for the pod: the device plugin "
+               "is not running or found no GPU on the nodes, or the GPUs are taken",
+      .fix = "check `kubectl describe node` for nvidia.com/gpu under Allocatable; if it is missing, read the "
+             "device plugin pod's log (driver, container toolkit or runtime class on that node); else lower the "
+             "request or wait for GPUs to free up",
+      .check = NULL },
+    { .id = "system.k8s_plugin_no_nvml", .layer = SY,
+      .match = { "did you set the docker default runtime", "did you configure the NVIDIA Container Toolkit",
+                 "NVML not detected", "Incompatible strategy detected", "Incompatible platform detected",
+                 "Detected non-NVML platform", "No devices found. Waiting indefinitely" },
+      .cause = "the NVIDIA device plugin (or GPU feature discovery) pod cannot load libnvidia-ml: it was not "
+               "started through the NVIDIA container runtime (nvidia not the default runtime, no runtime class), "
+               "or its driver root does not point at where the driver is installed",
+      .fix = "make nvidia the node's default runtime (`sudo nvidia-ctk runtime configure --runtime=containerd "
+             "--set-as-default`, restart containerd) or deploy the plugin with runtimeClassName: nvidia; with the "
+             "driver outside / (GPU operator, /opt) set the plugin's driver root",
+      .check = "system.container" },
+
+    /* --- Slurm --- */
+    { .id = "system.slurm_gres_request", .layer = SY,
+      .match = { "Invalid generic resource (gres) specification", "Requested GRES option unsupported",
+                 "Invalid Trackable RESource (TRES) specification" },
+      .cause = "the job asks for GPUs in a way this cluster does not define: a GRES name, type or count no node "
+               "has, a --gpus option the select plugin does not support, or GRES variables inherited from an "
+               "allocation the job was submitted from",
+      .fix = "see what the nodes offer (`sinfo -o '%N %G'`, `scontrol show node`) and ask in that form "
+             "(--gres=gpu[:TYPE]:N); submit from a login node rather than inside another job",
+      .check = NULL },
+    { .id = "system.slurm_gres_count", .layer = SY,
+      .match = { "count reported lower than configured", "Count changed on node" },
+      .also = { "gres" },
+      .cause = "slurmd found fewer GPUs on the node than slurm.conf declares (Gres=gpu:N), so the controller set "
+               "it INVAL/DRAIN: the driver sees fewer GPUs, gres.conf lists others, AutoDetect found none, or the "
+               "MIG layout changed",
+      .fix = "compare `nvidia-smi -L` and `slurmd -G` on the node with its Gres= in slurm.conf, make gres.conf and "
+             "slurm.conf match the GPUs (or MIG instances) there, restart slurmd and resume the node "
+             "(`scontrol update nodename=NODE state=resume`)",
+      .check = "driver.devices" },
+    { .id = "system.slurm_gres_file", .layer = SY,
+      .match = { "can't stat gres.conf file", "Waiting for gres.conf file" },
+      .cause = "gres.conf names a device file (File=/dev/nvidiaN) that does not exist on this node: no GPU or no "
+               "driver there, or the device nodes are not created yet when slurmd starts",
+      .fix = "list only the node's GPUs in gres.conf (or use AutoDetect=nvml), load the driver and create the "
+             "device nodes before slurmd starts (nvidia-persistenced, or nvidia-modprobe -c N)",
+      .check = "kernel.devnodes" },
+    { .id = "system.slurm_gres_conf", .layer = SY,
+      .match = { "gres.conf duplicate records for", "invalid GRES core specification" },
+      .cause = "gres.conf is wrong for this Slurm: a GPU listed twice (Name=gpu lines beside AutoDetect=nvml) or "
+               "CPU/core ranges in a form it rejects",
+      .fix = "list each GPU once (AutoDetect=nvml alone is enough), give Cores= as core ids of the node (`slurmd "
+             "-C`, `nvidia-smi topo -m`) or drop them, and restart slurmd",
+      .check = NULL },
+    { .id = "system.slurm_no_nvml", .layer = SY,
+      .match = { "configured to autodetect nvml functionality", "configured with nvml functionality, but that lib" },
+      .cause = "gres.conf asks for AutoDetect=nvml but slurmd cannot use NVML: this Slurm was built without NVML "
+               "(no gpu_nvml plugin), or libnvidia-ml.so is not on the node's loader path",
+      .fix = "install a Slurm built --with-nvml (its gpu_nvml.so plugin) or list the GPUs in gres.conf by hand; make "
+             "sure the driver's libnvidia-ml.so.1 loads on the node",
+      .check = "driver.nvml" },
+    { .id = "system.pyxis_container", .layer = SY,
+      .match = { "pyxis: container start failed", "pyxis: couldn't start container", "pyxis: failed to import docker image",
+                 "enroot-mount: failed to mount" },
+      .cause = "pyxis could not import or start the job's enroot container; the enroot lines it prints below "
+               "say why (a runtime or data path the user cannot create, a bind mount the user may not read, an "
+               "image name taken as a registry image, or the nvidia hook's error)",
+      .fix = "read the enroot lines; run `enroot import` / `enroot start` by hand as that user on the node; make "
+             "ENROOT_RUNTIME_PATH, ENROOT_DATA_PATH and ENROOT_CACHE_PATH per-user writable paths (enroot.conf), "
+             "give a local .sqsh file with a / or ./ prefix, and mount only paths the user can read",
+      .check = NULL },
+    { .id = NULL }
+};
