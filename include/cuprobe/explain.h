@@ -76,11 +76,15 @@ typedef struct {
                                  error code (the runtime shares the driver's numbers since CUDA
                                  10.1, so a CUresult number is the cudaError_t one too); NULL otherwise */
     int error_number;         /* that code's number; -1 when none */
+    int notice;               /* 1: the line only reports a recovery or another fault's outcome
+                                 (XID 154, 63, 64; the module's load line); ranked after faults */
     cp_here here;             /* filled by cp_explain_confirm */
 } cp_explain_signal;
 
 typedef struct {
-    cp_explain_signal *signals;   /* owned, ordered by first_line; cp_explain_free releases */
+    cp_explain_signal *signals;   /* owned, ordered by first_line, notices after the faults
+                                     (a notice must not outrank the fault it reports);
+                                     cp_explain_free releases */
     int nsignals;
     long lines;                   /* lines scanned */
 } cp_explain_result;

@@ -22,7 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             if ((s->error_enum == NULL) != (s->error_number < 0))
                 abort();
-            if (i > 0 && s->first_line < r.signals[i - 1].first_line)
+            /* by first line, the notices after the faults */
+            if (i > 0 && r.signals[i - 1].notice && !s->notice)
+                abort();
+            if (i > 0 && r.signals[i - 1].notice == s->notice && s->first_line < r.signals[i - 1].first_line)
                 abort();
         }
         FILE *null = fopen("/dev/null", "w");

@@ -64,7 +64,7 @@ static void check_corpus_file(const char *name)
     CHECK(text != NULL);
     if (!text) return;
     const char *body = text;
-    while (*body == '#') {
+    while (body[0] == '#' && body[1] == ' ') {   /* header lines; a text may open with "#error" */
         if (sscanf(body, "# expect: %31[^ \n]%*[ ]%63[^ \n]", layer, id) < 1) sscanf(body, "# source: %511s", source);
         const char *nl = strchr(body, '\n');
         body = nl ? nl + 1 : text + len;
@@ -804,6 +804,106 @@ static void test_strict_output(void)
     }
 }
 
+/* `nvidia-smi -q` rows read the value: a sick value gives a signal with the
+ * line (value included) as evidence; the same key with a healthy value, or
+ * not opening its line, gives none. */
+static void test_smi_values(void)
+{
+    static const struct { const char *line, *code; } sick[] = {
+        { "        Pending                           : Yes", "hardware.smi_remap_pending" },
+        { "        Pending Page Blacklist            : Yes", "hardware.smi_remap_pending" },
+        { "        Remapping Failure Occurred        : Yes", "hardware.smi_remap_failure" },
+        { "        Uncorrectable Error               : 3", "hardware.smi_uncorrectable" },
+        { "            DRAM Uncorrectable            : 12", "hardware.smi_uncorrectable" },
+        { "> SRAM Uncorrectable : 4", "hardware.smi_uncorrectable" },
+        { "        HW Slowdown                       : Active", "hardware.smi_hw_slowdown" },
+        { "            HW Thermal Slowdown\t: Active", "hardware.smi_thermal_slowdown" },
+        { "        Reset Required                    : Yes", "hardware.smi_reset_required" },
+        { "    GPU Recovery Action                   : Reboot", "hardware.smi_reset_required" },
+    };
+    for (size_t k = 0; k < sizeof sick / sizeof sick[0]; k++) {
+        cp_explain_result r = explain(sick[k].line, strlen(sick[k].line));
+        if (r.nsignals != 1 || strcmp(r.signals[0].code, sick[k].code) != 0)
+            fprintf(stderr, "  %s: %d signals, first %s\n", sick[k].line, r.nsignals, r.nsignals ? r.signals[0].code : "-");
+        CHECK_I64(r.nsignals, 1);
+        if (r.nsignals == 1) {
+            CHECK_STR(r.signals[0].code, sick[k].code);
+            CHECK(strchr(r.signals[0].evidence, ':') != NULL);   /* the value is in the evidence */
+            CHECK_I64(r.signals[0].layer, CP_LAYER_HARDWARE);
+        }
+        cp_explain_free(&r);
+    }
+    static const char *const healthy[] = {
+        "        Pending                           : No",
+        "        Pending                           : Enabled",      /* ECC Mode, MIG Mode */
+        "        Pending Page Blacklist            : N/A",
+        "        Remapping Failure Occurred        : No",
+        "        Uncorrectable Error               : 0",
+        "            DRAM Uncorrectable            : 0",
+        "            SRAM Uncorrectable            : N/A",
+        "        Double Bit ECC                    : 0x0",
+        "        HW Slowdown                       : Not Active",
+        "        HW Thermal Slowdown               : 0 us",            /* event counters */
+        "        Reset Required                    : No",
+        "    GPU Recovery Action                   : None",
+        "Running: 0 reqs, Swapped: 0 reqs, Pending: 1 reqs",          /* not a -q key */
+        "INFO updates Pending : yes",                                  /* the key must open the line */
+        "        Pending",                                              /* no value */
+        "        Pending                           :",
+        "        HW Slowdown : Activated",
+    };
+    for (size_t k = 0; k < sizeof healthy / sizeof healthy[0]; k++) {
+        cp_explain_result r = explain(healthy[k], strlen(healthy[k]));
+        if (r.nsignals) fprintf(stderr, "  healthy '%s' gave %s\n", healthy[k], r.signals[0].code);
+        CHECK_I64(r.nsignals, 0);
+        cp_explain_free(&r);
+    }
+    /* a key that fails its value on one line still counts on the next */
+    const char *two = "    Remapped Rows\n        Pending                           : No\n"
+                      "    Retired Pages\n        Pending                           : Yes\n";
+    cp_explain_result r = explain(two, strlen(two));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) CHECK_I64(r.signals[0].first_line, 4);
+    cp_explain_free(&r);
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_ANY, "x", 1, 0, 1), 1);
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_NONZERO, "  total : 007", 13, 2, 7), 1);
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_NONZERO, "  total : 000", 13, 2, 7), 0);
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_NONZERO, "  total : 2.5 w", 15, 2, 7), 0);
+}
+
+/* A notice must not outrank the fault it reports: XID 154 (a recovery
+ * action), a remap recorded (63) and the module's load line rank after the
+ * faults whatever their lines; alone, a notice is still the signal. */
+static void test_notice_order(void)
+{
+    const char *t = "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  570.86.15\n"
+                    "NVRM: Xid (PCI:0000:01:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)\n"
+                    "NVRM: Xid (PCI:0000:01:00): 63, pid=1, Row Remapper: New row marked for remapping, reset gpu to activate.\n"
+                    "NVRM: Xid (PCI:0000:01:00): 48, pid=1, An uncorrectable double bit error (DBE) has been detected on GPU.\n"
+                    "NVRM: Xid (PCI:0000:01:00): 79, pid=1, GPU has fallen off the bus.\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK_I64(r.nsignals, 5);
+    static const char *const order[] = { "xid.48", "xid.79", "kernel.module_loaded", "xid.154", "xid.63" };
+    for (int i = 0; i < r.nsignals && i < 5; i++) {
+        CHECK_STR(r.signals[i].code, order[i]);
+        CHECK_I64(r.signals[i].notice, i >= 2);
+    }
+    if (r.nsignals) CHECK_I64(r.signals[0].layer, CP_LAYER_HARDWARE);
+    cp_explain_free(&r);
+    const char *alone = "NVRM: Xid (PCI:0000:01:00): 154, GPU recovery action changed from 0x0 (None) to 0x2 (Node Reboot Required)\n";
+    r = explain(alone, strlen(alone));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) CHECK_STR(r.signals[0].code, "xid.154");
+    cp_explain_free(&r);
+    const char *gsp = "NVRM: _kgspRpcRecvPoll: GSP RM heartbeat timed out\n";
+    r = explain(gsp, strlen(gsp));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) CHECK_I64(r.signals[0].notice, 0);
+    cp_explain_free(&r);
+    CHECK_I64(cp_xid_is_notice(154), 1);
+    CHECK_I64(cp_xid_is_notice(79), 0);
+}
+
 int main(void)
 {
     RUN(test_corpus);
@@ -819,6 +919,8 @@ int main(void)
     RUN(test_extract_oom);
     RUN(test_extract_huge_size);
     RUN(test_extract_xid_soname);
+    RUN(test_smi_values);
+    RUN(test_notice_order);
     RUN(test_error_numbers);
     RUN(test_grouping);
     RUN(test_group_bound);

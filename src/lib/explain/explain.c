@@ -349,6 +349,7 @@ static void record(scanner *sc, const view *v, const hit *h)
     s->requested_bytes = s->free_bytes = s->total_bytes = -1;
     s->gpu = s->xid = -1;
     s->error_number = row->cu_code ? row->cu_code : row->nvml_code ? row->nvml_code : row->rt_code ? row->rt_code : -1;
+    s->notice = row->notice;
     s->error_enum = row->cu_code ? "CUresult" : row->nvml_code ? "nvmlReturn_t" : row->rt_code ? "cudaError_t" : NULL;
     evidence(v, h, s->evidence, sizeof s->evidence);
     cp_explain_extract(row->extract, v->orig, v->low, v->n, h->start, s);
@@ -362,7 +363,9 @@ static void scan_view(scanner *sc, const view *v)
     for (int i = 0; i < nh && !sc->oom; i++) {
         int dup = 0;
         for (int j = 0; j < ndone; j++) dup |= done[j] == hits[i].row;
-        if (dup || shadowed(hits, nh, i) || !line_allows(sc, v, hits[i].row)) continue;
+        if (dup || shadowed(hits, nh, i) || !line_allows(sc, v, hits[i].row) ||
+            !cp_explain_value_ok(sc->ix->rows[hits[i].row].value, v->low, v->n, hits[i].start, hits[i].end))
+            continue;
         record(sc, v, &hits[i]);
         done[ndone++] = hits[i].row;
     }
@@ -674,6 +677,26 @@ static void scan_text(scanner *sc, const char *t, size_t len)
     flush(sc, 1);
 }
 
+/* A notice must not outrank the fault it reports: move the notices (XID
+ * 154, a remap recorded, the module's load line) after the other signals,
+ * each part keeping its order of first lines.  Returns -1 when out of
+ * memory. */
+static int notices_last(cp_explain_result *out)
+{
+    int nn = 0;
+    for (int i = 0; i < out->nsignals; i++) nn += out->signals[i].notice != 0;
+    if (nn == 0 || nn == out->nsignals) return 0;
+    cp_explain_signal *t = cp_malloc((size_t)out->nsignals * sizeof *t);
+    if (!t) return -1;
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < out->nsignals; i++)
+            if ((out->signals[i].notice != 0) == pass) t[k++] = out->signals[i];
+    memcpy(out->signals, t, (size_t)out->nsignals * sizeof *t);
+    free(t);
+    return 0;
+}
+
 /* Scan a text for every known signal; see explain.h. */
 int cp_explain_text(const char *text, size_t len, cp_explain_result *out)
 {
@@ -691,7 +714,7 @@ int cp_explain_text(const char *text, size_t len, cp_explain_result *out)
     if (text) {
         scan_text(sc, text, len);
         out->lines = len ? sc->line - (text[len - 1] == '\n') : 0;
-        if (sc->oom) rc = -1;
+        if (sc->oom || notices_last(out) != 0) rc = -1;
     }
     free(sc->meta);
     free(sc);

@@ -17,6 +17,15 @@ int cp_explain_xid_number(const char *low, size_t n);
 void cp_explain_extract(cp_extract_kind kind, const char *orig, const char *low, size_t n,
                         size_t at, cp_explain_signal *s);
 
+/* Does the matched key low[start, end) of one lowercased line carry a
+ * value that meets `cond`?  For CP_VALUE_ANY always 1; otherwise the key
+ * must open the line (only spaces or a quoting '>' before it) and be
+ * followed by spaces, ':' and the value: "pending : yes" meets
+ * CP_VALUE_YES, "uncorrectable error : 3" CP_VALUE_NONZERO, "hw slowdown :
+ * active" CP_VALUE_ACTIVE ("not active", "0", "no", "n/a" meet none).
+ * Pure. */
+int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t start, size_t end);
+
 #define CP_EXPLAIN_MAX_PATHS 8
 
 /* The files `explain --check` scans for GPU code: absolute paths in the

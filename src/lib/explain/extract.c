@@ -106,6 +106,7 @@ static cp_layer layer_from_word(const char *w)
 static void extract_xid(const char *orig, const char *low, size_t n, cp_explain_signal *s)
 {
     s->xid = cp_explain_xid_number(low, n);
+    s->notice = s->xid >= 0 && cp_xid_is_notice(s->xid);
     size_t i = after(low, n, 0, "nvrm: xid (");
     if (i < n && n - i >= 4 && memcmp(low + i, "pci:", 4) == 0) i += 4;
     size_t k = 0;
@@ -146,6 +147,41 @@ static void extract_soname(const char *orig, const char *low, size_t n, size_t a
     const char *so = strstr(s->soname, ".so");
     if (!so) { s->soname[0] = '\0'; return; }
     if (so[3] == '.') snprintf(s->soname_version, sizeof s->soname_version, "%s", so + 4);
+}
+
+static int word_at(const char *low, size_t n, size_t i, const char *w)
+{
+    size_t l = strlen(w);
+    return n - i >= l && memcmp(low + i, w, l) == 0 &&
+           (i + l == n || !((low[i + l] >= 'a' && low[i + l] <= 'z') || digit(low[i + l])));
+}
+
+/* See explain_int.h. */
+int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t start, size_t end)
+{
+    if (cond == CP_VALUE_ANY) return 1;
+    for (size_t i = 0; i < start; i++)           /* the key opens the line */
+        if (low[i] != ' ' && low[i] != '>') return 0;
+    size_t i = end;
+    while (i < n && low[i] == ' ') i++;
+    if (i >= n || low[i] != ':') return 0;
+    for (i++; i < n && low[i] == ' '; i++) {}
+    if (i >= n) return 0;
+    switch (cond) {
+    case CP_VALUE_YES: return word_at(low, n, i, "yes");
+    case CP_VALUE_ACTIVE: return word_at(low, n, i, "active");
+    case CP_VALUE_NONZERO: {
+        int nz = 0;
+        size_t k = i;
+        for (; k < n && digit(low[k]); k++) nz |= low[k] != '0';
+        return nz && (k == n || !((low[k] >= 'a' && low[k] <= 'z') || low[k] == '.'));
+    }
+    case CP_VALUE_RECOVERY:
+        return word_at(low, n, i, "yes") || word_at(low, n, i, "reset") || word_at(low, n, i, "reboot") ||
+               word_at(low, n, i, "drain") || word_at(low, n, i, "gpu reset") || word_at(low, n, i, "node reboot");
+    case CP_VALUE_ANY: break;
+    }
+    return 1;
 }
 
 /* See explain_int.h. */

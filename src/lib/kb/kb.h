@@ -53,6 +53,12 @@ typedef struct {
 /* Look up an XID; NULL when not in the table. */
 const cp_xid_info *cp_xid_lookup(int64_t xid);
 
+/* 1 when an XID only reports a recovery or the outcome of another fault
+ * (43 and 45 follow the fault that stopped the work, 63/64 record a row
+ * remap, 154 changes the recovery action), so a report ranks it after the
+ * fault itself; 0 otherwise. */
+int cp_xid_is_notice(int64_t xid);
+
 /* Clock-event (throttle) reason bits -> words: "hw thermal slowdown, sw power
  * cap" into buf; "none" when 0.  Returns buf. */
 const char *cp_clock_events_str(int64_t bits, char *buf, int cap);

@@ -16,8 +16,21 @@ typedef enum {
     CP_EXTRACT_SONAME         /* loader: "libX.so.N" and N */
 } cp_extract_kind;
 
+/* What the value must be for a row that reads a "Key : Value" line of
+ * `nvidia-smi -q` (its health sections).  Such a row's phrase is the key:
+ * it must open the line (after indentation) and be followed by spaces, a
+ * colon and a value of this kind, so the same section with healthy values
+ * ("No", "0", "Not Active", "N/A") stays silent. */
+typedef enum {
+    CP_VALUE_ANY,             /* no value condition: the phrase alone counts */
+    CP_VALUE_YES,             /* "Yes" */
+    CP_VALUE_NONZERO,         /* a whole number above 0 */
+    CP_VALUE_ACTIVE,          /* "Active" (a clock-event reason engaged) */
+    CP_VALUE_RECOVERY         /* "Yes", or a recovery action: "Reset", "Reboot", "Drain..." */
+} cp_value_cond;
+
 #define CP_SIGNAL_MAX_MATCH 16
-#define CP_SIGNAL_MAX_ALSO 4
+#define CP_SIGNAL_MAX_ALSO 8
 
 typedef struct {
     const char *id;                             /* stable, in JSON as "code": "cuda.no_kernel_image" */
@@ -30,6 +43,10 @@ typedef struct {
     const char *check;                          /* doctor check id that confirms it; NULL when
                                                    no check can see it from this machine */
     cp_extract_kind extract;
+    cp_value_cond value;                        /* a "Key : Value" row: what the value must be */
+    int notice;                                 /* 1: the line only reports another fault or a
+                                                   recovery (a module loaded, a remap recorded):
+                                                   its signal ranks after the faults */
     int cu_code;                                /* CUresult this row explains, so that name gets
                                                    no generic row; 0 for none */
     int nvml_code;                              /* the same for an nvmlReturn_t; 0 for none */
@@ -42,6 +59,8 @@ extern const cp_signal cp_signals_stack[];
 extern const cp_signal cp_signals_ops[];
 extern const cp_signal cp_signals_libs[];
 extern const cp_signal cp_signals_frameworks[];
+extern const cp_signal cp_signals_health[];
+extern const cp_signal cp_signals_build[];
 
 /* Every row of every table, in a fixed order: curated rows first, then one
  * generic row per CUresult and nvmlReturn_t name of kb/errors.c not claimed

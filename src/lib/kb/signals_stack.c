@@ -71,7 +71,7 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the nvidia module loaded but found no GPU it can drive: no NVIDIA GPU on the bus, the GPU bound to another driver (nouveau, vfio-pci), or a GPU too old or too new for this driver branch",
       .fix = "check `lspci -nnk -d 10de:` for the GPU and its 'Kernel driver in use'; unbind it from vfio-pci/nouveau, or install a driver branch that supports this GPU",
       .check = "kernel.gpu_bound" },
-    { .id = "kernel.module_loaded", .layer = KE, .match = { "NVRM: loading NVIDIA UNIX" },
+    { .id = "kernel.module_loaded", .layer = KE, .match = { "NVRM: loading NVIDIA UNIX" }, .notice = 1,
       .cause = "informational: the nvidia kernel module loaded; the line gives its version",
       .fix = "nothing to do; compare this version with the user-space driver's (nvidia-smi) if other errors follow",
       .check = "kernel.nvidia_module" },

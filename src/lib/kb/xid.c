@@ -112,6 +112,16 @@ const cp_xid_info *cp_xid_lookup(int64_t xid)
     return NULL;
 }
 
+/* XIDs that report on another fault or on recovery; see kb.h. */
+int cp_xid_is_notice(int64_t xid)
+{
+    static const int notices[] = { 43, 45, 63, 64, 154 };
+    for (size_t i = 0; i < sizeof notices / sizeof notices[0]; i++)
+        if (notices[i] == xid)
+            return 1;
+    return 0;
+}
+
 /* nvmlClocksEventReason* bits (REFERENCE 2.5), lowest bit first. */
 static const struct {
     int64_t bit;

@@ -1,0 +1,89 @@
+/*
+ * Explain rows for building CUDA code: nvcc and its host compiler, CMake's
+ * CUDA support, PyTorch's cpp_extension and the extensions and companion
+ * packages built against one framework and imported into another.  Most
+ * causes live in the toolkit the build finds (runtime layer); an extension
+ * or companion package that does not match the installed framework is the
+ * framework layer's.
+ *
+ * Phrases are the tools' fixed words ("nvcc fatal   : Unsupported gpu
+ * architecture 'compute_89'" gives "Unsupported gpu architecture"), never
+ * the versions, paths or architectures around them.
+ *
+ * To add a row: see signals_cuda.c.
+ */
+#include "signals.h"
+
+#define RT CP_LAYER_RUNTIME
+#define FW CP_LAYER_FRAMEWORK
+
+const cp_signal cp_signals_build[] = {
+    { .id = "build.nvcc_unknown_arch", .layer = RT,
+      .match = { "Unsupported gpu architecture", "is not defined for option 'gpu-architecture'",
+                 "is not defined for option 'gpu-name'",           /* ptxas */
+                 "unsupported CUDA gpu architecture",              /* clang */
+                 "Unknown CUDA arch (" },                          /* torch cpp_extension */
+      .cause = "this nvcc does not know the GPU architecture the build asks for: the toolkit is older than "
+               "the GPU (sm_89/sm_90 need CUDA 11.8, sm_100/sm_120 need 12.8) or newer than the arch "
+               "(CUDA 12 dropped sm_35/37, CUDA 13 sm_50 to sm_72)",
+      .fix = "install a CUDA toolkit that supports the architecture and build with it (CUDA_HOME, PATH), "
+             "or take the arch out of the list (TORCH_CUDA_ARCH_LIST, CMAKE_CUDA_ARCHITECTURES, -gencode/-arch)",
+      .check = "runtime.toolkits" },
+    { .id = "build.no_toolkit", .layer = RT,
+      .match = { "CUDA_HOME environment variable is not set", "The nvcc binary could not be located",
+                 "nvcc: not found", "nvcc: command not found", "'nvcc' is not recognized as an internal or external command",
+                 "/bin/nvcc" },
+      .also = { "environment variable is not set", "could not be located", "not found", "not recognized",
+                "No such file or directory" },
+      .cause = "the build needs the CUDA toolkit's nvcc but cannot find it: no toolkit installed (a driver "
+               "or the pip CUDA runtime has no nvcc), or it is not on PATH / CUDA_HOME where the build runs "
+               "(sudo drops PATH; a stray ':' in CUDA_HOME)",
+      .fix = "install the CUDA toolkit of the framework's CUDA version (or the conda/pip cuda-nvcc package), "
+             "then export CUDA_HOME=/usr/local/cuda-X.Y and put $CUDA_HOME/bin on PATH in the shell that builds",
+      .check = "runtime.toolkits" },
+    { .id = "build.cmake_no_cuda", .layer = RT,
+      .match = { "Failed to find nvcc", "No CMAKE_CUDA_COMPILER could be found", "Could NOT find CUDA (missing",
+                 "Could NOT find CUDAToolkit", "The CUDA compiler identification is unknown",
+                 "Failed to detect a default CUDA architecture", "CUDA_ARCHITECTURES is empty for target",
+                 "CMAKE_CUDA_ARCHITECTURES must be non-empty" },
+      .cause = "CMake cannot find or cannot use the CUDA compiler: nvcc is not installed or not on PATH, "
+               "its test compile fails (unsupported host compiler, broken toolkit), or no CUDA "
+               "architecture is given (policy CMP0104)",
+      .fix = "install the toolkit and pass it to CMake (-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc or "
+             "CUDAToolkit_ROOT), set -DCMAKE_CUDA_ARCHITECTURES (e.g. native or 86), and read "
+             "CMakeFiles/CMakeError.log for the failing test compile",
+      .check = "runtime.toolkits" },
+    { .id = "build.torch_cuda_mismatch", .layer = RT,
+      .match = { "mismatches the version that was used to compile", "does not match the version torch was compiled with" },
+      .cause = "the CUDA toolkit the extension build found (nvcc) differs from the CUDA the installed PyTorch "
+               "was built with, so torch.utils.cpp_extension refuses to build",
+      .fix = "point CUDA_HOME at a toolkit of torch's CUDA version (torch.version.cuda), or install the "
+             "PyTorch build for the toolkit you have",
+      .check = "runtime.toolkits" },
+    { .id = "build.host_compiler", .layer = RT,
+      .match = { "unsupported GNU version", "unsupported clang version", "unsupported Microsoft Visual Studio version",
+                 "is greater than the maximum required version by CUDA", "Cannot find compiler 'cl.exe'" },
+      .cause = "nvcc cannot use the host C++ compiler: it is newer than this CUDA toolkit supports (each "
+               "toolkit caps the gcc, clang and MSVC versions) or, on Windows, not on PATH",
+      .fix = "build with a supported older compiler (e.g. CC=gcc-12 CXX=g++-12, or nvcc -ccbin g++-12) or "
+             "upgrade the CUDA toolkit; -allow-unsupported-compiler is a last resort" },
+    { .id = "build.companion_cuda", .layer = FW,
+      .match = { "were compiled with different CUDA", "Detected that PyTorch and" },
+      .also = { "were compiled with different" },  /* the message may wrap before "CUDA" */
+      .cause = "a companion package (torchvision, torchaudio, torch_scatter...) was built for another CUDA "
+               "version than the installed torch",
+      .fix = "install torch and its companions from the same index (e.g. --index-url "
+             "https://download.pytorch.org/whl/cu121) at matching versions",
+      .check = "framework.conflicts" },
+    { .id = "build.extension_abi", .layer = FW,
+      .match = { "undefined symbol: ", "xFormers can't load C++/CUDA extensions" },
+      /* the symbol's C++ namespace: c10, at, torch, caffe2 (mangled) */
+      .also = { "symbol: _zn3c10", "symbol: _znk3c10", "symbol: _zn2at", "symbol: _znk2at",
+                "symbol: _zn5torch", "symbol: _znk5torch", "symbol: _zn6caffe2", "xformers" },
+      .cause = "a compiled extension was built against another PyTorch version (or C++ ABI) than the one "
+               "it is imported into, so torch symbols it needs are missing",
+      .fix = "rebuild the extension against the installed torch (pip install --no-build-isolation "
+             "--force-reinstall, or setup.py clean then build), or install the torch version it was built for",
+      .check = "framework.found" },
+    { .id = NULL }
+};

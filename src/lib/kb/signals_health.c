@@ -1,0 +1,138 @@
+/*
+ * Explain rows for a GPU's health as nvidia-smi and the kernel driver report
+ * it: nvidia-smi's errors for one sick GPU among healthy ones, the health
+ * sections of `nvidia-smi -q` read by their values (row remapping, retired
+ * pages, ECC counts, clock-event reasons, reset status), and the GSP
+ * firmware's time-outs, boot and RPC failures in NVRM lines.
+ *
+ * A `-q` row's phrases are the keys of that section and .value says what
+ * the value must be (signals.h), so "Pending : Yes" fires and the same
+ * section of a healthy GPU ("Pending : No") does not; the line, value
+ * included, is the evidence.  Older drivers' names of a key are listed too
+ * ("Clocks Throttle Reasons" became "Clocks Event Reasons", "Pending" of
+ * Retired Pages became "Pending Page Blacklist").
+ *
+ * To add a row: see signals_cuda.c.
+ */
+#include "signals.h"
+
+#define HW CP_LAYER_HARDWARE
+#define KE CP_LAYER_KERNEL
+
+#define F_RESET_MEM "drain the GPU and reset it (nvidia-smi -r -i N) or reboot so the remap takes effect, " \
+                    "then check that `nvidia-smi -q -d ROW_REMAPPER,PAGE_RETIREMENT` shows Pending: No; if " \
+                    "remaps keep coming or one fails, RMA the GPU"
+#define F_GSP "reset the GPU or reboot; if it repeats, move to a newer driver branch (GSP firmware fixes " \
+              "come with the driver), and on a pre-Blackwell GPU try the proprietary module with " \
+              "NVreg_EnableGpuFirmware=0"
+
+const cp_signal cp_signals_health[] = {
+    /* nvidia-smi's table and errors */
+    { .id = "hardware.smi_no_handle", .layer = HW,
+      .match = { "Unable to determine the device handle for GPU", "Unable to determine the device handle for" },
+      /* "GPU is lost" is hardware.fallen_off_bus's; permissions are the system's */
+      .also = { "Unknown Error", "requires reset", "requires restart", "External Power" },
+      .cause = "NVML cannot reach one GPU while it lists the others: the GPU stopped answering (it fell off "
+               "the bus, overheated, lost power, or is stuck after an uncorrectable error)",
+      .fix = "read `dmesg | grep -i -e NVRM -e AER` for the XID or PCIe errors of that bus id; drain and "
+             "reset the GPU or reboot; check its cooling, power cables and seating; if it repeats, RMA",
+      .check = "hardware.pci_gpu" },
+    { .id = "hardware.smi_err_value", .layer = HW, .match = { "ERR!" },
+      .also = { "|" },                          /* a cell of nvidia-smi's table */
+      .cause = "nvidia-smi shows ERR! where a sensor value belongs: NVML could not read that sensor (power, "
+               "fan, temperature) of this GPU",
+      .fix = "query the GPU again (nvidia-smi -q -i N); if the reading stays ERR! or the GPU misbehaves, "
+             "reset it and check its power cables and cooling; a sensor that keeps failing is a board fault (RMA)",
+      .check = "hardware.pci_gpu" },
+    { .id = "hardware.inforom_corrupted", .layer = HW,
+      .match = { "infoROM is corrupted" },     /* nvidia-smi: "WARNING: infoROM is corrupted at gpu 0000:..." */
+      .cause = "the GPU's infoROM (its persistent store of ECC, page-retirement and power data) failed its "
+               "checksum: ECC and retirement records cannot be trusted",
+      .fix = "update the driver and reset the GPU; if the warning stays, have the infoROM reflashed by the "
+             "vendor or RMA the GPU",
+      .check = "hardware.memory_health" },
+
+    /* nvidia-smi -q, read by value */
+    { .id = "hardware.smi_remap_pending", .layer = HW, .value = CP_VALUE_YES,
+      .match = { "Pending", "Pending Page Blacklist" },
+      .cause = "memory errors left a row remap (or page retirement) pending: the GPU keeps using the bad "
+               "memory until it is reset",
+      .fix = F_RESET_MEM, .check = "hardware.memory_health" },
+    { .id = "hardware.smi_remap_failure", .layer = HW, .value = CP_VALUE_YES,
+      .match = { "Remapping Failure Occurred" },
+      .cause = "a row remap failed: a memory bank has no spare rows left, so bad memory can no longer be "
+               "masked",
+      .fix = "drain the GPU and RMA it; until then keep jobs off it", .check = "hardware.memory_health" },
+    { .id = "hardware.smi_uncorrectable", .layer = HW, .value = CP_VALUE_NONZERO,
+      .match = { "Uncorrectable Error", "DRAM Uncorrectable", "SRAM Uncorrectable", "SRAM Uncorrectable Parity",
+                 "SRAM Uncorrectable SEC-DED", "Double Bit ECC" },
+      .cause = "the GPU counted uncorrectable (double-bit) memory errors: rows were remapped or pages "
+               "retired, and running jobs may have read bad data",
+      .fix = "check Remapped Rows / Retired Pages for a pending or failed remap and reset the GPU if one is "
+             "pending; if the count keeps rising, drain the GPU and RMA it",
+      .check = "hardware.memory_health" },
+    { .id = "hardware.smi_sram_threshold", .layer = HW, .value = CP_VALUE_YES,
+      .match = { "SRAM Threshold Exceeded" },
+      .cause = "the GPU's on-chip SRAM has logged more errors than NVIDIA's threshold for a healthy part",
+      .fix = "drain the GPU and contact NVIDIA support (RMA)", .check = "hardware.memory_health" },
+    { .id = "hardware.smi_reset_required", .layer = HW, .value = CP_VALUE_RECOVERY,
+      .match = { "Reset Required", "Drain and Reset Recommended", "GPU Recovery Action" },
+      .cause = "the driver marked the GPU as needing a reset (or a drain and reset, or a reboot) after an "
+               "unrecoverable error",
+      .fix = "drain the GPU's jobs, then do the action named (nvidia-smi -r -i N, or reboot the node); read "
+             "the kernel log for the XID that caused it",
+      .check = "hardware.xid" },
+    { .id = "hardware.smi_thermal_slowdown", .layer = HW, .value = CP_VALUE_ACTIVE,
+      .match = { "HW Thermal Slowdown", "SW Thermal Slowdown" },
+      .cause = "the GPU is too hot and its clocks are cut to cool it",
+      .fix = "check the fans, airflow and the temperature in `nvidia-smi -q -d TEMPERATURE`; clean or fix the "
+             "cooling (a passively cooled GPU needs server airflow)",
+      .check = "hardware.clocks" },
+    { .id = "hardware.smi_hw_slowdown", .layer = HW, .value = CP_VALUE_ACTIVE,
+      .match = { "HW Slowdown", "HW Power Brake Slowdown" },
+      .cause = "the GPU's hardware slowdown is engaged (clocks cut by half or more): it is overheating, or "
+               "the board's power-brake signal is asserted (power supply, or a server that does not "
+               "recognise the GPU)",
+      .fix = "if HW Thermal Slowdown is not active, check the power supply and cables and the server's "
+             "firmware support for this GPU; else fix the cooling",
+      .check = "hardware.clocks" },
+
+    /* GSP firmware (kernel module side) */
+    { .id = "kernel.gsp_timeout", .layer = KE,
+      .match = { "GSP RM heartbeat timed out", "LibOS heartbeat timed out", "_kgspIsHeartbeatTimedOut",
+                 "_kgspLogRpcTimeout", "_kgspLogXid119", "rpcRecvPoll timedout", "Timeout waiting for GSP",
+                 "waiting for RPC response from GPU" },
+      .unless = "NVRM: Xid",                    /* kernel.xid explains the XID 119 line */
+      .cause = "the GPU's GSP firmware stopped answering the kernel driver (heartbeat or RPC time-out): a "
+               "firmware hang, usually a driver bug, sometimes a GPU fault",
+      .fix = F_GSP, .check = "driver.xid" },
+    { .id = "kernel.gsp_boot_failed", .layer = KE,
+      .match = { "Failed to boot GSP", "GSP boot failed", "Cannot initialize GSP firmware RM",
+                 "cannot initialize GSP-RM", "failed to execute Booter Load" },
+      .cause = "the kernel driver could not start the GPU's GSP firmware (at load or on resume): a driver "
+               "bug for this GPU or kernel, a firmware file that does not match the module, or a GPU fault",
+      .fix = "install the firmware of the same driver version (/lib/firmware/nvidia/VERSION) and try "
+             "another driver branch; on resume failures, try NVreg_PreserveVideoMemoryAllocations=1 and "
+             "the nvidia-suspend services; if every driver fails, test the GPU in another machine",
+      .check = "kernel.gpu_bound" },
+    { .id = "kernel.gsp_rpc_failed", .layer = KE,
+      .match = { "GspRmAlloc failed", "GspRmControl failed", "GspRmFree failed", "rpcSendMessage failed" },
+      .cause = "a request to the GSP firmware failed; alone it is often harmless (a control this GPU does "
+               "not support), beside time-outs or resets it shows the firmware has failed",
+      .fix = "read its status and the NVRM lines around it; if GPU work fails, reset the GPU or reboot",
+      .check = "driver.xid", .notice = 1 },
+    { .id = "hardware.gpu_reset_required", .layer = HW,
+      .match = { "NV_ERR_RESET_REQUIRED" },
+      .cause = "the driver refuses work on a GPU that needs a reset after an unrecoverable error",
+      .fix = "drain the GPU and reset it (nvidia-smi -r -i N) or reboot; read the kernel log for the XID "
+             "that caused it; if it repeats, RMA",
+      .check = "hardware.xid" },
+    { .id = "hardware.bad_register_read", .layer = HW,
+      .match = { "Possible bad register read" },
+      .cause = "reads of the GPU's registers return error patterns (0xbadf...): the GPU is not answering "
+               "properly on PCIe or inside the chip",
+      .fix = "cold-boot the machine (power off); reseat the GPU and its power; if it persists in another "
+             "slot or machine, RMA the GPU",
+      .check = "hardware.pci_gpu" },
+    { .id = NULL }
+};
