@@ -41,7 +41,7 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Expected "LAYER ID" pairs of every corpus file, for the coverage test. */
-static char seen_ids[512][64];
+static char seen_ids[2048][64];
 static int nseen;
 /* Files whose text was collected from a public thread ("# source: URL"),
  * and the layers they cover. */
@@ -82,7 +82,7 @@ static void check_corpus_file(const char *name)
         nsourced++;
         sourced_layers[s->layer]++;
     }
-    if (nseen < 512) snprintf(seen_ids[nseen++], sizeof seen_ids[0], "%s", id);
+    if (nseen < 2048) snprintf(seen_ids[nseen++], sizeof seen_ids[0], "%s", id);
     cp_explain_free(&r);
     free(text);
 }

@@ -14,7 +14,7 @@
 #include "signals.h"
 
 static const cp_signal *const tables[] = {
-    cp_signals_cuda, cp_signals_stack, cp_signals_libs, cp_signals_frameworks, NULL
+    cp_signals_cuda, cp_signals_stack, cp_signals_libs, cp_signals_frameworks, cp_signals_ecosystem, NULL
 };
 
 typedef struct {

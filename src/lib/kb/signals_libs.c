@@ -1,6 +1,8 @@
 /*
  * Explain rows for the CUDA libraries: NCCL results and messages, cuBLAS
- * statuses (CUBLAS_STATUS_*) and cuDNN statuses (CUDNN_STATUS_*).
+ * statuses (CUBLAS_STATUS_*), cuDNN statuses (CUDNN_STATUS_*), and the
+ * cuFFT, cuRAND, cuSOLVER and cuSPARSE failures in the forms frameworks
+ * print them.
  *
  * Every status the installed headers declare (cublasStatus_t in
  * cublas_api.h, cudnnStatus_t in cudnn_graph.h with cuDNN 9's sub-codes and
@@ -17,6 +19,7 @@
 #include "signals.h"
 
 #define SY CP_LAYER_SYSTEM
+#define DR CP_LAYER_DRIVER
 #define LI CP_LAYER_LIBRARIES
 #define AP CP_LAYER_APPLICATION
 
@@ -178,6 +181,65 @@ const cp_signal cp_signals_libs[] = {
                "RUNTIME_IN_PROGRESS is no failure: the stream's work had not finished when its status was asked",
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 and " F_CUDNN_LOG " to see the failing step and the error underneath; check free GPU memory and that the "
              "framework's CUDA and cuDNN support this GPU and driver; for FP_OVERFLOW scale the inputs or compute in fp32; for IN_PROGRESS synchronize the stream and ask again",
+      .check = "system.memory_headroom" },
+
+    /* cuFFT (cufftResult), cuRAND (curandStatus_t), cuSOLVER (cusolverStatus_t) and cuSPARSE
+     * (cusparseStatus_t) as frameworks and samples print them: the name (PyTorch "cuFFT error:
+     * CUFFT_INTERNAL_ERROR", CuPy, Paddle's hint, CUDA.jl), CNTK's "CURAND failure N", glog's
+     * "== CUFFT_SUCCESS (N vs. 0)" and the text cusparseGetErrorString gives ("internal error",
+     * "insufficient resources") behind PyTorch's "when calling `cusparse..." or the CUDA
+     * library samples' "CUSPARSE API failed at line N with error: TEXT (N)". */
+    { .id = "cufft.internal_error", .layer = LI,
+      .match = { "CUFFT_INTERNAL_ERROR", "CUFFT_EXEC_FAILED", "== CUFFT_SUCCESS (5 vs. 0)", "== CUFFT_SUCCESS (6 vs. 0)" },
+      .cause = "cuFFT failed inside the library (INTERNAL_ERROR) or while running the FFT on the GPU (EXEC_FAILED): most often the cuFFT "
+               "release the framework ships predates the GPU (the cuFFT of CUDA 11.7 and older fails on RTX 40 / Ada and H100 / Hopper GPUs), "
+               "GPU memory ran out while the plan was made, or an earlier CUDA error broke the context",
+      .fix = "install the framework build for a CUDA that supports this GPU (for RTX 40 / H100: CUDA 11.8 or newer, e.g. the cu118 or cu12x "
+             "PyTorch wheel, or a Paddle build for CUDA >= 11.8); check free GPU memory and rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call",
+      .check = "framework.arch" },
+    { .id = "cufft.alloc_failed", .layer = AP,
+      .match = { "CUFFT_ALLOC_FAILED", "== CUFFT_SUCCESS (2 vs. 0)" },
+      .cause = "cuFFT could not allocate the memory for the FFT plan's work area: the transform (size times batch) needs more GPU memory than is free",
+      .fix = "make the batch or the transform smaller, free GPU memory (other processes, cached blocks), or split the batch into several plans",
+      .check = "system.memory_headroom" },
+    { .id = "curand.length_not_multiple", .layer = AP,
+      .match = { "CURAND_STATUS_LENGTH_NOT_MULTIPLE", "CURAND failure 105" },
+      .cause = "the program asked cuRAND for a number of values it cannot make: curandGenerateNormal (and LogNormal) with a pseudo-random "
+               "generator need an even count, and quasi-random generators a multiple of the dimensions",
+      .fix = "request an even number of values (round the size up by one and ignore the extra value), e.g. an even layer size or batch",
+      .check = NULL },
+    { .id = "curand.init_failed", .layer = DR,
+      .match = { "CURAND_STATUS_INITIALIZATION_FAILED", "CURAND failure 203" },
+      .cause = "cuRAND could not initialise CUDA when it created its generator: the CUDA driver underneath failed (a libcuda that does not "
+               "match the kernel module, a forward-compatibility libcuda on a GPU or driver it does not support, or no usable GPU)",
+      .fix = "run `cuprobe doctor`: make libcuda match the kernel module; drop a cuda-compat (forward-compatible) libcuda the driver does not "
+             "support (for CUDA.jl: do not use the forward-compatible CUDA_Driver_jll)",
+      .check = "driver.cuinit" },
+    { .id = "cusolver.execution_failed", .layer = LI,
+      .match = { "CUSOLVER_STATUS_EXECUTION_FAILED", "CUSOLVER_STATUS_INTERNAL_ERROR" },
+      .cause = "a cuSOLVER routine failed on the GPU (EXECUTION_FAILED) or inside the library (INTERNAL_ERROR): an earlier CUDA error or "
+               "a shortage of GPU memory, or a bug in that cuSOLVER release (several releases had routines, such as gesvd or syevd on some "
+               "sizes, that fail on valid input)",
+      .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to see whether an earlier call failed first; check free GPU memory; reproduce with the "
+             "matrix alone and, if it still fails, use another CUDA/cuSOLVER release (PyTorch: torch.backends.cuda.preferred_linalg_library('magma'))",
+      .check = "libraries.run" },
+    { .id = "cusparse.internal_error", .layer = LI,
+      .match = { "CUSPARSE_STATUS_INTERNAL_ERROR", "with error: internal error (7)", "CUDA error: internal error when calling `" },
+      .also = { "cusparse" },
+      .cause = "a cuSPARSE (or cuSPARSELt) call failed inside the library: most often the program uses an option this release no longer or "
+               "not yet accepts (a compute type, algorithm or data type, e.g. CUSPARSE_COMPUTE_16F dropped by newer cuSPARSELt), or an "
+               "earlier CUDA error or lack of memory broke the call",
+      .fix = "check the call's types and algorithm against the documentation of the installed cuSPARSE/cuSPARSELt release (use the compute "
+             "type it lists, or the release the code was written for); rerun with CUDA_LAUNCH_BLOCKING=1 and check free GPU memory",
+      .check = "libraries.run" },
+    { .id = "cusparse.insufficient_resources", .layer = LI,
+      .match = { "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", "insufficient resources when calling `",
+                 "with error: insufficient resources (11)" },
+      .also = { "cusparse" },
+      .cause = "the cuSPARSE algorithm needs more resources (workspace or intermediate products) than it can get for this operation: "
+               "SpGEMM's default algorithm cannot handle products with this many intermediate entries",
+      .fix = "use a cuSPARSE algorithm with bounded memory (CUSPARSE_SPGEMM_ALG2/ALG3 with a chunk size), make the operands sparser or "
+             "smaller (split the product into row blocks), or convert to dense when the result is not sparse",
       .check = "system.memory_headroom" },
     { .id = NULL }
 };
