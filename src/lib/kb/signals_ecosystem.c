@@ -18,6 +18,7 @@
 #include "signals.h"
 
 #define SY CP_LAYER_SYSTEM
+#define DR CP_LAYER_DRIVER
 #define RT CP_LAYER_RUNTIME
 #define LI CP_LAYER_LIBRARIES
 #define FW CP_LAYER_FRAMEWORK
@@ -28,8 +29,9 @@ const cp_signal cp_signals_ecosystem[] = {
     { .id = "bitsandbytes.no_gpu_build", .layer = LI,
       .match = { "compiled without GPU support", "CUDA Setup failed despite GPU being available", "Defaulting to libbitsandbytes_cpu",
                  "libbitsandbytes_cpu", "Could not find the bitsandbytes CUDA binary",
-                 "Required library version not found: libbitsandbytes" },
-      .also = { "bitsandbytes", "CUDA Setup" },
+                 "Required library version not found: libbitsandbytes", "Configured CUDA binary not found at",
+                 "object has no attribute 'cadam32bit_grad_fp32'" },
+      .also = { "bitsandbytes", "CUDA Setup", "cadam32bit" },
       .cause = "bitsandbytes loaded its CPU-only library because it found no CUDA binary of its own that fits: the release has none for "
                "this platform (releases before 0.43 shipped none for Windows), none for the CUDA version PyTorch reports, or it could not "
                "find the CUDA runtime; 8-bit and 4-bit optimizers and quantization then fail",
@@ -54,7 +56,7 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "turn flash attention off for this GPU (transformers: attn_implementation=\"sdpa\" or \"eager\"; vLLM picks another "
              "backend) or run on a GPU of compute capability 8.0 or newer",
       .check = "framework.arch" },
-    { .id = "torch_ext.abi_mismatch", .layer = FW, .match = { "undefined symbol: " },
+    { .id = "build.extension_abi", .layer = FW, .match = { "undefined symbol: " },
       .also = { "_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at" },
       .cause = "a compiled PyTorch extension (flash-attn, xFormers, apex, vLLM's _C, torchvision, a model's custom op ...) was built "
                "against another PyTorch release or C++ ABI than the one installed, so a PyTorch (c10 / at::) function it calls does not exist",
@@ -99,6 +101,13 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install the cuDNN and CUDA (cuBLAS) releases listed in this TensorRT release's support matrix and remove other copies "
              "from the library path (LD_LIBRARY_PATH, PATH on Windows, extra nvidia-* wheels)",
       .check = "libraries.shadow" },
+    { .id = "tensorrt.cuda_init_failed", .layer = DR, .match = { "CUDA initialization failure with error" },
+      .cause = "TensorRT's first CUDA runtime call failed; the number is the cudaError_t: 35 (the most common) means the driver is "
+               "older than the CUDA runtime TensorRT was built with, 100 no GPU visible to the process, 2 no memory, 3 or 999 a broken "
+               "driver state",
+      .fix = "for 35 upgrade the driver to one that supports this TensorRT's CUDA (or use a TensorRT/CUDA build for the driver you "
+             "have); for 100 check CUDA_VISIBLE_DEVICES and the container's GPU access; run `cuprobe doctor`",
+      .check = "runtime.driver_compat" },
 
     /* JAX / XLA: the CUDA libraries and tools it checks */
     { .id = "jax.lib_older", .layer = FW, .match = { "but JAX was built against version" },
@@ -124,6 +133,13 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "read the errors above it; install the cuDNN the framework was built for (pip install -U \"jax[cuda12]\" brings it), "
              "free GPU memory or set XLA_PYTHON_CLIENT_PREALLOCATE=false, and check the driver supports the CUDA in use",
       .check = "libraries.load" },
+    { .id = "jax.jaxlib_version", .layer = FW,
+      .match = { "but this version of jax requires version", "is newer than and incompatible with jax version" },
+      .cause = "the installed jax and jaxlib (or its CUDA plugin) are releases that do not go together: jaxlib older than this jax "
+               "needs, or newer than it supports (often jax upgraded alone, or a jaxlib pinned by a CUDA-specific wheel)",
+      .fix = "install them together at matching versions in one step: pip install -U \"jax[cuda12]\" (it pins jaxlib and the CUDA "
+             "plugin), or pin jax to the release of the jaxlib you must keep",
+      .check = "framework.found" },
     { .id = "xla.ptxas_too_old", .layer = RT,
       .match = { "You are using ptxas", "XLA requires ptxas version", "is known to miscompile XLA code" },
       .cause = "XLA compiles its GPU kernels with the ptxas it finds on PATH (or in the CUDA it was pointed at), and that ptxas is "
@@ -144,7 +160,7 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = NULL },
     { .id = "torch.bf16_unsupported", .layer = FW,
       .match = { "is only supported on GPUs with compute capability of at least", "Current CUDA Device does not support bfloat16",
-                 "Your setup doesn't support bf16/gpu" },
+                 "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires" },
       .also = { "bf16", "bfloat16" },
       .cause = "the model or the run asks for bfloat16, which needs a GPU of compute capability 8.0 or newer (Ampere: A100, RTX 30 and "
                "later); V100, T4, P100, P40 and other older GPUs have no bf16 support",
@@ -157,6 +173,12 @@ const cp_signal cp_signals_ecosystem[] = {
                "its minimum, 5.0 in recent releases), so it refuses or ignores the GPU",
       .fix = "run on a newer GPU, or use a server or an older release that still supports this architecture (llama.cpp built for "
              "this sm_XX, an older vLLM)",
+      .check = "framework.arch" },
+    { .id = "triton.gpu_too_old", .layer = FW, .match = { "which is too old to be supported by the triton GPU compiler" },
+      .cause = "torch.compile (inductor) generates Triton kernels, and Triton supports only GPUs of compute capability 7.0 or newer; "
+               "this GPU (Pascal or older: GTX 10xx, P100, P40) is refused",
+      .fix = "run without torch.compile on this GPU (drop the compile call or the program's compile option, or set "
+             "TORCHDYNAMO_DISABLE=1), or use a GPU of compute capability 7.0 or newer",
       .check = "framework.arch" },
     { .id = "tf.gpu_too_old", .layer = FW, .match = { "The minimum required Cuda capability is" },
       .cause = "this TensorFlow build carries no code for the GPU's compute capability, so it ignores the GPU and runs on the CPU "
@@ -196,6 +218,12 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "offload fewer layers (-ngl), lower the context (-c / num_ctx) or quantize the KV cache (-ctk q8_0 with -fa), use a smaller "
              "quantization, or balance the GPUs with --tensor-split / --main-gpu (leave a small GPU out with CUDA_VISIBLE_DEVICES)",
       .check = "system.memory_headroom" },
+    { .id = "llamacpp.cpu_build", .layer = FW, .match = { "not compiled with GPU offload support" },
+      .cause = "this llama.cpp build (or the llama-cpp-python wheel, or the program bundling it) was compiled without a GPU backend, "
+               "so --n-gpu-layers is ignored and everything runs on the CPU",
+      .fix = "use a CUDA build: rebuild with cmake -DGGML_CUDA=ON (older releases: LLAMA_CUBLAS=1), install a CUDA release binary, or "
+             "reinstall llama-cpp-python with CMAKE_ARGS=\"-DGGML_CUDA=on\" (and --no-cache-dir)",
+      .check = NULL },
     { .id = "tgi.warmup_memory", .layer = AP,
       .match = { "Not enough memory to handle", "You need to decrease `--max-batch-prefill-tokens`" },
       .also = { "tokens" },
@@ -204,7 +232,7 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "lower --max-batch-prefill-tokens (and --max-total-tokens / --max-input-length), use a smaller or quantized model, or "
              "shard it over more GPUs (--num-shard)",
       .check = "system.memory_headroom" },
-    { .id = "ollama.no_gpu", .layer = SY, .match = { "no compatible GPUs were discovered" },
+    { .id = "ollama.no_gpu", .layer = SY, .match = { "no compatible GPUs were discovered", "gpu support may not be enabled", "No NVIDIA/AMD GPU detected" },
       .cause = "ollama found no GPU it can use and runs on the CPU: in a container the GPU was not passed through (no --gpus / NVIDIA "
                "Container Toolkit, or Docker Desktop without WSL GPU support), or the driver is missing, or the GPU is older than "
                "ollama supports",
