@@ -88,7 +88,8 @@ const cp_signal cp_signals_ecosystem[] = {
     { .id = "tensorrt.engine_version", .layer = LI,
       .match = { "Version tag does not match", "safeVersionRead == safeSerializationVersion", "Unexpected call to stub loadRunner",
                  "The engine plan file is not compatible with this version of TensorRT",
-                 "The engine plan file is generated on an incompatible device", "Engine deserialization failed" },
+                 "The engine plan file is generated on an incompatible device", "Engine deserialization failed",
+                 "magicTag == rt::kPLAN_MAGIC_TAG", "Magic tag does not match" },
       .cause = "the serialized TensorRT engine (.engine/.plan) was built by another TensorRT release, or on another GPU model, than the "
                "one loading it; engines are not portable across TensorRT versions or compute capabilities",
       .fix = "rebuild the engine (trtexec or the builder) on this machine with the TensorRT it runs with, or run it with the exact "
