@@ -56,6 +56,14 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "turn flash attention off for this GPU (transformers: attn_implementation=\"sdpa\" or \"eager\"; vLLM picks another "
              "backend) or run on a GPU of compute capability 8.0 or newer",
       .check = "framework.arch" },
+    { .id = "flash_attn.not_installed", .layer = LI,
+      .match = { "the package flash_attn seems to be not installed", "FlashAttention2 has been toggled on, but it cannot be used" },
+      .cause = "the program asks transformers for FlashAttention 2 (attn_implementation=\"flash_attention_2\") but the flash-attn "
+               "package is missing from this environment or does not import (a wheel for another PyTorch or CUDA)",
+      .fix = "install a flash-attn wheel built for this PyTorch, CUDA and Python (pip install flash-attn --no-build-isolation, or the "
+             "release wheel whose name matches torch.__version__ and torch.version.cuda), or load the model with "
+             "attn_implementation=\"sdpa\" instead",
+      .check = NULL },
     { .id = "build.extension_abi", .layer = FW, .match = { "undefined symbol: " },
       .also = { "_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at" },
       .cause = "a compiled PyTorch extension (flash-attn, xFormers, apex, vLLM's _C, torchvision, a model's custom op ...) was built "
@@ -225,6 +233,13 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "use a CUDA build: rebuild with cmake -DGGML_CUDA=ON (older releases: LLAMA_CUBLAS=1), install a CUDA release binary, or "
              "reinstall llama-cpp-python with CMAKE_ARGS=\"-DGGML_CUDA=on\" (and --no-cache-dir)",
       .check = NULL },
+    { .id = "vllm.not_enough_gpus", .layer = SY, .match = { "The number of required GPUs exceeds the total number of available GPUs" },
+      .cause = "vLLM was asked for more GPUs (tensor_parallel_size times pipeline_parallel_size) than its Ray placement group or "
+               "cluster holds: fewer GPUs are visible to the process (CUDA_VISIBLE_DEVICES, the container's --gpus), Ray was started "
+               "with fewer (--num-gpus), or other Ray workers already hold some",
+      .fix = "make tensor_parallel_size x pipeline_parallel_size at most the GPUs visible (nvidia-smi -L in the same environment; "
+             "ray status for a cluster), or give the process or container the GPUs it needs",
+      .check = "system.visibility" },
     { .id = "tgi.warmup_memory", .layer = AP,
       .match = { "Not enough memory to handle", "You need to decrease `--max-batch-prefill-tokens`" },
       .also = { "tokens" },
