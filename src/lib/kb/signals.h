@@ -61,6 +61,7 @@ extern const cp_signal cp_signals_libs[];
 extern const cp_signal cp_signals_frameworks[];
 extern const cp_signal cp_signals_health[];
 extern const cp_signal cp_signals_build[];
+extern const cp_signal cp_signals_ecosystem[];
 
 /* Every row of every table, in a fixed order: curated rows first, then one
  * generic row per CUresult and nvmlReturn_t name of kb/errors.c not claimed

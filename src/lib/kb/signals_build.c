@@ -76,14 +76,16 @@ const cp_signal cp_signals_build[] = {
              "https://download.pytorch.org/whl/cu121) at matching versions",
       .check = "framework.conflicts" },
     { .id = "build.extension_abi", .layer = FW,
-      .match = { "undefined symbol: ", "xFormers can't load C++/CUDA extensions" },
-      /* the symbol's C++ namespace: c10, at, torch, caffe2 (mangled) */
+      .match = { "undefined symbol: " },
+      /* the symbol's C++ namespace: c10, at, torch, caffe2 (mangled); xFormers' own wording is
+       * xformers.build_mismatch's */
       .also = { "symbol: _zn3c10", "symbol: _znk3c10", "symbol: _zn2at", "symbol: _znk2at",
-                "symbol: _zn5torch", "symbol: _znk5torch", "symbol: _zn6caffe2", "xformers" },
-      .cause = "a compiled extension was built against another PyTorch version (or C++ ABI) than the one "
-               "it is imported into, so torch symbols it needs are missing",
-      .fix = "rebuild the extension against the installed torch (pip install --no-build-isolation "
-             "--force-reinstall, or setup.py clean then build), or install the torch version it was built for",
+                "symbol: _zn5torch", "symbol: _znk5torch", "symbol: _zn6caffe2" },
+      .cause = "a compiled PyTorch extension (flash-attn, xFormers, apex, vLLM's _C, torchvision, a model's custom op ...) was built "
+               "against another PyTorch release or C++ ABI than the one installed, so a PyTorch (c10 / at::) function it calls does not exist",
+      .fix = "install the extension's wheel built for exactly this PyTorch, CUDA and C++ ABI (flash-attn names them: "
+             "+cu12torch2.Xcxx11abiTRUE/FALSE; torch._C._GLIBCXX_USE_CXX11_ABI tells which), or rebuild it against the installed "
+             "PyTorch (pip install --no-build-isolation --force-reinstall --no-cache-dir PACKAGE)",
       .check = "framework.found" },
     { .id = NULL }
 };

@@ -1,7 +1,8 @@
 /*
  * Explain rows for the CUDA libraries: NCCL results and messages, cuBLAS
  * statuses (CUBLAS_STATUS_*), cuFFT results (CUFFT_*), cuSOLVER, cuSPARSE
- * and cuRAND statuses and cuDNN statuses (CUDNN_STATUS_*).
+ * and cuRAND statuses (also in the forms frameworks print them) and cuDNN
+ * statuses (CUDNN_STATUS_*).
  *
  * Every status the installed headers declare (cublasStatus_t in
  * cublas_api.h, cufftResult in cufft.h, cusolverStatus_t in
@@ -21,6 +22,7 @@
 
 #define DR CP_LAYER_DRIVER
 #define SY CP_LAYER_SYSTEM
+#define DR CP_LAYER_DRIVER
 #define LI CP_LAYER_LIBRARIES
 #define AP CP_LAYER_APPLICATION
 
@@ -107,7 +109,8 @@ const cp_signal cp_signals_libs[] = {
       .check = NULL },
 
     /* cuFFT (cufftResult; INCOMPLETE_PARAMETER_LIST, PARSE_ERROR and LICENSE_ERROR are older releases' names) */
-    { .id = "cufft.alloc_failed", .layer = AP, .match = { "CUFFT_ALLOC_FAILED", "cuFFT failed to allocate GPU or CPU memory" },
+    { .id = "cufft.alloc_failed", .layer = AP,
+      .match = { "CUFFT_ALLOC_FAILED", "cuFFT failed to allocate GPU or CPU memory", "== CUFFT_SUCCESS (2 vs. 0)" /* glog CHECK_EQ */ },
       .cause = "cuFFT could not allocate the GPU (or host) memory for a plan or its work area: the transform, its batch or the memory others hold is too large",
       .fix = "lower the batch or transform size (FFT work areas can be as large as the data), free GPU memory or stop other processes on the GPU",
       .check = "system.memory_headroom" },
@@ -126,7 +129,8 @@ const cp_signal cp_signals_libs[] = {
       .fix = "check the sizes, strides, batch and pointers passed to the plan and exec calls (and the device current when the plan was made); "
              "give the plan its work area (cufftSetWorkArea) when auto-allocation is off",
       .check = NULL },
-    { .id = "cufft.internal_error", .layer = LI, .match = { "CUFFT_INTERNAL_ERROR", "CUFFT_EXEC_FAILED", "CUFFT_SETUP_FAILED" },
+    { .id = "cufft.internal_error", .layer = LI,
+      .match = { "CUFFT_INTERNAL_ERROR", "CUFFT_EXEC_FAILED", "CUFFT_SETUP_FAILED", "== CUFFT_SUCCESS (5 vs. 0)", "== CUFFT_SUCCESS (6 vs. 0)" },
       .cause = "cuFFT failed inside: a driver or internal error (INTERNAL_ERROR), an FFT kernel that failed to run (EXEC_FAILED), or the library failed to "
                "initialise (SETUP_FAILED); most often a cuFFT too old for this GPU (the cuFFT of CUDA 11.7 and older fails on RTX 40 / Ada GPUs), "
                "an earlier CUDA error that broke the context, or GPU memory running short",
@@ -196,7 +200,8 @@ const cp_signal cp_signals_libs[] = {
       .fix = "free GPU memory, stop other processes on the GPU, or split the work into smaller blocks",
       .check = "system.memory_headroom" },
     { .id = "cusparse.insufficient_resources", .layer = LI,
-      .match = { "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", "insufficient resources when calling `" },   /* PyTorch: cusparseGetErrorString */
+      .match = { "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", "insufficient resources when calling `",   /* PyTorch: cusparseGetErrorString */
+                 "with error: insufficient resources (11)" },
       .also = { "cusparse" },
       .cause = "the resources cuSPARSE's algorithm needs for this input (GPU memory, shared memory, or the range of its index type) do not suffice: "
                "SpGEMM's default algorithm needs a work area that grows with the number of intermediate products",
@@ -217,7 +222,11 @@ const cp_signal cp_signals_libs[] = {
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call and fix that error; check free GPU memory and that the framework's cuSPARSE is "
              "the one its build expects",
       .check = "framework.libs" },
-    { .id = "cusparse.internal_error", .layer = LI, .match = { "CUSPARSE_STATUS_INTERNAL_ERROR" },
+    { .id = "cusparse.internal_error", .layer = LI,
+      /* the text cusparseGetErrorString gives, behind PyTorch's "when calling `cusparse..." or the
+       * library samples' "CUSPARSE API failed at line N with error: TEXT (N)" */
+      .match = { "CUSPARSE_STATUS_INTERNAL_ERROR", "with error: internal error (7)", "CUDA error: internal error when calling `" },
+      .also = { "cusparse" },
       .cause = "a cuSPARSE call failed inside the library: often an option this release no longer or not yet accepts (a compute type, algorithm or "
                "data type), an earlier CUDA error that broke the context, or GPU memory running short",
       .fix = "check the call's types and algorithm against the documentation of the installed cuSPARSE release; rerun with CUDA_LAUNCH_BLOCKING=1 "
@@ -234,7 +243,7 @@ const cp_signal cp_signals_libs[] = {
       .cause = "the cuRAND library loaded is not the one the program was built against (header and library versions differ)",
       .fix = "keep one cuRAND, of the CUDA the program was built with, on the library path (LD_LIBRARY_PATH, the nvidia-curand wheel)",
       .check = "libraries.shadow" },
-    { .id = "curand.init_failed", .layer = DR, .match = { "CURAND_STATUS_INITIALIZATION_FAILED" },
+    { .id = "curand.init_failed", .layer = DR, .match = { "CURAND_STATUS_INITIALIZATION_FAILED", "CURAND failure 203" },
       .cause = "cuRAND could not initialise CUDA: the CUDA driver failed to start (no usable GPU, a driver and library mismatch, a forward-compatibility "
                "libcuda on a GPU or driver it does not support)",
       .fix = "run `cuprobe doctor`: the driver's first failure says why; do not load a cuda-compat libcuda where it is not supported",
@@ -243,7 +252,7 @@ const cp_signal cp_signals_libs[] = {
       .cause = "cuRAND could not allocate memory for its generator state or output: GPU memory is used up",
       .fix = "free GPU memory or stop other processes on the GPU; generate random numbers in smaller batches",
       .check = "system.memory_headroom" },
-    { .id = "curand.length_not_multiple", .layer = AP, .match = { "CURAND_STATUS_LENGTH_NOT_MULTIPLE" },
+    { .id = "curand.length_not_multiple", .layer = AP, .match = { "CURAND_STATUS_LENGTH_NOT_MULTIPLE", "CURAND failure 105" /* CNTK */ },
       .cause = "the program asked cuRAND for a count of values its generator cannot make: normal and log-normal distributions make pairs, so an odd "
                "count fails with a pseudo-random generator; quasi-random generators need a multiple of their dimensions",
       .fix = "ask for an even number of normal samples (round up by one and drop the extra), a multiple of the dimensions for quasi-random generators",
@@ -344,5 +353,6 @@ const cp_signal cp_signals_libs[] = {
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 and " F_CUDNN_LOG " to see the failing step and the error underneath; check free GPU memory and that the "
              "framework's CUDA and cuDNN support this GPU and driver; for FP_OVERFLOW scale the inputs or compute in fp32; for IN_PROGRESS synchronize the stream and ask again",
       .check = "system.memory_headroom" },
+
     { .id = NULL }
 };

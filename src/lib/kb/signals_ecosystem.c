@@ -1,0 +1,257 @@
+/*
+ * Explain rows for the libraries and servers that sit on top of the CUDA
+ * stack: the set-up messages of quantisation and attention libraries
+ * (bitsandbytes, AutoGPTQ/exllama, flash-attention, xFormers) and of
+ * TensorRT, compiled PyTorch extensions, JAX/XLA's checks of the CUDA
+ * libraries it loads, device placement and too-old GPUs refused by
+ * frameworks, and the memory planning of inference servers (vLLM and its
+ * forks, TGI, ollama) and Triton kernels.  llama.cpp's ggml_cuda messages
+ * carry the CUDA error text, which signals_cuda.c explains.
+ *
+ * Phrases come from the stable words each program prints (its source), not
+ * from one user's paths or versions.  A phrase whose edge is a letter or
+ * digit is matched on a word boundary, so mangled C++ names (undefined
+ * symbol: _ZN3c10...) are matched through also, which is a plain substring.
+ *
+ * To add a row: see signals_cuda.c.
+ */
+#include "signals.h"
+
+#define SY CP_LAYER_SYSTEM
+#define DR CP_LAYER_DRIVER
+#define RT CP_LAYER_RUNTIME
+#define LI CP_LAYER_LIBRARIES
+#define FW CP_LAYER_FRAMEWORK
+#define AP CP_LAYER_APPLICATION
+
+const cp_signal cp_signals_ecosystem[] = {
+    /* Quantisation and attention libraries: their CUDA set-up */
+    { .id = "bitsandbytes.no_gpu_build", .layer = LI,
+      .match = { "compiled without GPU support", "CUDA Setup failed despite GPU being available", "Defaulting to libbitsandbytes_cpu",
+                 "libbitsandbytes_cpu", "Could not find the bitsandbytes CUDA binary",
+                 "Required library version not found: libbitsandbytes", "Configured CUDA binary not found at",
+                 "object has no attribute 'cadam32bit_grad_fp32'" },
+      .also = { "bitsandbytes", "CUDA Setup", "cadam32bit" },
+      .cause = "bitsandbytes loaded its CPU-only library because it found no CUDA binary of its own that fits: the release has none for "
+               "this platform (releases before 0.43 shipped none for Windows), none for the CUDA version PyTorch reports, or it could not "
+               "find the CUDA runtime; 8-bit and 4-bit optimizers and quantization then fail",
+      .fix = "install a bitsandbytes release with CUDA binaries for this platform and CUDA (pip install -U bitsandbytes: 0.43 and newer ship "
+             "Linux and Windows CUDA builds), with a CUDA build of PyTorch; `python -m bitsandbytes` shows what it found",
+      .check = NULL },
+    { .id = "gptq.kernels_missing", .layer = LI,
+      .match = { "CUDA kernels for auto_gptq are not installed", "Exllama kernel is not installed", "exllama_kernels not installed",
+                 "CUDA extension not installed" },
+      .cause = "AutoGPTQ (or another GPTQ loader) runs without its compiled CUDA kernels: the wheel was built without them (pre-built "
+               "Windows wheels, BUILD_CUDA_EXT=0), for another PyTorch/CUDA than the one installed, or PyTorch is a CPU build; "
+               "inference is then very slow or the model fails to load",
+      .fix = "install the auto-gptq wheel built for the installed PyTorch and CUDA (the +cuXXX wheel from the project's index), or build it "
+             "from source with a CUDA toolkit whose major matches torch.version.cuda; check that PyTorch itself is a CUDA build",
+      .check = NULL },
+    { .id = "flash_attn.gpu_too_old", .layer = LI,
+      .match = { "FlashAttention only supports Ampere GPUs or newer", "FlashAttention only supports Turing GPUs or newer",
+                 "FlashAttention only supports Hopper GPUs" },
+      .cause = "flash-attention has no kernels for this GPU: FlashAttention 2 needs an Ampere or newer GPU (compute capability 8.0+, "
+               "e.g. A100, RTX 30/40), FlashAttention 1 a Turing or newer one, FlashAttention 3 a Hopper (H100); V100, T4, P100 and "
+               "older GPUs are refused",
+      .fix = "turn flash attention off for this GPU (transformers: attn_implementation=\"sdpa\" or \"eager\"; vLLM picks another "
+             "backend) or run on a GPU of compute capability 8.0 or newer",
+      .check = "framework.arch" },
+    { .id = "flash_attn.not_installed", .layer = LI,
+      .match = { "the package flash_attn seems to be not installed", "FlashAttention2 has been toggled on, but it cannot be used" },
+      .cause = "the program asks transformers for FlashAttention 2 (attn_implementation=\"flash_attention_2\") but the flash-attn "
+               "package is missing from this environment or does not import (a wheel for another PyTorch or CUDA)",
+      .fix = "install a flash-attn wheel built for this PyTorch, CUDA and Python (pip install flash-attn --no-build-isolation, or the "
+             "release wheel whose name matches torch.__version__ and torch.version.cuda), or load the model with "
+             "attn_implementation=\"sdpa\" instead",
+      .check = NULL },
+    { .id = "xformers.build_mismatch", .layer = FW,
+      .match = { "xFormers can't load C++/CUDA extensions", "xFormers was built for:" },
+      .cause = "the xFormers wheel was built for another PyTorch, CUDA or Python than the ones installed, so its C++/CUDA kernels do "
+               "not load (memory-efficient attention and the other fused ops are missing)",
+      .fix = "install the xFormers release built for the installed PyTorch and CUDA (pip install -U xformers --index-url "
+             "https://download.pytorch.org/whl/cuXXX for torch's CUDA), or PyTorch matching the xFormers wheel",
+      .check = NULL },
+    { .id = "xformers.no_cuda_build", .layer = LI,
+      .match = { "xFormers wasn't build with CUDA support", "xFormers wasn't built with CUDA support" },
+      .cause = "the installed xFormers has no CUDA kernels (a CPU or source build without CUDA, or a wheel whose kernels were not "
+               "compiled for this platform), so every GPU attention operator is unavailable",
+      .fix = "install an xFormers wheel with CUDA kernels for the installed PyTorch and CUDA (the download.pytorch.org cuXXX index), or "
+             "build it with the CUDA toolkit present; `python -m xformers.info` lists which operators are available",
+      .check = NULL },
+    { .id = "xformers.no_operator", .layer = FW, .match = { "No operator found for `" }, .also = { "attention" },
+      .cause = "no xFormers attention kernel accepts these inputs; the reasons listed under each operator say why: device=cpu "
+               "(the tensors are on the CPU: a CPU-only PyTorch or a model not moved to the GPU), a dtype it does not take (float32 "
+               "for flash kernels), \"xFormers wasn't build with CUDA support\", or a GPU capability too low for the kernel",
+      .fix = "read the reasons: for device=cpu install a CUDA build of PyTorch and move the model and inputs to the GPU; use fp16/bf16 "
+             "inputs for the flash kernels; install an xFormers wheel that matches PyTorch; or turn xFormers attention off",
+      .check = "framework.cuda" },
+    { .id = "tensorrt.engine_version", .layer = LI,
+      .match = { "Version tag does not match", "safeVersionRead == safeSerializationVersion", "Unexpected call to stub loadRunner",
+                 "The engine plan file is not compatible with this version of TensorRT",
+                 "The engine plan file is generated on an incompatible device", "Engine deserialization failed",
+                 "magicTag == rt::kPLAN_MAGIC_TAG", "Magic tag does not match" },
+      .cause = "the serialized TensorRT engine (.engine/.plan) was built by another TensorRT release, or on another GPU model, than the "
+               "one loading it; engines are not portable across TensorRT versions or compute capabilities",
+      .fix = "rebuild the engine (trtexec or the builder) on this machine with the TensorRT it runs with, or run it with the exact "
+             "TensorRT release that built it; keep one TensorRT version on the library path",
+      .check = NULL },
+    { .id = "tensorrt.lib_mismatch", .layer = LI,
+      .match = { "TensorRT was linked against", "but running against cuBLAS", "but running against cuDNN" },
+      .cause = "TensorRT loaded another cuDNN or cuBLAS/cuBLASLt release than the one it was built with: a warning while the versions "
+               "differ only a little, an error (e.g. from Myelin) when the loaded copy is older than TensorRT needs",
+      .fix = "install the cuDNN and CUDA (cuBLAS) releases listed in this TensorRT release's support matrix and remove other copies "
+             "from the library path (LD_LIBRARY_PATH, PATH on Windows, extra nvidia-* wheels)",
+      .check = "libraries.shadow" },
+    { .id = "tensorrt.cuda_init_failed", .layer = DR, .match = { "CUDA initialization failure with error" },
+      .cause = "TensorRT's first CUDA runtime call failed; the number is the cudaError_t: 35 (the most common) means the driver is "
+               "older than the CUDA runtime TensorRT was built with, 100 no GPU visible to the process, 2 no memory, 3 or 999 a broken "
+               "driver state",
+      .fix = "for 35 upgrade the driver to one that supports this TensorRT's CUDA (or use a TensorRT/CUDA build for the driver you "
+             "have); for 100 check CUDA_VISIBLE_DEVICES and the container's GPU access; run `cuprobe doctor`",
+      .check = "runtime.driver_compat" },
+
+    /* JAX / XLA: the CUDA libraries and tools it checks */
+    { .id = "jax.lib_older", .layer = FW, .match = { "but JAX was built against version" },
+      .cause = "a CUDA library JAX loaded (the CUDA runtime, cuDNN, cuBLAS, cuFFT, cuSOLVER, cuSPARSE or cuPTI named in the message) "
+               "is older than the one this jaxlib was built against, so JAX refuses the GPU and falls back to the CPU",
+      .fix = "install JAX with its CUDA libraries in a fresh environment (pip install -U \"jax[cuda12]\", which brings matching nvidia-* "
+             "wheels), or upgrade the named library; remove older copies from LD_LIBRARY_PATH that shadow the wheels",
+      .check = "framework.libs" },
+    { .id = "jax.lib_missing", .layer = LI,
+      .match = { "Unable to load cuPTI", "Unable to load cuDNN", "Unable to load cuFFT", "Unable to load cuSOLVER",
+                 "Unable to load cuSPARSE", "Unable to load cuBLAS", "Unable to load CUDA.", "Unable to load NCCL" },
+      .also = { "Is it installed" },
+      .cause = "JAX's CUDA plugin could not load or query a CUDA library it needs (the named one): it is not installed, not on the "
+               "loader path, or it fails to initialise (the traceback under it gives the library's own error)",
+      .fix = "install JAX with its CUDA libraries (pip install -U \"jax[cuda12]\") or the named nvidia-* wheel, and remove an "
+             "LD_LIBRARY_PATH that points at an older or partial CUDA; the error under the line says why the load failed",
+      .check = "framework.libs" },
+    { .id = "xla.dnn_init_failed", .layer = LI,
+      .match = { "DNN library initialization failed", "DNN library is not found" },
+      .cause = "XLA could not create its cuDNN handle: cuDNN is missing, or a release other than the one jaxlib (or TensorFlow) was "
+               "built for (\"Loaded runtime CuDNN library: X but source was compiled with: Y\" above), or GPU memory was already "
+               "taken (JAX preallocates 75 % of it; another process or framework on the GPU), or the driver is too old",
+      .fix = "read the errors above it; install the cuDNN the framework was built for (pip install -U \"jax[cuda12]\" brings it), "
+             "free GPU memory or set XLA_PYTHON_CLIENT_PREALLOCATE=false, and check the driver supports the CUDA in use",
+      .check = "libraries.load" },
+    { .id = "jax.jaxlib_version", .layer = FW,
+      .match = { "but this version of jax requires version", "is newer than and incompatible with jax version" },
+      .cause = "the installed jax and jaxlib (or its CUDA plugin) are releases that do not go together: jaxlib older than this jax "
+               "needs, or newer than it supports (often jax upgraded alone, or a jaxlib pinned by a CUDA-specific wheel)",
+      .fix = "install them together at matching versions in one step: pip install -U \"jax[cuda12]\" (it pins jaxlib and the CUDA "
+             "plugin), or pin jax to the release of the jaxlib you must keep",
+      .check = "framework.found" },
+    { .id = "xla.ptxas_too_old", .layer = RT,
+      .match = { "You are using ptxas", "XLA requires ptxas version", "is known to miscompile XLA code" },
+      .cause = "XLA compiles its GPU kernels with the ptxas it finds on PATH (or in the CUDA it was pointed at), and that ptxas is "
+               "older than XLA supports: an old CUDA toolkit earlier on PATH than the one JAX or TensorFlow needs",
+      .fix = "put a ptxas of a supported CUDA first on PATH (the toolkit's bin/, or pip install nvidia-cuda-nvcc-cu12 with "
+             "\"jax[cuda12]\"), or remove the old toolkit from PATH",
+      .check = "runtime.toolkits" },
+
+    /* Frameworks and servers: placement, too-old GPUs, memory planning */
+    { .id = "torch.device_mismatch", .layer = AP,
+      .match = { "Expected all tensors to be on the same device", "Expected object of device type cuda but got device type cpu",
+                 "Expected object of device type cpu but got device type cuda", "Expected object of backend CUDA but got backend CPU",
+                 "Expected object of backend CPU but got backend CUDA" },
+      .cause = "one operation got tensors on different devices: an input, a buffer or part of the model was left on the CPU or on "
+               "another GPU (device_map=\"auto\" splitting a model over several GPUs, model code that makes tensors on a fixed device)",
+      .fix = "move the inputs to the device of the layer that takes them (inputs.to(model.device)); with several GPUs load the model on "
+             "one (device_map={\"\": 0} or CUDA_VISIBLE_DEVICES=0) unless it needs the split; the message names the two devices",
+      .check = NULL },
+    { .id = "torch.bf16_unsupported", .layer = FW,
+      .match = { "is only supported on GPUs with compute capability of at least", "Current CUDA Device does not support bfloat16",
+                 "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires" },
+      .also = { "bf16", "bfloat16" },
+      .cause = "the model or the run asks for bfloat16, which needs a GPU of compute capability 8.0 or newer (Ampere: A100, RTX 30 and "
+               "later); V100, T4, P100, P40 and other older GPUs have no bf16 support",
+      .fix = "use float16 instead (vLLM: --dtype=half; transformers: torch_dtype=torch.float16 or fp16=True instead of bf16=True), or "
+             "float32; or run on a GPU of compute capability 8.0 or newer",
+      .check = "framework.arch" },
+    { .id = "serving.gpu_too_old", .layer = FW,
+      .match = { "GPUs with compute capability below", "CUDA GPU is too old" },
+      .cause = "the inference server does not support this GPU's compute capability (vLLM needs 7.0 or newer; ollama skips GPUs below "
+               "its minimum, 5.0 in recent releases), so it refuses or ignores the GPU",
+      .fix = "run on a newer GPU, or use a server or an older release that still supports this architecture (llama.cpp built for "
+             "this sm_XX, an older vLLM)",
+      .check = "framework.arch" },
+    { .id = "triton.gpu_too_old", .layer = FW, .match = { "which is too old to be supported by the triton GPU compiler" },
+      .cause = "torch.compile (inductor) generates Triton kernels, and Triton supports only GPUs of compute capability 7.0 or newer; "
+               "this GPU (Pascal or older: GTX 10xx, P100, P40) is refused",
+      .fix = "run without torch.compile on this GPU (drop the compile call or the program's compile option, or set "
+             "TORCHDYNAMO_DISABLE=1), or use a GPU of compute capability 7.0 or newer",
+      .check = "framework.arch" },
+    { .id = "tf.gpu_too_old", .layer = FW, .match = { "The minimum required Cuda capability is" },
+      .cause = "this TensorFlow build carries no code for the GPU's compute capability, so it ignores the GPU and runs on the CPU "
+               "(each release sets a minimum: 3.0, 3.5, later 5.0 and more in recent builds)",
+      .fix = "use a TensorFlow release whose minimum this GPU meets, or build TensorFlow (or TensorFlow Serving) from source with this "
+             "compute capability in TF_CUDA_COMPUTE_CAPABILITIES",
+      .check = "framework.arch" },
+    { .id = "triton.out_of_resources", .layer = AP,
+      .match = { "out of resource: shared memory", "OutOfResources: out of resource" },
+      .cause = "a Triton kernel's configuration (block sizes times num_stages) needs more shared memory (or threads, registers) than "
+               "this GPU has per block: configurations tuned for an A100 or H100 (up to 227 KB) fail on GPUs with about 100 KB, "
+               "such as RTX 30/40 (sm_86/89)",
+      .fix = "use smaller BLOCK sizes or fewer num_stages for this GPU (the message gives the amount required and the hardware "
+             "limit); in a library, update it or pick a kernel/backend tuned for this GPU",
+      .check = NULL },
+    { .id = "vllm.kv_cache_too_small", .layer = AP,
+      .match = { "is larger than the maximum number of tokens that can be stored in KV cache", "No available memory for the cache blocks",
+                 "KV cache is needed, which is larger than the available KV cache memory" },
+      .cause = "after the model weights and the profiled activations, the GPU memory vLLM may use (gpu_memory_utilization of the total) "
+               "leaves too little for the KV cache of one request of max_model_len tokens (or none at all)",
+      .fix = "lower max_model_len (--max-model-len), raise --gpu-memory-utilization (0.95), use a smaller or more quantized model or "
+             "kv-cache-dtype fp8, or spread the model over more GPUs (--tensor-parallel-size)",
+      .check = "system.memory_headroom" },
+    { .id = "vllm.free_memory_low", .layer = SY, .match = { "is less than desired GPU memory utilization" },
+      .cause = "at start-up less GPU memory was free than gpu_memory_utilization asks for (a fraction of the total memory): another "
+               "process, often an earlier vLLM instance or a second server on the same GPU, holds the rest",
+      .fix = "stop the other processes on the GPU (nvidia-smi lists them), or lower --gpu-memory-utilization to what is free; two "
+             "servers on one GPU need fractions that sum to less than 1",
+      .check = "system.gpu_processes" },
+    { .id = "llamacpp.alloc_failed", .layer = AP,
+      .match = { "ggml_backend_cuda_buffer_type_alloc_buffer: allocating", "failed to allocate compute buffers",
+                 "ggml_gallocr_reserve_n: failed to allocate", "alloc_tensor_range: failed to allocate",
+                 "unable to allocate backend buffer" },
+      .cause = "llama.cpp (or ollama, llama-cpp-python on top of it) could not place its plan in GPU memory: the offloaded layers "
+               "(-ngl / --n-gpu-layers), the KV cache for the context size and the compute buffers need more than the named device has "
+               "free; with several GPUs the split can overload one small GPU",
+      .fix = "offload fewer layers (-ngl), lower the context (-c / num_ctx) or quantize the KV cache (-ctk q8_0 with -fa), use a smaller "
+             "quantization, or balance the GPUs with --tensor-split / --main-gpu (leave a small GPU out with CUDA_VISIBLE_DEVICES)",
+      .check = "system.memory_headroom" },
+    { .id = "llamacpp.cpu_build", .layer = FW, .match = { "not compiled with GPU offload support" },
+      .cause = "this llama.cpp build (or the llama-cpp-python wheel, or the program bundling it) was compiled without a GPU backend, "
+               "so --n-gpu-layers is ignored and everything runs on the CPU",
+      .fix = "use a CUDA build: rebuild with cmake -DGGML_CUDA=ON (older releases: LLAMA_CUBLAS=1), install a CUDA release binary, or "
+             "reinstall llama-cpp-python with CMAKE_ARGS=\"-DGGML_CUDA=on\" (and --no-cache-dir)",
+      .check = NULL },
+    { .id = "vllm.not_enough_gpus", .layer = SY, .match = { "The number of required GPUs exceeds the total number of available GPUs" },
+      .cause = "vLLM was asked for more GPUs (tensor_parallel_size times pipeline_parallel_size) than its Ray placement group or "
+               "cluster holds: fewer GPUs are visible to the process (CUDA_VISIBLE_DEVICES, the container's --gpus), Ray was started "
+               "with fewer (--num-gpus), or other Ray workers already hold some",
+      .fix = "make tensor_parallel_size x pipeline_parallel_size at most the GPUs visible (nvidia-smi -L in the same environment; "
+             "ray status for a cluster), or give the process or container the GPUs it needs",
+      .check = "system.visibility" },
+    { .id = "tgi.warmup_memory", .layer = AP,
+      .match = { "Not enough memory to handle", "You need to decrease `--max-batch-prefill-tokens`" },
+      .also = { "tokens" },
+      .cause = "Text Generation Inference's warm-up ran the largest prefill batch it was configured for and it did not fit in the GPU "
+               "memory left after the model",
+      .fix = "lower --max-batch-prefill-tokens (and --max-total-tokens / --max-input-length), use a smaller or quantized model, or "
+             "shard it over more GPUs (--num-shard)",
+      .check = "system.memory_headroom" },
+    { .id = "ollama.no_gpu", .layer = SY, .match = { "no compatible GPUs were discovered", "gpu support may not be enabled", "No NVIDIA/AMD GPU detected" },
+      .cause = "ollama found no GPU it can use and runs on the CPU: in a container the GPU was not passed through (no --gpus / NVIDIA "
+               "Container Toolkit, or Docker Desktop without WSL GPU support), or the driver is missing, or the GPU is older than "
+               "ollama supports",
+      .fix = "start the container with --gpus all (compose: deploy.resources.reservations.devices with driver: nvidia) and check "
+             "nvidia-smi inside it; else install the driver; ollama's debug log (OLLAMA_DEBUG=1) says why each GPU was skipped",
+      .check = "system.visibility" },
+    { .id = "ollama.system_memory", .layer = AP, .match = { "model requires more system memory" },
+      .cause = "ollama's memory plan for the model (weights plus context) needs more memory than the machine has free: the model is too "
+               "large for this host (GPU memory and RAM together)",
+      .fix = "use a smaller model or a smaller quantization (q4 tags), lower num_ctx, stop other loaded models (ollama ps / ollama stop), "
+             "or add memory",
+      .check = NULL },
+    { .id = NULL }
+};
