@@ -1,13 +1,15 @@
 #!/bin/sh
 # The servers and tools `make test` drives beyond a C compiler: Debian's
 # prometheus (the server and promtool: tests/exporter.sh scrapes the
-# exporter with a real Prometheus on loopback) and tmux (tests/top.sh drives
-# `cuprobe top` in it).  Run by `make test` first: as root with apt-get (a
+# exporter with a real Prometheus on loopback), python3-grpcio (gRPC's own
+# server stands in for the kubelet's pod-resources socket there) and tmux
+# (tests/top.sh drives `cuprobe top` in it).  Run by `make test` first: as root with apt-get (a
 # fresh machine, CI) whatever is missing is installed; otherwise it only
 # says what is missing, and those parts of the tests report skip.
 missing=
 command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 || missing="$missing prometheus"
 command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+/usr/bin/python3 -c 'import grpc' >/dev/null 2>&1 || missing="$missing python3-grpcio"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "test-deps: installing$missing (Debian packages)"

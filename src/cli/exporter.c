@@ -79,6 +79,15 @@ static void body_drop(body *b)
     }
 }
 
+/* PODRES_EVERY_MS, or $CUPROBE_TEST_PODRES_EVERY_MS (tests: a kubelet that
+ * changes its answer is seen without waiting 10 s). */
+static double podres_every_ms(void)
+{
+    const char *v = getenv("CUPROBE_TEST_PODRES_EVERY_MS");
+    long ms = v ? strtol(v, NULL, 10) : 0;
+    return ms > 0 ? (double)ms : PODRES_EVERY_MS;
+}
+
 /* The exposition of a frame into a new body (NULL when out of memory or
  * past BODY_MAX). */
 static body *build_body(const cp_tele_frame *f, const cp_tele_fields *fl, const cp_tele_verdicts *v,
@@ -423,7 +432,7 @@ int cmd_exporter(int argc, char **argv)
     double client_ms = client_timeout_ms();
     int ticking = 0, asking = 0;
     char last_error[256] = "", last_podres[400] = "-";
-    double next_podres = now_ms();
+    double next_podres = now_ms(), podres_ms = podres_every_ms();
 
     while (!cli_stop_now) {
         double now = now_ms();
@@ -449,7 +458,7 @@ int cmd_exporter(int argc, char **argv)
         if (pr && !asking && now >= next_podres) {
             cp_podres_begin(pr);
             asking = 1;
-            next_podres = now + PODRES_EVERY_MS;
+            next_podres = now + podres_ms;
         }
         if (asking && cp_podres_step(pr)) {
             asking = 0;
@@ -458,8 +467,8 @@ int cmd_exporter(int argc, char **argv)
             if (strcmp(e, last_podres) != 0) {
                 const cp_podres_map *m = cp_podres_map_of(pr);
                 if (!e[0])
-                    cli_error(0, "pod labels from %s: %d GPU%s held by containers", podres_path, m->n,
-                              m->n == 1 ? "" : "s");
+                    cli_error(0, "pod labels from %s (%d NVIDIA device%s held by containers)", podres_path,
+                              m->n, m->n == 1 ? "" : "s");
                 else
                     cli_error(0, "no pod labels%s: %s", m ? " (keeping the last answer)" : "", e);
                 snprintf(last_podres, sizeof last_podres, "%s", e);
