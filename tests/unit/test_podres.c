@@ -286,24 +286,17 @@ static void test_hpack(void)
 
 static size_t frame(uint8_t *q, uint8_t type, uint8_t flags, uint32_t stream, const void *p, size_t n)
 {
-    q[0] = (uint8_t)(n >> 16);
-    q[1] = (uint8_t)(n >> 8);
-    q[2] = (uint8_t)n;
-    q[3] = type;
-    q[4] = flags;
-    q[5] = (uint8_t)(stream >> 24);
-    q[6] = (uint8_t)(stream >> 16);
-    q[7] = (uint8_t)(stream >> 8);
-    q[8] = (uint8_t)stream;
-    if (n) memcpy(q + 9, p, n);
-    return 9 + n;
+    return cp_h2_put_frame(q, type, flags, stream, p, n);
 }
 
 static void test_frames(void)
 {
     cp_h2_frame f;
     uint8_t b[64];
-    size_t n = frame(b, 6, 0, 0, "12345678", 8);
+    size_t n = frame(b, 1, 0x4, 0x80000003u, "ab", 2);   /* the reserved bit never written */
+    CHECK_I64(n, 11);
+    CHECK(memcmp(b, "\0\0\x02\x01\x04\0\0\0\x03" "ab", 11) == 0);
+    n = frame(b, 6, 0, 0, "12345678", 8);
     for (size_t k = 0; k < n; k++) CHECK_I64(cp_parse_h2_frame(b, k, &f), 0);
     CHECK_I64(cp_parse_h2_frame(b, n, &f), 1);
     CHECK_I64(f.len, 8);

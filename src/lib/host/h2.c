@@ -233,18 +233,26 @@ static int fail(cp_h2_resp *r, const char *why)
     return -1;
 }
 
-static void reply(cp_h2_resp *r, uint8_t type, uint8_t flags, const uint8_t *payload, size_t n)
+/* A frame's header and payload into q; see host.h. */
+size_t cp_h2_put_frame(uint8_t *q, uint8_t type, uint8_t flags, uint32_t stream, const uint8_t *p, size_t n)
 {
-    if (r->nreply + 9 + n > sizeof r->reply) return;   /* a flood of pings: the rest unanswered */
-    uint8_t *q = r->reply + r->nreply;
-    q[0] = 0;
+    q[0] = (uint8_t)(n >> 16);
     q[1] = (uint8_t)(n >> 8);
     q[2] = (uint8_t)n;
     q[3] = type;
     q[4] = flags;
-    memset(q + 5, 0, 4);
-    if (n) memcpy(q + 9, payload, n);
-    r->nreply += 9 + n;
+    q[5] = (uint8_t)(stream >> 24 & 0x7f);
+    q[6] = (uint8_t)(stream >> 16);
+    q[7] = (uint8_t)(stream >> 8);
+    q[8] = (uint8_t)stream;
+    if (n) memcpy(q + 9, p, n);
+    return 9 + n;
+}
+
+static void reply(cp_h2_resp *r, uint8_t type, uint8_t flags, const uint8_t *payload, size_t n)
+{
+    if (r->nreply + 9 + n > sizeof r->reply) return;   /* a flood of pings: the rest unanswered */
+    r->nreply += cp_h2_put_frame(r->reply + r->nreply, type, flags, 0, payload, n);
 }
 
 /* The payload of a HEADERS or DATA frame without its padding and priority. */

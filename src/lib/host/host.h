@@ -145,6 +145,10 @@ typedef struct {
  * CP_H2_MAX_FRAME.  Pure. */
 int cp_parse_h2_frame(const uint8_t *buf, size_t len, cp_h2_frame *f);
 
+/* A frame's 9-byte header and its payload p[0..n) into q (which has room
+ * for 9 + n bytes); returns 9 + n. */
+size_t cp_h2_put_frame(uint8_t *q, uint8_t type, uint8_t flags, uint32_t stream, const uint8_t *p, size_t n);
+
 /* The Huffman code of RFC 7541 (appendix B): in[0..len) decoded into out
  * (NUL-terminated, cut to cap - 1 bytes), *outlen the decoded length
  * (which may pass cap).  -1 for a code that is not one (EOS inside,

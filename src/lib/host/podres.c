@@ -277,18 +277,7 @@ cp_podres *cp_podres_open(const char *socket_path, int timeout_ms)
 static void put_frame(cp_podres *c, uint8_t type, uint8_t flags, uint32_t stream, const uint8_t *p, size_t n)
 {
     if (c->nout + 9 + n > sizeof c->out) return;
-    uint8_t *q = c->out + c->nout;
-    q[0] = (uint8_t)(n >> 16);
-    q[1] = (uint8_t)(n >> 8);
-    q[2] = (uint8_t)n;
-    q[3] = type;
-    q[4] = flags;
-    q[5] = (uint8_t)(stream >> 24);
-    q[6] = (uint8_t)(stream >> 16);
-    q[7] = (uint8_t)(stream >> 8);
-    q[8] = (uint8_t)stream;
-    if (n) memcpy(q + 9, p, n);
-    c->nout += 9 + n;
+    c->nout += cp_h2_put_frame(c->out + c->nout, type, flags, stream, p, n);
 }
 
 /* A literal header field without indexing, its name by static index (or a
