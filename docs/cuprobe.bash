@@ -12,7 +12,7 @@ _cuprobe()
     --from|--out|--analyze) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --python|--file|--svg|--textfile|--html|--chrome) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-    --level|--sm|--device|--size|--iters|--only|--interval|--duration|--count|--format|--fields|--listen|--doctor-every|--max-clients|--timeout) return ;;
+    --level|--sm|--device|--size|--iters|--only|--interval|--duration|--count|--format|--fields|--listen|--doctor-every|--max-clients|--pod-resources|--timeout) return ;;
     esac
     if [[ $cur == -* ]]; then
         case $cmd in
@@ -23,7 +23,7 @@ _cuprobe()
         bench) COMPREPLY=($(compgen -W "--device --size --iters --sweep --svg --only --json --color --no-color --timeout -h --help --version" -- "$cur")) ;;
         monitor) COMPREPLY=($(compgen -W "--interval --duration --count --format --fields --textfile --list-fields --timeout -h --help --version" -- "$cur")) ;;
         top) COMPREPLY=($(compgen -W "--interval --timeout -h --help --version" -- "$cur")) ;;
-        exporter) COMPREPLY=($(compgen -W "--listen --interval --doctor-every --max-clients --fields --timeout -h --help --version" -- "$cur")) ;;
+        exporter) COMPREPLY=($(compgen -W "--listen --interval --doctor-every --max-clients --pod-resources --fields --timeout -h --help --version" -- "$cur")) ;;
         trace) COMPREPLY=($(compgen -W "--out --analyze --json --html --chrome --counters --timeout -h --help --version" -- "$cur")) ;;
         snapshot) COMPREPLY=($(compgen -W "--timeout --level --python -h --help --version" -- "$cur")) ;;
         esac

@@ -179,6 +179,80 @@ if start tele-lost --interval 0.1 --doctor-every 0 &&
 else bad "a lost GPU: its series go, the other GPU's stay" "$tmp/body"; fi
 kill -TERM "$epid" 2>/dev/null; wait "$epid" 2>/dev/null
 
+# pod labels from the kubelet's pod-resources socket (gRPC on a unix
+# socket): a stand-in kubelet served by gRPC's own Python server
+# (tests/kubelet/podres_server.py, Debian's python3-grpcio)
+export CUPROBE_TEST_PODRES_EVERY_MS=300
+# kubelet MODE: a stand-in on $tmp/kubelet-MODE.sock; sets kpid
+kubelet() {
+    rm -f "$tmp/kubelet-$1.sock"
+    "$kpy" tests/kubelet/podres_server.py "$tmp/kubelet-$1.sock" "$1" >"$tmp/kubelet-$1.log" 2>&1 &
+    kpid=$!
+    pids="$pids $kpid"
+    for _ in $(seq 100); do grep -q ready "$tmp/kubelet-$1.log" 2>/dev/null && return 0; sleep 0.1; done
+    return 1
+}
+# scrapes_fast N: N scrapes, each answered in under 500 ms
+scrapes_fast() {
+    for _ in $(seq "$1"); do
+        s=$(date +%s%N)
+        get "$port" /metrics | head -n 1 | grep -q "200 OK" || return 1
+        [ $((($(date +%s%N) - s) / 1000000)) -lt 500 ] || return 1
+        sleep 0.1
+    done
+}
+stop_exporter() { kill -TERM "$epid" 2>/dev/null; wait "$epid" 2>/dev/null; }
+
+if start tele-steady-2gpu --interval 0.2 --doctor-every 0 --pod-resources "$tmp/absent.sock" &&
+   wait_for "$port" 'cuprobe_gpu_up{gpu="1",' 10 && sleep 1 && ! grep -q 'pod=' "$tmp/body" &&
+   [ "$(grep -c 'no pod labels' "$tmp/exporter.$port.log")" = 1 ] &&
+   grep -q "no pod labels: cannot connect to $tmp/absent.sock: no such file or directory" "$tmp/exporter.$port.log"; then
+    ok "pod labels: no socket, no labels and one line in the log"
+else bad "pod labels: no socket, no labels and one line in the log" "$tmp/exporter.$port.log"; fi
+stop_exporter
+
+kpy=
+for p in /usr/bin/python3 python3; do "$p" -c 'import grpc' 2>/dev/null && { kpy=$p; break; }; done
+if [ -n "$kpy" ]; then
+    if kubelet ok && start tele-steady-2gpu --interval 0.2 --doctor-every 0 --pod-resources "$tmp/kubelet-ok.sock" &&
+       wait_for "$port" 'cuprobe_gpu_up{gpu="1",.*,pod="trainer-0",namespace="ml",container="pytorch"} 1$' 10 &&
+       grep -q 'cuprobe_gpu_power_watts{gpu="0",uuid="GPU-2a36941f-[^}]*,pod="infer-7",namespace="serving",container="server"} ' "$tmp/body" &&
+       ! grep -q 'cuprobe_gpu_up{gpu="0",.*pod="trainer-0"' "$tmp/body" &&
+       grep -q "pod labels from $tmp/kubelet-ok.sock (2 NVIDIA devices held by containers)" "$tmp/exporter.$port.log"; then
+        ok "pod labels: pod, namespace and container on the GPU each container holds"
+    else bad "pod labels: pod, namespace and container on the GPU each container holds" "$tmp/body"; sed 's/^/    /' "$tmp/exporter.$port.log" "$tmp/kubelet-ok.log" | tail -n 8; fi
+    if command -v promtool >/dev/null 2>&1; then
+        if promtool check metrics <"$tmp/body" >"$tmp/promtool" 2>&1; then ok "pod labels: promtool check metrics"
+        else bad "pod labels: promtool check metrics" "$tmp/promtool"; fi
+    fi
+    # the kubelet goes away: the last answer is kept, and said so once
+    kill -9 "$kpid" 2>/dev/null; wait "$kpid" 2>/dev/null
+    for _ in $(seq 30); do grep -q "keeping the last answer" "$tmp/exporter.$port.log" && break; sleep 0.1; done
+    sleep 1
+    if wait_for "$port" 'cuprobe_gpu_up{gpu="1",.*,pod="trainer-0",' 2 &&
+       [ "$(grep -c 'keeping the last answer' "$tmp/exporter.$port.log")" = 1 ]; then
+        ok "pod labels: a kubelet gone keeps the last answer"
+    else bad "pod labels: a kubelet gone keeps the last answer" "$tmp/exporter.$port.log"; fi
+    stop_exporter
+
+    # garbage, a gRPC error, a kubelet that never answers, a socket that is not HTTP/2
+    for case in "garbage:not a ListPodResourcesResponse (malformed protobuf)" \
+                "denied:gRPC status 7: not for you" \
+                "hang:no answer within 2000 ms" "silent:no answer within 2000 ms"; do
+        mode=${case%%:*} why=${case#*:}
+        if kubelet "$mode" && start tele-steady-2gpu --interval 0.2 --doctor-every 0 --pod-resources "$tmp/kubelet-$mode.sock" &&
+           scrapes_fast 25 && wait_for "$port" 'cuprobe_gpu_up{gpu="1",' 5 && ! grep -q 'pod=' "$tmp/body" &&
+           grep -q "no pod labels: $tmp/kubelet-$mode.sock: $why" "$tmp/exporter.$port.log" &&
+           [ "$(grep -c 'no pod labels' "$tmp/exporter.$port.log")" = 1 ]; then
+            ok "pod labels: a kubelet answering $mode: no labels, one line, scrapes stay fast"
+        else bad "pod labels: a kubelet answering $mode: no labels, one line, scrapes stay fast" "$tmp/exporter.$port.log"; fi
+        stop_exporter
+        kill -9 "$kpid" 2>/dev/null; wait "$kpid" 2>/dev/null
+    done
+elif [ "${CUPROBE_REQUIRE_GRPC:-0}" = 1 ]; then bad "pod labels against a gRPC server (python3-grpcio missing)"
+else skip=$((skip + 1)); echo "skip   exporter pod labels against a gRPC server (no python3 with grpc: Debian's python3-grpcio)"; fi
+unset CUPROBE_TEST_PODRES_EVERY_MS
+
 # a real Prometheus scrapes 8 fake GPUs and answers for them
 if command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1; then
     if start tele-8gpu --interval 1 --doctor-every 0; then

@@ -1,9 +1,11 @@
 #!/bin/sh
 # The servers and tools `make test` drives beyond a C compiler: Debian's
 # prometheus (the server and promtool: tests/exporter.sh scrapes the
-# exporter with a real Prometheus on loopback), tmux (tests/top.sh drives
-# `cuprobe top` in it) and chromium-headless-shell (tests/html.sh loads
-# `cuprobe trace`'s HTML reports in it; Debian's chromium does too).  Run by `make test` first: as root with apt-get (a
+# exporter with a real Prometheus on loopback), python3-grpcio (gRPC's own
+# server stands in for the kubelet's pod-resources socket there), tmux
+# (tests/top.sh drives `cuprobe top` in it) and chromium-headless-shell
+# (tests/html.sh loads `cuprobe trace`'s HTML reports in it; Debian's
+# chromium does too).  Run by `make test` first: as root with apt-get (a
 # fresh machine, CI) whatever is missing is installed; otherwise it only
 # says what is missing, and those parts of the tests report skip.
 missing=
@@ -11,6 +13,7 @@ command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 || 
 command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
 command -v chromium-headless-shell >/dev/null 2>&1 || command -v chromium >/dev/null 2>&1 ||
     missing="$missing chromium-headless-shell"
+/usr/bin/python3 -c 'import grpc' >/dev/null 2>&1 || missing="$missing python3-grpcio"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "test-deps: installing$missing (Debian packages)"

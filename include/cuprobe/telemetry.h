@@ -182,6 +182,59 @@ const char *cp_tele_proc_name(const cp_gpu_process *p);
 void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
                   const cp_tele_verdicts *v);
 
+/* ---- Kubernetes: the pod, namespace and container holding each GPU,
+ * from the kubelet's pod-resources API (gRPC, v1.PodResourcesLister/List,
+ * on a unix socket) ---- */
+
+#define CP_PODRES_SOCKET "/var/lib/kubelet/pod-resources/kubelet.sock"
+#define CP_PODRES_MAX_DEVICES 256                 /* device ids kept from one answer */
+#define CP_PODRES_MAX_RESPONSE ((size_t)4 << 20)  /* the answer's bytes, at most */
+
+typedef struct {
+    char device_id[96];   /* "GPU-8f2c..." or "MIG-...", as the device plugin names it */
+    char pod[256];
+    char ns[64];
+    char container[64];
+} cp_podres_dev;
+
+typedef struct {
+    int n;
+    int64_t total;        /* NVIDIA device ids in the answer, kept or not */
+    cp_podres_dev dev[CP_PODRES_MAX_DEVICES];
+} cp_podres_map;
+
+/* The first container holding the GPU (or MIG device) of this UUID
+ * (case-insensitive); NULL when none does or m is NULL. */
+const cp_podres_dev *cp_podres_find(const cp_podres_map *m, const char *uuid);
+
+/* The kubelet client, for a poll loop: begin starts a List call (connects
+ * and queues the request; a call under way is left alone); fd and events
+ * are what to poll (-1 when no call is under way); step moves the call on
+ * without blocking and returns 1 once it has ended, answered or not, 0
+ * while it waits; timeout_ms is how long a poll may sleep before step must
+ * be called again.  Every call ends within the timeout given to open: a
+ * kubelet that never answers costs that much, never more.  map_of is the
+ * last good answer (NULL before one), kept when later calls fail; error
+ * says why the last call failed ("" when it answered). */
+typedef struct cp_podres cp_podres;
+cp_podres *cp_podres_open(const char *socket_path, int timeout_ms);   /* NULL: out of memory */
+void cp_podres_begin(cp_podres *c);
+int cp_podres_fd(const cp_podres *c, short *events);
+int cp_podres_step(cp_podres *c);
+int cp_podres_timeout_ms(const cp_podres *c);
+const cp_podres_map *cp_podres_map_of(const cp_podres *c);
+const char *cp_podres_error(const cp_podres *c);
+void cp_podres_close(cp_podres *c);
+
+/* One List call, waited for (at most timeout_ms): 0 with out filled, or -1
+ * with err saying why not. */
+int cp_podres_list(const char *socket_path, int timeout_ms, cp_podres_map *out, char *err, size_t errcap);
+
+/* cp_tele_prom, with each GPU's series also labelled pod, namespace and
+ * container where pods (NULL: none) names a container holding the GPU. */
+void cp_tele_prom_pods(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
+                       const cp_tele_verdicts *v, const cp_podres_map *pods);
+
 /* ---- the exporter's HTTP requests ---- */
 
 #define CP_HTTP_MAX_REQUEST 8192   /* request line and headers, in all */

@@ -36,6 +36,8 @@ static double client_timeout_ms(void)
     return ms > 0 ? (double)ms : CLIENT_TIMEOUT_MS;
 }
 #define BODY_MAX ((size_t)8 << 20)
+#define PODRES_EVERY_MS 10000     /* the kubelet is asked which pod holds each GPU this often */
+#define PODRES_TIMEOUT_MS 2000    /* and each answer waited for this long, in the poll loop */
 #define MAX_CLIENTS_CAP 1024
 
 typedef struct {
@@ -77,9 +79,19 @@ static void body_drop(body *b)
     }
 }
 
+/* PODRES_EVERY_MS, or $CUPROBE_TEST_PODRES_EVERY_MS (tests: a kubelet that
+ * changes its answer is seen without waiting 10 s). */
+static double podres_every_ms(void)
+{
+    const char *v = getenv("CUPROBE_TEST_PODRES_EVERY_MS");
+    long ms = v ? strtol(v, NULL, 10) : 0;
+    return ms > 0 ? (double)ms : PODRES_EVERY_MS;
+}
+
 /* The exposition of a frame into a new body (NULL when out of memory or
  * past BODY_MAX). */
-static body *build_body(const cp_tele_frame *f, const cp_tele_fields *fl, const cp_tele_verdicts *v)
+static body *build_body(const cp_tele_frame *f, const cp_tele_fields *fl, const cp_tele_verdicts *v,
+                        const cp_podres_map *pods)
 {
     for (size_t cap = (size_t)64 << 10; cap <= BODY_MAX; cap *= 2) {
         char *buf = malloc(cap);
@@ -87,7 +99,7 @@ static body *build_body(const cp_tele_frame *f, const cp_tele_fields *fl, const 
         FILE *out = fmemopen(buf, cap, "w");
         if (!out) { free(buf); return NULL; }
         setvbuf(out, NULL, _IONBF, 0);
-        cp_tele_prom(out, f, fl, v);
+        cp_tele_prom_pods(out, f, fl, v, pods);
         long n = ftell(out);
         int full = ferror(out) || n < 0 || (size_t)n >= cap - 1;
         fclose(out);
@@ -349,7 +361,7 @@ static int doctor_read(doctor_run *d, cp_tele_verdicts *v, char words[][16])
 /* `cuprobe exporter`; see cli.h. */
 int cmd_exporter(int argc, char **argv)
 {
-    const char *listen_spec = "127.0.0.1:9400", *fields = NULL, *v;
+    const char *listen_spec = "127.0.0.1:9400", *fields = NULL, *podres_path = CP_PODRES_SOCKET, *v;
     double interval = 1, doctor_min = 10;
     cp_observe_opts obs = CP_OBSERVE_DEFAULTS;   /* its --timeout, parsed the one way */
     long max_clients = 64;
@@ -375,6 +387,8 @@ int cmd_exporter(int argc, char **argv)
             max_clients = strtol(v, &end, 10);
             if (errno || end == v || *end || max_clients < 1 || max_clients > MAX_CLIENTS_CAP)
                 return cli_usage_error("--max-clients wants 1 to %d, got '%s'", MAX_CLIENTS_CAP, v);
+        } else if (id == OPT_POD_RESOURCES) {
+            podres_path = v;
         } else if (id == OPT_TIMEOUT) {
             if (cli_observe_option(id, v, &obs) < 0) return CP_EXIT_USAGE;
         } else {
@@ -392,8 +406,10 @@ int cmd_exporter(int argc, char **argv)
 
     cp_tele *t = cli_sampler(interval, obs.timeout_ms);
     client *cl = calloc((size_t)max_clients, sizeof *cl);
-    struct pollfd *pf = calloc((size_t)max_clients + 3, sizeof *pf);
-    if (!t || !cl || !pf) {
+    struct pollfd *pf = calloc((size_t)max_clients + 4, sizeof *pf);
+    cp_podres *pr = podres_path[0] ? cp_podres_open(podres_path, PODRES_TIMEOUT_MS) : NULL;
+    if (!t || !cl || !pf || (podres_path[0] && !pr)) {
+        cp_podres_close(pr);
         cp_tele_close(t);
         free(cl);
         free(pf);
@@ -403,7 +419,7 @@ int cmd_exporter(int argc, char **argv)
     for (long i = 0; i < max_clients; i++) cl[i].fd = -1;
     /* the first sample before the first answer: a scrape never finds no body
      * (the listener's backlog holds early clients; bounded by --timeout) */
-    body *current = build_body(cp_tele_tick(t), &fl, NULL);
+    body *current = build_body(cp_tele_tick(t), &fl, NULL, NULL);
     fprintf(stderr, "cuprobe: exporter serving http://");
     cp_text_put(stderr, listen_spec);
     fprintf(stderr, "/metrics\n");
@@ -414,8 +430,9 @@ int cmd_exporter(int argc, char **argv)
     doctor_run doc = { -1, -1, { 0 }, 0, 0 };
     double next_doctor = now_ms(), next_tick = now_ms() + interval * 1000;
     double client_ms = client_timeout_ms();
-    int ticking = 0;
-    char last_error[256] = "";
+    int ticking = 0, asking = 0;
+    char last_error[256] = "", last_podres[400] = "-";
+    double next_podres = now_ms(), podres_ms = podres_every_ms();
 
     while (!cli_stop_now) {
         double now = now_ms();
@@ -432,10 +449,29 @@ int cmd_exporter(int argc, char **argv)
                 if (f->error[0]) cli_error(0, "NVML: %s", f->error);
                 snprintf(last_error, sizeof last_error, "%s", f->error);
             }
-            body *b = build_body(f, &fl, &verdicts);
+            body *b = build_body(f, &fl, &verdicts, cp_podres_map_of(pr));
             if (b) {
                 body_drop(current);
                 current = b;    /* clients still sending the old body keep their reference */
+            }
+        }
+        if (pr && !asking && now >= next_podres) {
+            cp_podres_begin(pr);
+            asking = 1;
+            next_podres = now + podres_ms;
+        }
+        if (asking && cp_podres_step(pr)) {
+            asking = 0;
+            /* one line when the answer changes: labels on, or off and why */
+            const char *e = cp_podres_error(pr);
+            if (strcmp(e, last_podres) != 0) {
+                const cp_podres_map *m = cp_podres_map_of(pr);
+                if (!e[0])
+                    cli_error(0, "pod labels from %s (%d NVIDIA device%s held by containers)", podres_path,
+                              m->n, m->n == 1 ? "" : "s");
+                else
+                    cli_error(0, "no pod labels%s: %s", m ? " (keeping the last answer)" : "", e);
+                snprintf(last_podres, sizeof last_podres, "%s", e);
             }
         }
         if (doc.pid < 0 && now >= next_doctor && next_doctor >= 0) {
@@ -454,8 +490,12 @@ int cmd_exporter(int argc, char **argv)
         if (nfree) { lslot = n; pf[n++] = (struct pollfd){ lfd, POLLIN, 0 }; }
         if (ticking && cp_tele_fd(t) >= 0) { tslot = n; pf[n++] = (struct pollfd){ cp_tele_fd(t), POLLIN, 0 }; }
         if (doc.fd >= 0) { dslot = n; pf[n++] = (struct pollfd){ doc.fd, POLLIN, 0 }; }
+        short pev = 0;
+        if (asking && cp_podres_fd(pr, &pev) >= 0) pf[n++] = (struct pollfd){ cp_podres_fd(pr, NULL), pev, 0 };
         int first_client = n;
         double wake = ticking ? now + cp_tele_timeout_ms(t) : next_tick;
+        if (asking && now + cp_podres_timeout_ms(pr) < wake) wake = now + cp_podres_timeout_ms(pr);
+        if (pr && !asking && next_podres < wake) wake = next_podres;
         for (long i = 0; i < max_clients; i++) {
             if (cl[i].fd < 0) continue;
             pf[n++] = (struct pollfd){ cl[i].fd, cl[i].writing ? POLLOUT : POLLIN, 0 };
@@ -503,6 +543,7 @@ int cmd_exporter(int argc, char **argv)
     }
     body_drop(current);
     close(lfd);
+    cp_podres_close(pr);
     cp_tele_close(t);
     free(cl);
     free(pf);

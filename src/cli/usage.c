@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli.h"
 #include "cuprobe/cuprobe.h"
+#include "cuprobe/telemetry.h"
 
 /* The options: the parser (options.c) accepts exactly these, for the command
  * of each row ("" rows for every command), and --help and the man page list
@@ -60,6 +61,9 @@ const cli_option cli_options[] = {
     { OPT_DOCTOR_EVERY, "exporter", "--doctor-every", "MINUTES",
       "run cuprobe's level-1 diagnosis at start and every MINUTES (default 10; 0: only at start)", 0 },
     { OPT_MAX_CLIENTS, "exporter", "--max-clients", "N", "at most N connections at once (default 64)", 0 },
+    { OPT_POD_RESOURCES, "exporter", "--pod-resources", "SOCKET",
+      "the kubelet's pod-resources socket: each GPU's series get labels pod, namespace and container "
+      "(default " CP_PODRES_SOCKET ", asked every 10 s; '' turns it off)", 0 },
     { OPT_FIELDS, "exporter", "--fields", "LIST",
       "only these metrics, comma-separated (cuprobe monitor --list-fields names them)", 0 },
     { OPT_OUT, "trace", "--out", "DIR", "keep the trace files in DIR (made if missing; default: ./cuprobe-trace-PID)", 0 },

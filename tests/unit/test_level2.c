@@ -200,6 +200,15 @@ static void test_holders(void)
     snprintf(s->procs[0].container, sizeof s->procs[0].container, "docker 4f1c2a3b5c6d");
     CHECK_I64(status_of(f, 2, "system.memory_holders", ev, sizeof ev), CP_FAIL);
     CHECK(strstr(ev, "PID 4242 train (docker 4f1c2a3b5c6d) 97280 MiB") != NULL);
+    /* a holder from another PID namespace (its /proc/PID not here) says so */
+    s->procs[0].comm[0] = '\0';
+    s->procs[0].container[0] = '\0';
+    s->procs[0].visible = CP_NO;
+    CHECK_I64(status_of(f, 2, "system.memory_holders", ev, sizeof ev), CP_FAIL);
+    CHECK(strstr(ev, "PID 4242 (pid not visible here) 97280 MiB") != NULL);
+    s->procs[0].visible = CP_TRI_UNKNOWN;   /* not known (an old snapshot): no words */
+    CHECK_I64(status_of(f, 2, "system.memory_holders", ev, sizeof ev), CP_FAIL);
+    CHECK(strstr(ev, "PID 4242 97280 MiB") != NULL);
     /* no process list (NVML absent): what is not free counts as held */
     f->nvml.run.state = CP_PROBE_NOT_RUN;
     f->cuda.dev[0].l2.mem_free_bytes = 5ll << 30;

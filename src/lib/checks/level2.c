@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include "cuprobe/telemetry.h"
 #include "kb/kb.h"
 #include "kb/signals.h"
 #include "rt/rt.h"
@@ -182,9 +183,13 @@ static int holders_words(const cp_facts *f, int d, char *buf, size_t cap, int64_
     for (int p = 0; p < n->sample.nprocs && p < CP_MAX_PROCS; p++, k++) {
         const cp_gpu_process *q = &n->sample.procs[p];
         if (held && CP_KNOWN(q->used_bytes) && q->used_bytes > 0) *held += q->used_bytes;
-        int w = snprintf(buf + used, cap - used, "%sPID %s%s%s%s%s%s %s", used ? ", " : "", cp_num(q->pid).s,
-                         q->comm[0] ? " " : "", q->comm, q->container[0] ? " (" : "", q->container,
-                         q->container[0] ? ")" : "", cp_mib(q->used_bytes, mib, sizeof mib));
+        /* its name, or "(pid not visible here)": NVML's PID is the host's and this is another PID namespace */
+        const char *name = cp_tele_proc_name(q);
+        int hidden = name[0] && !q->comm[0];
+        int w = snprintf(buf + used, cap - used, "%sPID %s%s%s%s%s%s%s%s %s", used ? ", " : "", cp_num(q->pid).s,
+                         name[0] ? " " : "", hidden ? "(" : "", name, hidden ? ")" : "",
+                         q->container[0] ? " (" : "", q->container, q->container[0] ? ")" : "",
+                         cp_mib(q->used_bytes, mib, sizeof mib));
         if (w > 0 && (size_t)w < cap - used) used += (size_t)w;
     }
     return k;

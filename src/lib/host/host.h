@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cuprobe/facts.h"
+#include "cuprobe/telemetry.h"
 #include "fs/fs.h"
 
 /* ---- PCI (/sys/bus/pci/devices) ---------------------------------------- */
@@ -127,5 +128,90 @@ int cp_host_read_kernel_log(cp_fs *fs, cp_kernel_log *k);
 
 /* Value of NAME in the captured environment, or NULL when unset. */
 const char *cp_host_getenv(const cp_host_facts *h, const char *name);
+
+/* ---- HTTP/2 and the kubelet's pod-resources API (gRPC on a unix socket) ---- */
+
+#define CP_H2_MAX_FRAME 16384   /* the default SETTINGS_MAX_FRAME_SIZE, which the client keeps */
+
+typedef struct {
+    uint32_t len;             /* of the payload */
+    uint8_t type, flags;
+    uint32_t stream;
+    const uint8_t *payload;   /* into the buffer parsed */
+} cp_h2_frame;
+
+/* The frame at the head of buf[0..len): 1 with f filled when it is whole,
+ * 0 when more bytes must come, -1 when it says it is longer than
+ * CP_H2_MAX_FRAME.  Pure. */
+int cp_parse_h2_frame(const uint8_t *buf, size_t len, cp_h2_frame *f);
+
+/* A frame's 9-byte header and its payload p[0..n) into q (which has room
+ * for 9 + n bytes); returns 9 + n. */
+size_t cp_h2_put_frame(uint8_t *q, uint8_t type, uint8_t flags, uint32_t stream, const uint8_t *p, size_t n);
+
+/* The Huffman code of RFC 7541 (appendix B): in[0..len) decoded into out
+ * (NUL-terminated, cut to cap - 1 bytes), *outlen the decoded length
+ * (which may pass cap).  -1 for a code that is not one (EOS inside,
+ * padding longer than 7 bits or not all ones).  Pure. */
+int cp_parse_huffman(const uint8_t *in, size_t len, char *out, size_t cap, size_t *outlen);
+
+/* What a response's header blocks said; -1: not said. */
+typedef struct {
+    int status;               /* :status (0: not a number) */
+    int grpc_status;          /* grpc-status (1000: not a number) */
+    char grpc_message[128];
+    char content_type[64];
+    int undecodable;          /* a block could not be decoded (its fields are lost) */
+} cp_h2_headers;
+
+/* One HPACK header block (RFC 7541) into h: indexed fields of the static
+ * table, literals with a static or a literal name, plain or Huffman
+ * strings; the dynamic table stays empty (the client's SETTINGS give it
+ * size 0), so an index past 61 is refused.  0, or -1 for a malformed
+ * block (h may hold the fields before the fault).  Pure. */
+int cp_parse_hpack(const uint8_t *blk, size_t len, cp_h2_headers *h);
+
+/* The server's side of one call on stream 1, fed as it arrives. */
+typedef struct {
+    uint8_t pend[9 + CP_H2_MAX_FRAME];   /* an unfinished frame */
+    size_t npend;
+    uint8_t hblk[16384];                 /* a header block, HEADERS + CONTINUATION */
+    size_t nhblk;
+    int in_headers, hblk_end_stream, nblocks;
+    cp_h2_headers head;                  /* the headers and the trailers, merged */
+    uint8_t *body;                       /* stream 1's DATA, at most body_max bytes */
+    size_t nbody, body_cap, body_max;
+    uint8_t reply[512];                  /* frames to send back: SETTINGS and PING acknowledgements */
+    size_t nreply;
+    int done;                            /* stream 1 ended */
+    int goaway;                          /* the server said it will close after this call */
+    int failed;
+    char error[128];
+} cp_h2_resp;
+
+/* Start (or restart) reading an answer of at most body_max DATA bytes;
+ * frees an earlier body.  Zero the struct before the first call. */
+void cp_h2_resp_init(cp_h2_resp *r, size_t body_max);
+void cp_h2_resp_free(cp_h2_resp *r);
+/* Feed len bytes the server sent: 1 when stream 1 has ended (r->head,
+ * r->body hold the answer), 0 while more must come, -1 when the answer is
+ * broken (r->error says why: a malformed or oversized frame, a reset, a
+ * GOAWAY before the call, a body past body_max, out of memory).  Frames
+ * the client must answer are appended to r->reply. */
+int cp_h2_feed(cp_h2_resp *r, const uint8_t *data, size_t len);
+
+/* A ListPodResourcesResponse (protobuf) into m: for each container, the
+ * device ids of its nvidia.com/gpu (and nvidia.com/gpu.*, nvidia.com/mig-*)
+ * resources, without a "::N" replica suffix, with the pod, its namespace
+ * and the container; at most CP_PODRES_MAX_DEVICES kept, m->total counts
+ * every one.  0, or -1 for bytes that are not such a message (m then holds
+ * what was read before the fault).  Pure. */
+int cp_parse_podres(const uint8_t *msg, size_t len, cp_podres_map *m);
+
+/* A whole answer as the server sent it (frames, then the gRPC message) into
+ * m: 0, or -1 with err saying why not (an HTTP or gRPC error status, no
+ * message, a compressed one, a bad frame or message).  Pure: the fuzzed
+ * entry point of the client's reading. */
+int cp_parse_podres_reply(const uint8_t *bytes, size_t len, cp_podres_map *m, char *err, size_t errcap);
 
 #endif

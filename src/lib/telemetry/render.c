@@ -321,7 +321,9 @@ static void put_label(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void put_gpu_labels(FILE *out, int i, const cp_tele_gpu *g)
+/* The labels of a GPU's series; pod, namespace and container when pd (the
+ * kubelet's answer) names the container holding it. */
+static void put_gpu_labels(FILE *out, int i, const cp_tele_gpu *g, const cp_podres_dev *pd)
 {
     fprintf(out, "{gpu=\"%d\",uuid=", i);
     put_label(out, g->inv.uuid);
@@ -329,6 +331,14 @@ static void put_gpu_labels(FILE *out, int i, const cp_tele_gpu *g)
     put_label(out, g->inv.pci_bus_id);
     fputs(",name=", out);
     put_label(out, g->inv.name);
+    if (pd) {
+        fputs(",pod=", out);
+        put_label(out, pd->pod);
+        fputs(",namespace=", out);
+        put_label(out, pd->ns);
+        fputs(",container=", out);
+        put_label(out, pd->container);
+    }
 }
 
 static void head(FILE *out, const char *name, const char *type, const char *help)
@@ -405,6 +415,16 @@ static void put_procs(FILE *out, const cp_tele_frame *f)
 void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
                   const cp_tele_verdicts *v)
 {
+    cp_tele_prom_pods(out, f, fl, v, NULL);
+}
+
+/* The exposition with pod labels; see telemetry.h. */
+void cp_tele_prom_pods(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
+                       const cp_tele_verdicts *v, const cp_podres_map *pods)
+{
+    const cp_podres_dev *pd[CP_MAX_GPUS];
+    for (int i = 0; i < CP_MAX_GPUS; i++)
+        pd[i] = i < f->ngpu ? cp_podres_find(pods, f->gpu[i].inv.uuid) : NULL;
     head(out, "sampler_nvml_up", "gauge", "1: NVML is loaded and initialised in the sampler's child");
     fprintf(out, "cuprobe_sampler_nvml_up %d\n", f->nvml_ok ? 1 : 0);
     head(out, "sampler_tick_seconds", "gauge", "how long the last tick took, request to answer");
@@ -418,7 +438,7 @@ void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
              "1: the GPU answered this tick; 0: stale, lost or hung (its other series are absent)");
         for (int i = 0; i < f->ngpu; i++) {
             fputs("cuprobe_gpu_up", out);
-            put_gpu_labels(out, i, &f->gpu[i]);
+            put_gpu_labels(out, i, &f->gpu[i], pd[i]);
             fprintf(out, "} %d\n", f->gpu[i].state == CP_TELE_OK ? 1 : 0);
         }
         head(out, "gpu_state", "gauge",
@@ -429,7 +449,7 @@ void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
         for (int i = 0; i < f->ngpu; i++)
             for (size_t k = 0; k < sizeof states / sizeof states[0]; k++) {
                 fputs("cuprobe_gpu_state", out);
-                put_gpu_labels(out, i, &f->gpu[i]);
+                put_gpu_labels(out, i, &f->gpu[i], pd[i]);
                 fprintf(out, ",state=\"%s\"} %d\n", cp_tele_state_name(states[k]),
                         f->gpu[i].state == states[k] ? 1 : 0);
             }
@@ -449,7 +469,7 @@ void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
             if (!CP_KNOWN(val))
                 continue;
             fprintf(out, "cuprobe_%s", name);
-            put_gpu_labels(out, i, &f->gpu[i]);
+            put_gpu_labels(out, i, &f->gpu[i], pd[i]);
             fputs("} ", out);
             put_value(out, m, val);
             fputc('\n', out);
@@ -472,7 +492,7 @@ void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
             const char *word;
             for (int r = 0; cp_clock_event_reason(r, &bit, &word); r++) {
                 fputs("cuprobe_gpu_clock_event_reason", out);
-                put_gpu_labels(out, i, g);
+                put_gpu_labels(out, i, g, pd[i]);
                 fputs(",reason=", out);
                 label_word(out, word);
                 fprintf(out, "} %d\n", (g->s.clock_event_reasons & bit) ? 1 : 0);
@@ -486,13 +506,13 @@ void cp_tele_prom(FILE *out, const cp_tele_frame *f, const cp_tele_fields *fl,
             const cp_tele_gpu *g = &f->gpu[i];
             for (int k = 0; k < g->nxid; k++) {
                 fputs("cuprobe_gpu_xid_errors_total", out);
-                put_gpu_labels(out, i, g);
+                put_gpu_labels(out, i, g, pd[i]);
                 fprintf(out, ",xid=\"%lld\"} %lld\n", (long long)g->xid[k].code,
                         (long long)g->xid[k].count);
             }
             if (g->xid_other) {
                 fputs("cuprobe_gpu_xid_errors_total", out);
-                put_gpu_labels(out, i, g);
+                put_gpu_labels(out, i, g, pd[i]);
                 fprintf(out, ",xid=\"other\"} %lld\n", (long long)g->xid_other);
             }
         }
