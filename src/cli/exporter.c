@@ -431,7 +431,8 @@ int cmd_exporter(int argc, char **argv)
     double next_doctor = now_ms(), next_tick = now_ms() + interval * 1000;
     double client_ms = client_timeout_ms();
     int ticking = 0, asking = 0;
-    char last_error[256] = "", last_podres[400] = "-";
+    char last_error[256] = "", last_podres[400] = "";
+    int podres_said = 0;                  /* the first answer is always told */
     double next_podres = now_ms(), podres_ms = podres_every_ms();
 
     while (!cli_stop_now) {
@@ -462,9 +463,11 @@ int cmd_exporter(int argc, char **argv)
         }
         if (asking && cp_podres_step(pr)) {
             asking = 0;
-            /* one line when the answer changes: labels on, or off and why */
+            /* one line when the labels come or go (and why they went), not one per refresh of an
+             * outage whose reason changes as the kubelet goes down (reset, then refused) */
             const char *e = cp_podres_error(pr);
-            if (strcmp(e, last_podres) != 0) {
+            if ((e[0] != 0) != (last_podres[0] != 0) || !podres_said) {
+                podres_said = 1;
                 const cp_podres_map *m = cp_podres_map_of(pr);
                 if (!e[0])
                     cli_error(0, "pod labels from %s (%d NVIDIA device%s held by containers)", podres_path,
