@@ -197,7 +197,8 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = NULL },
     { .id = "vllm.kv_cache_too_small", .layer = AP,
       .match = { "is larger than the maximum number of tokens that can be stored in KV cache", "No available memory for the cache blocks",
-                 "KV cache is needed, which is larger than the available KV cache memory" },
+                 "KV cache is needed, which is larger than the available KV cache memory",
+                 "Available KV cache memory: -" },   /* a negative budget: the weights alone take more */
       .cause = "after the model weights and the profiled activations, the GPU memory vLLM may use (gpu_memory_utilization of the total) "
                "leaves too little for the KV cache of one request of max_model_len tokens (or none at all)",
       .fix = "lower max_model_len (--max-model-len), raise --gpu-memory-utilization (0.95), use a smaller or more quantized model or "

@@ -172,7 +172,8 @@ const cp_signal cp_signals_libs[] = {
              "IRS params and infos objects before the solve and destroy them after",
       .check = NULL },
     { .id = "cusolver.execution_failed", .layer = LI,
-      .match = { "CUSOLVER_STATUS_EXECUTION_FAILED", "CUSOLVER_STATUS_INTERNAL_ERROR", "CUSOLVER_STATUS_MAPPING_ERROR", "CUSOLVER_STATUS_IRS_INTERNAL_ERROR" },
+      .match = { "CUSOLVER_STATUS_EXECUTION_FAILED", "CUSOLVER_STATUS_INTERNAL_ERROR", "CUSOLVER_STATUS_MAPPING_ERROR", "CUSOLVER_STATUS_IRS_INTERNAL_ERROR",
+                 "cuSolver internal error", "cuSolver execution failed" /* jaxlib's texts for the statuses */ },
       .cause = "a cuSOLVER kernel failed to launch or run (EXECUTION_FAILED), an internal step failed (INTERNAL_ERROR), or it could not access GPU memory "
                "(MAPPING_ERROR): an earlier CUDA error that broke the context, GPU memory running short, a cuSOLVER release with a bug for this routine, "
                "or one that does not support this GPU",
@@ -216,7 +217,9 @@ const cp_signal cp_signals_libs[] = {
              "is singular: cusparseXcsrilu02_zeroPivot names the row",
       .check = NULL },
     { .id = "cusparse.execution_failed", .layer = LI,
-      .match = { "CUSPARSE_STATUS_EXECUTION_FAILED", "CUSPARSE_STATUS_MAPPING_ERROR" },
+      .match = { "CUSPARSE_STATUS_EXECUTION_FAILED", "CUSPARSE_STATUS_MAPPING_ERROR",
+                 "kernel launch failure when calling `" /* PyTorch: cusparseGetErrorString of EXECUTION_FAILED */ },
+      .also = { "cusparse" },
       .cause = "a cuSPARSE kernel failed to launch or run (EXECUTION_FAILED), or it could not access GPU memory (MAPPING_ERROR): most often an earlier "
                "CUDA error that broke the context, GPU memory running short, or a cuSPARSE that does not support this GPU",
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call and fix that error; check free GPU memory and that the framework's cuSPARSE is "

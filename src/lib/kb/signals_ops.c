@@ -186,7 +186,8 @@ const cp_signal cp_signals_ops[] = {
              "(--gres=gpu[:TYPE]:N); submit from a login node rather than inside another job",
       .check = NULL },
     { .id = "system.slurm_gres_count", .layer = SY,
-      .match = { "count reported lower than configured", "Count changed on node" },
+      .match = { "count reported lower than configured", "Count changed on node",
+                 "gres/gpu count repor" },   /* sinfo -R's REASON column cuts the reason at 20 characters */
       .also = { "gres" },
       .cause = "slurmd found fewer GPUs on the node than slurm.conf declares (Gres=gpu:N), so the controller set "
                "it INVAL/DRAIN: the driver sees fewer GPUs, gres.conf lists others, AutoDetect found none, or the "

@@ -103,6 +103,21 @@ const cp_signal cp_signals_stack[] = {
       .cause = "Docker has no GPU runtime: the NVIDIA Container Toolkit is not installed or not configured",
       .fix = "install nvidia-container-toolkit, run `nvidia-ctk runtime configure --runtime=docker` and restart dockerd",
       .check = "system.container" },
+    { .id = "system.container_cdi_disabled", .layer = SY,
+      .match = { "could not select device driver \"cdi\"" },  /* docker --device nvidia.com/gpu=all without CDI */
+      .cause = "Docker was asked for a CDI device (--device nvidia.com/gpu=all) but this daemon has CDI switched off, or finds no CDI "
+               "spec for it (rootless daemons read their own configuration and spec folders)",
+      .fix = "switch CDI on in the daemon's daemon.json (\"features\": {\"cdi\": true}, the rootless one in ~/.config/docker), generate the "
+             "spec with `nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` and restart the daemon; or use --gpus all",
+      .check = "system.container" },
+    { .id = "system.nvml_os_blocked", .layer = SY,
+      .match = { "GPU access blocked by the operating system" },   /* nvmlErrorString(NVML_ERROR_OPERATING_SYSTEM) */
+      .cause = "the operating system refused NVML the GPU: in a container, the device cgroup or a missing device node; in WSL, a GPU "
+               "in TCC mode (WSL needs WDDM) or a host driver without WSL support; in a GPU-paravirtualised guest, NVIDIA user-space "
+               "files (/usr/lib/wsl/lib) that are incomplete or not the host driver's",
+      .fix = "in a container, pass the GPU through the NVIDIA Container Toolkit (--gpus / CDI); in WSL or a GPU-PV guest, copy the host "
+             "driver's complete user-space files (the whole DriverStore folder of nvidia) into the guest and update the Windows driver",
+      .check = "system.devnode_access", .nvml_code = 17 },
     { .id = "system.container_cli_init", .layer = SY, .match = { "container-cli: initialization error" },
       .cause = "the NVIDIA container hook could not talk to the driver on the host (module not loaded, NVML error, or a rootless setup)",
       .fix = "make nvidia-smi work on the host first; then check /etc/nvidia-container-runtime/config.toml (no-cgroups for rootless)",
