@@ -48,6 +48,24 @@ const cp_signal cp_signals_ops[] = {
              "rebuild with it (`sudo dkms autoinstall`, or CC=gcc-12 for the .run installer), or boot a kernel "
              "built with the installed compiler; IGNORE_CC_MISMATCH=1 only silences old drivers' check",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.module_build_tool", .layer = KE,
+      .match = { "Unable to find the system utility" /* nvidia-installer */,
+                 "g++: command not found" /* the open modules' C++ parts (nvidia-modeset) */ },
+      .cause = "a tool the nvidia module build needs is not installed: the C compiler, make or ld for "
+               "nvidia-installer, g++ for the open kernel modules' C++ parts (nvidia-open-dkms does not pull "
+               "it in)",
+      .fix = "install the named tool (gcc, gcc-c++ / g++, make, binutils, pkg-config; build-essential on "
+             "Debian/Ubuntu) and rebuild (`sudo dkms autoinstall`, or run the installer again)",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.module_symvers", .layer = KE,
+      .match = { "The Module.symvers file is missing", "module_symvers_sanity_check", "IGNORE_MISSING_MODULE_SYMVERS" },
+      .cause = "the kernel build tree the nvidia module is built against has no usable Module.symvers: its "
+               "headers package is incomplete or does not belong to the running kernel (a new kernel whose "
+               "headers were not installed, a hand-built kernel's tree without `make modules`)",
+      .fix = "install the full headers of the running kernel (linux-headers-$(uname -r), kernel-devel, the "
+             "-headers package of the kernel flavour in use; for a custom kernel run `make modules` in its tree) "
+             "and rebuild (`sudo dkms autoinstall`); IGNORE_MISSING_MODULE_SYMVERS=1 only hides the mismatch",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.module_build_kernel_api", .layer = KE,
       .match = { "implicit declaration of function", "too few arguments to function", "too many arguments to function",
                  "has no member named" },
@@ -210,6 +228,22 @@ const cp_signal cp_signals_ops[] = {
       .fix = "list each GPU once (AutoDetect=nvml alone is enough), give Cores= as core ids of the node (`slurmd "
              "-C`, `nvidia-smi topo -m`) or drop them, and restart slurmd",
       .check = NULL },
+    { .id = "system.slurm_gres_type", .layer = SY,
+      .match = { "autodetected GPUs are being ignored",
+                 "Could not find an unused configuration record with a GRES type" },
+      .cause = "slurmd's NVML autodetection found GPUs (or MIG slices, named like nvidia_a100_1g.5gb) that no "
+               "gres.conf/slurm.conf record matches by type and count, so slurmd ignores them and jobs cannot get them",
+      .fix = "compare `slurmd -G` on the node with Gres= in slurm.conf and gres.conf: give the types autodetection "
+             "reports (or substrings of them, e.g. Gres=gpu:1g.5gb:7 for MIG) with the counts present, or drop "
+             "the types; restart slurmd and slurmctld",
+      .check = "driver.devices" },
+    { .id = "system.slurm_mig_no_devices", .layer = SY,
+      .match = { "MIG mode is enabled, but no MIG devices were found" },
+      .cause = "slurmd's AutoDetect=nvml found a GPU in MIG mode without any MIG instance, so it has nothing to "
+               "offer from it and stops",
+      .fix = "create the MIG instances (`nvidia-smi mig -cgi ... -C`, or nvidia-mig-parted) before slurmd starts, "
+             "or disable MIG mode (`nvidia-smi -i N -mig 0`, then reset the GPU)",
+      .check = "driver.devices" },
     { .id = "system.slurm_no_nvml", .layer = SY,
       .match = { "configured to autodetect nvml functionality", "configured with nvml functionality, but that lib" },
       .cause = "gres.conf asks for AutoDetect=nvml but slurmd cannot use NVML: this Slurm was built without NVML "
