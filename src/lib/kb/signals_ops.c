@@ -18,6 +18,7 @@
 #define HW CP_LAYER_HARDWARE
 #define KE CP_LAYER_KERNEL
 #define SY CP_LAYER_SYSTEM
+#define DR CP_LAYER_DRIVER
 
 #define F_MODULE_LOG "the build log (DKMS make.log, the akmods .failed.log, /var/log/nvidia-installer.log) names the first error"
 
@@ -106,6 +107,14 @@ const cp_signal cp_signals_ops[] = {
              "sign the module or disable Secure Boot, blacklist nouveau, rebuild for the running kernel, or install "
              "a driver branch that supports the GPU",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.open_module_no_gsp", .layer = KE,
+      .match = { "installed in this system is not supported by open", "does not include the required GPU" },
+      .cause = "the open nvidia kernel modules (the default of newer driver packages) drive only GPUs with a GSP "
+               "(Turing and newer); this GPU (Maxwell, Pascal, Volta or older) has none, so the module leaves it alone",
+      .fix = "install the proprietary kernel module of the same driver (the .run installer's -m=kernel, "
+             "nvidia-driver-NNN instead of -open, akmod-nvidia / dkms nvidia instead of nvidia-open; negativo17: "
+             "kernel in /etc/nvidia/kernel.conf), or a legacy branch for GPUs the current one no longer supports",
+      .check = "kernel.gpu_bound" },
     { .id = "hardware.pci_bar_invalid", .layer = HW,
       .match = { "PCI I/O region assigned to your NVIDIA device is invalid", "The system BIOS may have misconfigured your GPU",
                  "BAR0 is 0M @" },
@@ -164,6 +173,27 @@ const cp_signal cp_signals_ops[] = {
              "on Debian/Ubuntu, @/sbin/ldconfig elsewhere); if it still fails, try another image to see whether "
              "the image's library setup is at fault",
       .check = "system.container" },
+    { .id = "driver.container_cli_detection", .layer = DR,
+      .match = { "container-cli: detection error" },
+      .cause = "the NVIDIA container hook reached the host driver but could not list its GPUs or files through "
+               "NVML: a GPU the driver cannot read (ERR! in nvidia-smi, a GPU fallen off the bus), user-space "
+               "libraries of another version than the kernel module (an upgrade without reboot), a driver library "
+               "it lists but cannot open ('open failed: .../libnvidia-tls.so.VERSION' after a partial install or "
+               "upgrade), or a driver older than this libnvidia-container expects ('function not found')",
+      .fix = "run `nvidia-smi` and `nvidia-container-cli -k -d /dev/tty info` on the host: reboot after a driver "
+             "upgrade, reinstall the driver when a library of it is missing, reset or replace a GPU shown as ERR!, "
+             "and keep the driver and nvidia-container-toolkit on releases made for each other",
+      .check = "driver.nvml" },
+    { .id = "system.container_hook_missing", .layer = SY,
+      .match = { "nvidia-container-runtime-hook", "inject NVIDIA hook" },
+      .also = { "not found", "no such file" },
+      .cause = "the nvidia runtime is registered with the engine but its prestart hook binary is not installed: "
+               "the old nvidia-container-runtime package without nvidia-container-toolkit (which now ships the hook), "
+               "or a toolkit removed or half upgraded",
+      .fix = "install (or reinstall) nvidia-container-toolkit from NVIDIA's current repository, remove the "
+             "obsolete nvidia-container-runtime-hook / nvidia-docker packages, run `sudo nvidia-ctk runtime "
+             "configure` and restart the engine",
+      .check = "system.container" },
     { .id = "system.container_cli_device", .layer = SY,
       .match = { "container-cli: device error", "container-cli.real: device error" },
       .cause = "the container asked for a GPU the host does not have: NVIDIA_VISIBLE_DEVICES (or --gpus "
@@ -184,7 +214,8 @@ const cp_signal cp_signals_ops[] = {
     { .id = "system.k8s_plugin_no_nvml", .layer = SY,
       .match = { "did you set the docker default runtime", "did you configure the NVIDIA Container Toolkit",
                  "NVML not detected", "Incompatible strategy detected", "Incompatible platform detected",
-                 "Detected non-NVML platform", "No devices found. Waiting indefinitely" },
+                 "Detected non-NVML platform", "No devices found. Waiting indefinitely",
+                 "ERROR_LIBRARY_NOT_FOUND" /* go-nvml: "nvml init failed: ERROR_LIBRARY_NOT_FOUND" */ },
       .cause = "the NVIDIA device plugin (or GPU feature discovery) pod cannot load libnvidia-ml: it was not "
                "started through the NVIDIA container runtime (nvidia not the default runtime, no runtime class), "
                "or its driver root does not point at where the driver is installed",
@@ -192,6 +223,16 @@ const cp_signal cp_signals_ops[] = {
              "--set-as-default`, restart containerd) or deploy the plugin with runtimeClassName: nvidia; with the "
              "driver outside / (GPU operator, /opt) set the plugin's driver root",
       .check = "system.container" },
+
+    { .id = "system.k8s_allocate_failed", .layer = SY,
+      .match = { "requested number of devices unavailable for nvidia" },
+      .cause = "the kubelet admitted a GPU pod the scheduler placed on the node, but its device manager has no "
+               "free nvidia.com/gpu to hand out: its record of allocated devices is stale (pods force-deleted, "
+               "a kubelet bug), or the device plugin restarted or marked GPUs unhealthy meanwhile",
+      .fix = "read the device plugin pod's log on that node (unhealthy GPUs, XIDs) and `kubectl describe node`; "
+             "delete the failed pods and restart the kubelet to rebuild its device state; upgrade the kubelet if "
+             "it repeats",
+      .check = NULL },
 
     /* --- Slurm --- */
     { .id = "system.slurm_gres_request", .layer = SY,
