@@ -96,7 +96,8 @@ const cp_signal cp_signals_ops[] = {
 
     /* --- the nvidia kernel module: loading it --- */
     { .id = "kernel.module_load_failed", .layer = KE,
-      .match = { "Unable to load the kernel module", "Kernel module load error", "could not insert 'nvidia",
+      .match = { "Unable to load the kernel module", "Unable to load the 'nvidia" /* installer: 'nvidia-drm' kernel module */,
+                 "Kernel module load error", "could not insert 'nvidia",
                  "could not insert module", "failed to load GPU drivers" /* COS installer */, "nvidia: Unknown symbol" },
       .also = { "nvidia", "kernel module" },
       .unless = " key ",                      /* "Key was rejected", "Required key not": kernel.secure_boot */
