@@ -67,6 +67,24 @@ const cp_signal cp_signals_ops[] = {
              "-headers package of the kernel flavour in use; for a custom kernel run `make modules` in its tree) "
              "and rebuild (`sudo dkms autoinstall`); IGNORE_MISSING_MODULE_SYMVERS=1 only hides the mismatch",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.dkms_stale_tree", .layer = KE,
+      .match = { "Could not locate dkms.conf file", "does not appear to have module source" },
+      .cause = "DKMS's tree (/var/lib/dkms/nvidia/VERSION) still lists a driver version whose sources are gone "
+               "(removed by hand, or a package upgrade that left the old entry behind), so dkms status, "
+               "autoinstall and new builds stop at it",
+      .fix = "remove the stale entry (`sudo dkms remove nvidia/OLDVERSION --all`, or delete "
+             "/var/lib/dkms/nvidia/OLDVERSION), then `dkms status` and rebuild the installed version "
+             "(`sudo dkms autoinstall`)",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.dkms_version_sanity", .layer = KE,
+      .match = { "DKMS will not replace this module", "is not newer than what is already found in kernel" },
+      .cause = "DKMS refuses to install the module because one of the same or a newer version already lies in "
+               "the kernel's module tree (put there by the .run installer, another package, or an earlier DKMS "
+               "run); the build itself worked",
+      .fix = "if the module loads (`modinfo nvidia`, `nvidia-smi`), nothing is broken; else remove the other copy "
+             "(the other package, or `nvidia-installer --uninstall`) or install over it with `sudo dkms install "
+             "--force nvidia/VERSION`",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.module_build_kernel_api", .layer = KE,
       .match = { "implicit declaration of function", "too few arguments to function", "too many arguments to function",
                  "has no member named" },
@@ -233,6 +251,15 @@ const cp_signal cp_signals_ops[] = {
       .fix = "read the device plugin pod's log on that node (unhealthy GPUs, XIDs) and `kubectl describe node`; "
              "delete the failed pods and restart the kubelet to rebuild its device state; upgrade the kubelet if "
              "it repeats",
+      .check = NULL },
+
+    { .id = "system.gpu_operator_driver_validation", .layer = SY,
+      .match = { "failed to run command 'nvidia-smi'" },   /* driver-validation: chroot /run/nvidia/driver nvidia-smi */
+      .cause = "the GPU operator's driver validation finds no driver under its driver root (/run/nvidia/driver): "
+               "the driver daemonset pod has not installed it (still building, crash-looping), or the driver is "
+               "installed on the host while the operator was deployed to manage it (driver.enabled=true)",
+      .fix = "read the nvidia-driver-daemonset pod's log and fix its error; with a driver installed on the host, "
+             "deploy the operator with driver.enabled=false (and toolkit.enabled=false for a host toolkit)",
       .check = NULL },
 
     /* --- Slurm --- */
