@@ -101,10 +101,12 @@ const cp_signal cp_signals_health[] = {
     { .id = "kernel.gsp_timeout", .layer = KE,
       .match = { "GSP RM heartbeat timed out", "LibOS heartbeat timed out", "_kgspIsHeartbeatTimedOut",
                  "_kgspLogRpcTimeout", "_kgspLogXid119", "rpcRecvPoll timedout", "Timeout waiting for GSP",
-                 "waiting for RPC response from GPU" },
+                 "waiting for RPC response from GPU",
+                 "GSP task watchdog timeout", "GSP-CrashCat Report" /* the firmware's own crash report */ },
       .unless = "NVRM: Xid",                    /* kernel.xid explains the XID 119 line */
-      .cause = "the GPU's GSP firmware stopped answering the kernel driver (heartbeat or RPC time-out): a "
-               "firmware hang, usually a driver bug, sometimes a GPU fault",
+      .cause = "the GPU's GSP firmware stopped answering the kernel driver (heartbeat or RPC time-out) or "
+               "crashed (a GSP-CrashCat report, a task watchdog): a firmware hang, usually a driver bug, "
+               "sometimes a GPU fault",
       .fix = F_GSP, .check = "driver.xid" },
     { .id = "kernel.gsp_boot_failed", .layer = KE,
       .match = { "Failed to boot GSP", "GSP boot failed", "Cannot initialize GSP firmware RM",
@@ -115,6 +117,16 @@ const cp_signal cp_signals_health[] = {
              "another driver branch; on resume failures, try NVreg_PreserveVideoMemoryAllocations=1 and "
              "the nvidia-suspend services; if every driver fails, test the GPU in another machine",
       .check = "kernel.gpu_bound" },
+    { .id = "kernel.gsp_suspend_failed", .layer = KE,
+      .match = { "GSP unload failed at suspend", "nv_pmops_suspend [nvidia] returns",
+                 "gpuPowerManagementEnter:", "gpuPowerManagementResume:" },
+      .cause = "the kernel driver could not put the GPU's GSP firmware to sleep (or wake it) at suspend: the "
+               "nvidia device refuses to suspend and the machine fails to sleep or wakes to a dead GPU; a "
+               "driver power-management bug, often without the video-memory save set up",
+      .fix = "enable the driver's suspend path (NVreg_PreserveVideoMemoryAllocations=1 with the "
+             "nvidia-suspend, nvidia-hibernate and nvidia-resume services, NVreg_TemporaryFilePath on a disk "
+             "with room for the GPU memory), try another driver branch, or use s2idle instead of deep sleep",
+      .check = "driver.xid" },
     { .id = "kernel.gsp_rpc_failed", .layer = KE,
       .match = { "GspRmAlloc failed", "GspRmControl failed", "GspRmFree failed", "rpcSendMessage failed" },
       .cause = "a request to the GSP firmware failed; alone it is often harmless (a control this GPU does "

@@ -18,6 +18,7 @@
 #define HW CP_LAYER_HARDWARE
 #define KE CP_LAYER_KERNEL
 #define SY CP_LAYER_SYSTEM
+#define DR CP_LAYER_DRIVER
 
 #define F_MODULE_LOG "the build log (DKMS make.log, the akmods .failed.log, /var/log/nvidia-installer.log) names the first error"
 
@@ -48,6 +49,42 @@ const cp_signal cp_signals_ops[] = {
              "rebuild with it (`sudo dkms autoinstall`, or CC=gcc-12 for the .run installer), or boot a kernel "
              "built with the installed compiler; IGNORE_CC_MISMATCH=1 only silences old drivers' check",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.module_build_tool", .layer = KE,
+      .match = { "Unable to find the system utility" /* nvidia-installer */,
+                 "g++: command not found" /* the open modules' C++ parts (nvidia-modeset) */ },
+      .cause = "a tool the nvidia module build needs is not installed: the C compiler, make or ld for "
+               "nvidia-installer, g++ for the open kernel modules' C++ parts (nvidia-open-dkms does not pull "
+               "it in)",
+      .fix = "install the named tool (gcc, gcc-c++ / g++, make, binutils, pkg-config; build-essential on "
+             "Debian/Ubuntu) and rebuild (`sudo dkms autoinstall`, or run the installer again)",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.module_symvers", .layer = KE,
+      .match = { "The Module.symvers file is missing", "module_symvers_sanity_check", "IGNORE_MISSING_MODULE_SYMVERS" },
+      .cause = "the kernel build tree the nvidia module is built against has no usable Module.symvers: its "
+               "headers package is incomplete or does not belong to the running kernel (a new kernel whose "
+               "headers were not installed, a hand-built kernel's tree without `make modules`)",
+      .fix = "install the full headers of the running kernel (linux-headers-$(uname -r), kernel-devel, the "
+             "-headers package of the kernel flavour in use; for a custom kernel run `make modules` in its tree) "
+             "and rebuild (`sudo dkms autoinstall`); IGNORE_MISSING_MODULE_SYMVERS=1 only hides the mismatch",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.dkms_stale_tree", .layer = KE,
+      .match = { "Could not locate dkms.conf file", "does not appear to have module source" },
+      .cause = "DKMS's tree (/var/lib/dkms/nvidia/VERSION) still lists a driver version whose sources are gone "
+               "(removed by hand, or a package upgrade that left the old entry behind), so dkms status, "
+               "autoinstall and new builds stop at it",
+      .fix = "remove the stale entry (`sudo dkms remove nvidia/OLDVERSION --all`, or delete "
+             "/var/lib/dkms/nvidia/OLDVERSION), then `dkms status` and rebuild the installed version "
+             "(`sudo dkms autoinstall`)",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.dkms_version_sanity", .layer = KE,
+      .match = { "DKMS will not replace this module", "is not newer than what is already found in kernel" },
+      .cause = "DKMS refuses to install the module because one of the same or a newer version already lies in "
+               "the kernel's module tree (put there by the .run installer, another package, or an earlier DKMS "
+               "run); the build itself worked",
+      .fix = "if the module loads (`modinfo nvidia`, `nvidia-smi`), nothing is broken; else remove the other copy "
+             "(the other package, or `nvidia-installer --uninstall`) or install over it with `sudo dkms install "
+             "--force nvidia/VERSION`",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.module_build_kernel_api", .layer = KE,
       .match = { "implicit declaration of function", "too few arguments to function", "too many arguments to function",
                  "has no member named" },
@@ -77,7 +114,8 @@ const cp_signal cp_signals_ops[] = {
 
     /* --- the nvidia kernel module: loading it --- */
     { .id = "kernel.module_load_failed", .layer = KE,
-      .match = { "Unable to load the kernel module", "Kernel module load error", "could not insert 'nvidia",
+      .match = { "Unable to load the kernel module", "Unable to load the 'nvidia" /* installer: 'nvidia-drm' kernel module */,
+                 "Kernel module load error", "could not insert 'nvidia",
                  "could not insert module", "failed to load GPU drivers" /* COS installer */, "nvidia: Unknown symbol" },
       .also = { "nvidia", "kernel module" },
       .unless = " key ",                      /* "Key was rejected", "Required key not": kernel.secure_boot */
@@ -88,6 +126,14 @@ const cp_signal cp_signals_ops[] = {
              "sign the module or disable Secure Boot, blacklist nouveau, rebuild for the running kernel, or install "
              "a driver branch that supports the GPU",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.open_module_no_gsp", .layer = KE,
+      .match = { "installed in this system is not supported by open", "does not include the required GPU" },
+      .cause = "the open nvidia kernel modules (the default of newer driver packages) drive only GPUs with a GSP "
+               "(Turing and newer); this GPU (Maxwell, Pascal, Volta or older) has none, so the module leaves it alone",
+      .fix = "install the proprietary kernel module of the same driver (the .run installer's -m=kernel, "
+             "nvidia-driver-NNN instead of -open, akmod-nvidia / dkms nvidia instead of nvidia-open; negativo17: "
+             "kernel in /etc/nvidia/kernel.conf), or a legacy branch for GPUs the current one no longer supports",
+      .check = "kernel.gpu_bound" },
     { .id = "hardware.pci_bar_invalid", .layer = HW,
       .match = { "PCI I/O region assigned to your NVIDIA device is invalid", "The system BIOS may have misconfigured your GPU",
                  "BAR0 is 0M @" },
@@ -146,6 +192,27 @@ const cp_signal cp_signals_ops[] = {
              "on Debian/Ubuntu, @/sbin/ldconfig elsewhere); if it still fails, try another image to see whether "
              "the image's library setup is at fault",
       .check = "system.container" },
+    { .id = "driver.container_cli_detection", .layer = DR,
+      .match = { "container-cli: detection error" },
+      .cause = "the NVIDIA container hook reached the host driver but could not list its GPUs or files through "
+               "NVML: a GPU the driver cannot read (ERR! in nvidia-smi, a GPU fallen off the bus), user-space "
+               "libraries of another version than the kernel module (an upgrade without reboot), a driver library "
+               "it lists but cannot open ('open failed: .../libnvidia-tls.so.VERSION' after a partial install or "
+               "upgrade), or a driver older than this libnvidia-container expects ('function not found')",
+      .fix = "run `nvidia-smi` and `nvidia-container-cli -k -d /dev/tty info` on the host: reboot after a driver "
+             "upgrade, reinstall the driver when a library of it is missing, reset or replace a GPU shown as ERR!, "
+             "and keep the driver and nvidia-container-toolkit on releases made for each other",
+      .check = "driver.nvml" },
+    { .id = "system.container_hook_missing", .layer = SY,
+      .match = { "nvidia-container-runtime-hook", "inject NVIDIA hook" },
+      .also = { "not found", "no such file" },
+      .cause = "the nvidia runtime is registered with the engine but its prestart hook binary is not installed: "
+               "the old nvidia-container-runtime package without nvidia-container-toolkit (which now ships the hook), "
+               "or a toolkit removed or half upgraded",
+      .fix = "install (or reinstall) nvidia-container-toolkit from NVIDIA's current repository, remove the "
+             "obsolete nvidia-container-runtime-hook / nvidia-docker packages, run `sudo nvidia-ctk runtime "
+             "configure` and restart the engine",
+      .check = "system.container" },
     { .id = "system.container_cli_device", .layer = SY,
       .match = { "container-cli: device error", "container-cli.real: device error" },
       .cause = "the container asked for a GPU the host does not have: NVIDIA_VISIBLE_DEVICES (or --gpus "
@@ -166,7 +233,8 @@ const cp_signal cp_signals_ops[] = {
     { .id = "system.k8s_plugin_no_nvml", .layer = SY,
       .match = { "did you set the docker default runtime", "did you configure the NVIDIA Container Toolkit",
                  "NVML not detected", "Incompatible strategy detected", "Incompatible platform detected",
-                 "Detected non-NVML platform", "No devices found. Waiting indefinitely" },
+                 "Detected non-NVML platform", "No devices found. Waiting indefinitely",
+                 "ERROR_LIBRARY_NOT_FOUND" /* go-nvml: "nvml init failed: ERROR_LIBRARY_NOT_FOUND" */ },
       .cause = "the NVIDIA device plugin (or GPU feature discovery) pod cannot load libnvidia-ml: it was not "
                "started through the NVIDIA container runtime (nvidia not the default runtime, no runtime class), "
                "or its driver root does not point at where the driver is installed",
@@ -174,6 +242,25 @@ const cp_signal cp_signals_ops[] = {
              "--set-as-default`, restart containerd) or deploy the plugin with runtimeClassName: nvidia; with the "
              "driver outside / (GPU operator, /opt) set the plugin's driver root",
       .check = "system.container" },
+
+    { .id = "system.k8s_allocate_failed", .layer = SY,
+      .match = { "requested number of devices unavailable for nvidia" },
+      .cause = "the kubelet admitted a GPU pod the scheduler placed on the node, but its device manager has no "
+               "free nvidia.com/gpu to hand out: its record of allocated devices is stale (pods force-deleted, "
+               "a kubelet bug), or the device plugin restarted or marked GPUs unhealthy meanwhile",
+      .fix = "read the device plugin pod's log on that node (unhealthy GPUs, XIDs) and `kubectl describe node`; "
+             "delete the failed pods and restart the kubelet to rebuild its device state; upgrade the kubelet if "
+             "it repeats",
+      .check = NULL },
+
+    { .id = "system.gpu_operator_driver_validation", .layer = SY,
+      .match = { "failed to run command 'nvidia-smi'" },   /* driver-validation: chroot /run/nvidia/driver nvidia-smi */
+      .cause = "the GPU operator's driver validation finds no driver under its driver root (/run/nvidia/driver): "
+               "the driver daemonset pod has not installed it (still building, crash-looping), or the driver is "
+               "installed on the host while the operator was deployed to manage it (driver.enabled=true)",
+      .fix = "read the nvidia-driver-daemonset pod's log and fix its error; with a driver installed on the host, "
+             "deploy the operator with driver.enabled=false (and toolkit.enabled=false for a host toolkit)",
+      .check = NULL },
 
     /* --- Slurm --- */
     { .id = "system.slurm_gres_request", .layer = SY,
@@ -210,6 +297,22 @@ const cp_signal cp_signals_ops[] = {
       .fix = "list each GPU once (AutoDetect=nvml alone is enough), give Cores= as core ids of the node (`slurmd "
              "-C`, `nvidia-smi topo -m`) or drop them, and restart slurmd",
       .check = NULL },
+    { .id = "system.slurm_gres_type", .layer = SY,
+      .match = { "autodetected GPUs are being ignored",
+                 "Could not find an unused configuration record with a GRES type" },
+      .cause = "slurmd's NVML autodetection found GPUs (or MIG slices, named like nvidia_a100_1g.5gb) that no "
+               "gres.conf/slurm.conf record matches by type and count, so slurmd ignores them and jobs cannot get them",
+      .fix = "compare `slurmd -G` on the node with Gres= in slurm.conf and gres.conf: give the types autodetection "
+             "reports (or substrings of them, e.g. Gres=gpu:1g.5gb:7 for MIG) with the counts present, or drop "
+             "the types; restart slurmd and slurmctld",
+      .check = "driver.devices" },
+    { .id = "system.slurm_mig_no_devices", .layer = SY,
+      .match = { "MIG mode is enabled, but no MIG devices were found" },
+      .cause = "slurmd's AutoDetect=nvml found a GPU in MIG mode without any MIG instance, so it has nothing to "
+               "offer from it and stops",
+      .fix = "create the MIG instances (`nvidia-smi mig -cgi ... -C`, or nvidia-mig-parted) before slurmd starts, "
+             "or disable MIG mode (`nvidia-smi -i N -mig 0`, then reset the GPU)",
+      .check = "driver.devices" },
     { .id = "system.slurm_no_nvml", .layer = SY,
       .match = { "configured to autodetect nvml functionality", "configured with nvml functionality, but that lib" },
       .cause = "gres.conf asks for AutoDetect=nvml but slurmd cannot use NVML: this Slurm was built without NVML "

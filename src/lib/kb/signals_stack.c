@@ -83,6 +83,14 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the nvidia kernel module is not loaded (kernel updated without a DKMS rebuild, Secure Boot, nouveau, or no device nodes in a container)",
       .fix = "load the module (sudo modprobe nvidia) and read its error; rebuild it for the running kernel if it is missing",
       .check = "kernel.nvidia_module", .nvml_code = 9 },
+    { .id = "system.smi_no_devices", .layer = SY,
+      .match = { "No devices were found" },   /* nvidia-smi: NVML started, but sees no GPU */
+      .cause = "nvidia-smi reached the driver but may use no GPU: the process's device cgroup hides them "
+               "(a Slurm step without --gres/-G, a container or pod without the GPU), or the driver "
+               "failed to initialise every GPU (RmInitAdapter lines in the kernel log)",
+      .fix = "ask for the GPUs (`srun --gres=gpu:N` or -G N, docker --gpus, a pod's nvidia.com/gpu limit); on the "
+             "host, if it says the same as root, read `sudo dmesg | grep -i nvrm` for the GPU's init error",
+      .check = "system.visibility" },
     { .id = "driver.nvml_mismatch", .layer = DR,
       .match = { "Driver/library version mismatch", "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "NVMLError_LibRmVersionMismatch" },
       .cause = "user-space libnvidia-ml and the loaded kernel module have different versions, usually after a driver upgrade without reboot",
