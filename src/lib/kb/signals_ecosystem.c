@@ -110,8 +110,21 @@ const cp_signal cp_signals_ecosystem[] = {
              "have); for 100 check CUDA_VISIBLE_DEVICES and the container's GPU access; run `cuprobe doctor`",
       .check = "runtime.driver_compat" },
 
+    { .id = "tensorrt.lib_load", .layer = LI,
+      .match = { "Unable to load library: libnvinfer_", "Unable to load library: libnvinfer.", "Unable to load library: nvinfer_",
+                 "Unable to load library: nvinfer.", "libnvinfer_builder_resource.", "libnvinfer_builder_resource_" },
+      .cause = "TensorRT could not load one of its own libraries at run time: the builder resource library (libnvinfer_builder_resource, "
+               "needed to build engines), a lean or dispatch runtime, or a plugin library is missing from the install (a broken or "
+               "partial package) or not on the loader path",
+      .fix = "install a complete TensorRT of one release (the tensorrt wheel with its tensorrt-libs, or the tar/deb package) and put its "
+             "lib directory on LD_LIBRARY_PATH (PATH on Windows); ls the directory: every libnvinfer*.so must carry the same version",
+      .check = "libraries.load" },
+
     /* JAX / XLA: the CUDA libraries and tools it checks */
-    { .id = "jax.lib_older", .layer = FW, .match = { "but JAX was built against version" },
+    { .id = "jax.lib_older", .layer = LI,
+      .match = { "but JAX was built against version", "Outdated cuDNN installation", "Outdated CUDA installation", "Outdated cuBLAS installation",
+                 "Outdated cuFFT installation", "Outdated cuSOLVER installation", "Outdated cuSPARSE installation",
+                 "Outdated cuPTI installation", "Outdated NCCL installation", "The local installation version must be no lower than" },
       .cause = "a CUDA library JAX loaded (the CUDA runtime, cuDNN, cuBLAS, cuFFT, cuSOLVER, cuSPARSE or cuPTI named in the message) "
                "is older than the one this jaxlib was built against, so JAX refuses the GPU and falls back to the CPU",
       .fix = "install JAX with its CUDA libraries in a fresh environment (pip install -U \"jax[cuda12]\", which brings matching nvidia-* "
@@ -161,8 +174,8 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = NULL },
     { .id = "torch.bf16_unsupported", .layer = FW,
       .match = { "is only supported on GPUs with compute capability of at least", "Current CUDA Device does not support bfloat16",
-                 "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires" },
-      .also = { "bf16", "bfloat16" },
+                 "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires", "CUBLAS_STATUS_NOT_SUPPORTED" },
+      .also = { "bf16", "bfloat16", "CUDA_R_16BF" },   /* cuBLAS refusing a bf16 GEMM: its type name on the line */
       .cause = "the model or the run asks for bfloat16, which needs a GPU of compute capability 8.0 or newer (Ampere: A100, RTX 30 and "
                "later); V100, T4, P100, P40 and other older GPUs have no bf16 support",
       .fix = "use float16 instead (vLLM: --dtype=half; transformers: torch_dtype=torch.float16 or fp16=True instead of bf16=True), or "
@@ -234,8 +247,8 @@ const cp_signal cp_signals_ecosystem[] = {
              "ray status for a cluster), or give the process or container the GPUs it needs",
       .check = "system.visibility" },
     { .id = "tgi.warmup_memory", .layer = AP,
-      .match = { "Not enough memory to handle", "You need to decrease `--max-batch-prefill-tokens`" },
-      .also = { "tokens" },
+      .match = { "Not enough memory to handle", "You need to decrease `--max-batch-prefill-tokens`", "Unable to warmup model" },
+      .also = { "tokens", "out of memory", "exceed allowed memory", "OutOfMemory" },
       .cause = "Text Generation Inference's warm-up ran the largest prefill batch it was configured for and it did not fit in the GPU "
                "memory left after the model",
       .fix = "lower --max-batch-prefill-tokens (and --max-total-tokens / --max-input-length), use a smaller or quantized model, or "

@@ -61,7 +61,8 @@ const cp_signal cp_signals_frameworks[] = {
                  "Unable to use CUDA because of the following issues" },
       .cause = "JAX could not start its CUDA backend: the rest of the message names the cause (driver too old, missing CUDA libraries, version mismatch)",
       .fix = "read the cause after the colon; check that the jax-cuda plugin's CUDA version is supported by the driver",
-      .check = "framework.cuda" },
+      .check = "framework.cuda",
+      .notice = 1 },   /* it wraps the cause: the row of the cause ranks first */
     { .id = "jax.no_gpu", .layer = FW, .match = { "No GPU/TPU found, falling back to CPU" },
       .cause = "JAX found no accelerator: a CPU-only jaxlib, or no GPU visible to the process",
       .fix = "install jax[cuda12] and check that nvidia-smi sees the GPU from the same environment",

@@ -64,10 +64,33 @@ const cp_signal cp_signals_libs[] = {
       .cause = "a collective did not finish in time: some rank is stuck, crashed or runs a different code path, or the network is stalled",
       .fix = "find the rank that did not reach the collective (py-spy dump, TORCH_NCCL_DESYNC_DEBUG=1); raise the timeout only if work is just slow",
       .check = NULL },
+    { .id = "nccl.shm_space", .layer = SY,
+      .match = { "Call to posix_fallocate failed", "Error while creating shared memory segment", "Error while attaching to shared memory segment",
+                 "failed to extend /dev/shm" },
+      .cause = "NCCL's shared-memory transport could not create its segment in /dev/shm: the file system is too small (Docker gives a "
+               "container 64 MB by default) or full, so ranks on one host cannot exchange data through it",
+      .fix = "give the container more shared memory (docker run --shm-size=8g or --ipc=host; Kubernetes: an emptyDir of medium Memory "
+             "on /dev/shm) and check df -h /dev/shm; NCCL_SHM_DISABLE=1 avoids it at some speed cost",
+      .check = "system.container" },
     { .id = "nccl.warn", .layer = LI, .match = { "NCCL WARN" },
       .unless = "Failed to open libibverbs",   /* no InfiniBand here: NCCL falls back to sockets */
       .cause = "NCCL logged a warning; the text after WARN says which part failed (socket, IB, shm, CUDA)",
-      .fix = "read the first NCCL WARN line on each rank: it is usually the real cause of the later error", .check = NULL },
+      .fix = "read the first NCCL WARN line on each rank: it is usually the real cause of the later error", .check = NULL,
+      .notice = 1 },   /* a row that knows the words after WARN (nccl.shm_space ...) ranks first */
+
+    /* A CUDA library resolved against an older copy of the library it depends on */
+    { .id = "libs.symbol_version", .layer = LI,
+      .match = { "version libcublasLt.so", "version libnvJitLink.so", "version libcudnn", "version libcublas.so", "version libcusparse.so",
+                 "version libcufft.so", "version libcudart.so", "version libnccl.so", "version libnvrtc.so", "version libcurand.so",
+                 "version libcusolver.so" },
+      .also = { "undefined symbol" },
+      .cause = "a CUDA library (often PyTorch's pip-installed cuBLAS or cuSPARSE) was bound to another, older copy of the library it "
+               "depends on (cuBLASLt, nvJitLink, ...) that lacks the named symbol: a system CUDA or another package's copy on "
+               "LD_LIBRARY_PATH (or in ld.so.conf) is found before the one installed with it",
+      .fix = "remove the other CUDA's lib directory from LD_LIBRARY_PATH (or ld.so.conf) for this program, or reinstall the matching "
+             "nvidia-* wheels (pip install --force-reinstall nvidia-cublas-cuXX nvidia-nvjitlink-cuXX) so both libraries come from one release; "
+             "ldd on the library named first shows which copy is picked",
+      .check = "libraries.shadow" },
 
     /* cuBLAS (cublasStatus_t) */
     { .id = "cublas.not_initialized", .layer = LI, .match = { "CUBLAS_STATUS_NOT_INITIALIZED" },
@@ -101,6 +124,7 @@ const cp_signal cp_signals_libs[] = {
              "and that the framework's CUDA libraries support this GPU and driver (one cuBLAS copy, the CUDA major the framework was built for)",
       .check = "framework.libs" },
     { .id = "cublas.not_supported", .layer = LI, .match = { "CUBLAS_STATUS_NOT_SUPPORTED", "CUBLAS_STATUS_LICENSE_ERROR" },
+      .unless = "CUDA_R_16BF",   /* a bf16 GEMM refused: torch.bf16_unsupported says why */
       .cause = "cuBLAS has no implementation of the requested operation for these types, layouts or alignments on this GPU: most often bf16 (CUDA_R_16BF) "
                "or fp8 math on a GPU too old for that type, or a pointer or leading dimension that is not aligned; "
                "LICENSE_ERROR: the function needs a license that is missing, expired or not found through NVIDIA_LICENSE_FILE",
@@ -193,7 +217,8 @@ const cp_signal cp_signals_libs[] = {
 
     /* cuSPARSE (cusparseStatus_t) */
     { .id = "cusparse.not_initialized", .layer = LI, .match = { "CUSPARSE_STATUS_NOT_INITIALIZED" },
-      .cause = "cuSPARSE could not create its handle: GPU memory was used up, the CUDA context was already broken, or its library does not match the CUDA in use",
+      .cause = "cuSPARSE could not create its handle: GPU memory was used up, the CUDA context was already broken (a driver older than "
+               "the CUDA runtime in use is a frequent reason), or its library does not match the CUDA in use",
       .fix = "check free GPU memory and the first CUDA error in the log; keep one cuSPARSE copy, of the CUDA the framework was built for, on the library path",
       .check = "framework.libs" },
     { .id = "cusparse.alloc_failed", .layer = AP, .match = { "CUSPARSE_STATUS_ALLOC_FAILED" },
