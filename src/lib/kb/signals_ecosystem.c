@@ -102,6 +102,14 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install the cuDNN and CUDA (cuBLAS) releases listed in this TensorRT release's support matrix and remove other copies "
              "from the library path (LD_LIBRARY_PATH, PATH on Windows, extra nvidia-* wheels)",
       .check = "libraries.shadow" },
+    { .id = "tensorrt.out_of_memory", .layer = AP,
+      .match = { "Cuda Runtime (out of memory)", "Error Code 2: OutOfMemory", "Cuda Error in allocate: 2 (out of memory)",
+                 "Requested amount of GPU memory" },
+      .cause = "TensorRT could not allocate GPU memory while building or running an engine: the network's activations at this "
+               "input size and batch, the builder's workspace or its tactics need more than the GPU has free",
+      .fix = "build with smaller input shapes or batch (the optimization profile's max), cap the workspace (memory pool limit), "
+             "free the GPU of other processes, or build on a GPU with more memory",
+      .check = "system.memory_headroom" },
     { .id = "tensorrt.cuda_init_failed", .layer = DR, .match = { "CUDA initialization failure with error" },
       .cause = "TensorRT's first CUDA runtime call failed; the number is the cudaError_t: 35 (the most common) means the driver is "
                "older than the CUDA runtime TensorRT was built with, 100 no GPU visible to the process, 2 no memory, 3 or 999 a broken "

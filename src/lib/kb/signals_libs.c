@@ -43,6 +43,14 @@ const cp_signal cp_signals_libs[] = {
                  ", internal error, NCCL version" },   /* PyTorch with NCCL before 2.12 */
       .cause = "NCCL hit an internal inconsistency, often from mismatched NCCL versions across ranks or a broken topology detection",
       .fix = "use the same NCCL version on every rank, then " F_NCCL_DEBUG, .check = "libraries.shadow" },
+    { .id = "nccl.duplicate_gpu", .layer = AP, .match = { "Duplicate GPU detected" },
+      .cause = "two ranks of one NCCL communicator run on the same GPU: the processes did not each select their own device (no "
+               "torch.cuda.set_device(local_rank), a hard-coded cuda:0 or default device), CUDA_VISIBLE_DEVICES gives every rank "
+               "the same GPU, or more ranks were started than there are GPUs",
+      .fix = "give each rank its own GPU: call torch.cuda.set_device(LOCAL_RANK) (or device=f\"cuda:{local_rank}\") before creating the "
+             "process group, start no more processes per node than GPUs (--nproc_per_node), and leave CUDA_VISIBLE_DEVICES unset per "
+             "rank or distinct",
+      .check = "system.visibility" },
     { .id = "nccl.invalid_usage", .layer = AP,
       .match = { "ncclInvalidUsage", "ncclInvalidArgument", "ncclInProgress",
                  "invalid argument (run with NCCL_DEBUG=WARN", "invalid usage (run with NCCL_DEBUG=WARN",
@@ -66,9 +74,10 @@ const cp_signal cp_signals_libs[] = {
       .check = NULL },
     { .id = "nccl.shm_space", .layer = SY,
       .match = { "Call to posix_fallocate failed", "Error while creating shared memory segment", "Error while attaching to shared memory segment",
-                 "failed to extend /dev/shm" },
-      .cause = "NCCL's shared-memory transport could not create its segment in /dev/shm: the file system is too small (Docker gives a "
-               "container 64 MB by default) or full, so ranks on one host cannot exchange data through it",
+                 "failed to extend /dev/shm", "Call to shm_open failed" },
+      .cause = "NCCL's shared-memory transport could not create or open its segment in /dev/shm: the file system is too small (Docker "
+               "gives a container 64 MB by default), full of stale segments, not writable, or not shared by the processes (separate "
+               "containers without --ipc=host), so ranks on one host cannot exchange data through it",
       .fix = "give the container more shared memory (docker run --shm-size=8g or --ipc=host; Kubernetes: an emptyDir of medium Memory "
              "on /dev/shm) and check df -h /dev/shm; NCCL_SHM_DISABLE=1 avoids it at some speed cost",
       .check = "system.container" },
@@ -304,6 +313,13 @@ const cp_signal cp_signals_libs[] = {
       .check = "framework.arch" },
 
     /* cuDNN (cudnnStatus_t; cuDNN 9 adds fine-grained sub-codes and keeps older names as aliases) */
+    { .id = "cudnn.no_algorithm", .layer = AP,
+      .match = { "Unable to find a valid cuDNN algorithm to run convolution", "no valid convolution algorithms available in CuDNN" },
+      .cause = "PyTorch tried every cuDNN convolution algorithm and none could run: almost always because GPU memory was used up (each "
+               "algorithm needs a workspace), less often a cuDNN that does not support this GPU or this layer's shape and dtype",
+      .fix = "lower the batch size or input size, free GPU memory (other processes, a second model on the same GPU), and check the "
+             "GPU chosen is the one with free memory; if memory is plentiful, install the PyTorch build whose bundled cuDNN supports this GPU",
+      .check = "system.memory_headroom" },
     { .id = "cudnn.not_initialized", .layer = LI, .match = { "CUDNN_STATUS_NOT_INITIALIZED" },
       .cause = "cuDNN could not initialise: out of GPU memory, or its sub-libraries or CUDA version do not match",
       .fix = "check free GPU memory; make sure only one cuDNN version is on the library path and it matches the framework's CUDA",
