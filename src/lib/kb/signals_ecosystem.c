@@ -38,6 +38,14 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install a bitsandbytes release with CUDA binaries for this platform and CUDA (pip install -U bitsandbytes: 0.43 and newer ship "
              "Linux and Windows CUDA builds), with a CUDA build of PyTorch; `python -m bitsandbytes` shows what it found",
       .check = NULL },
+    { .id = "bitsandbytes.int8_matmul", .layer = LI,
+      .match = { "cublasLt ran into an error", "cublasLt Encountered Error" },
+      .cause = "bitsandbytes' 8-bit matrix multiply (LLM.int8: load_in_8bit, 8-bit training) failed inside cuBLASLt: releases "
+               "before 0.37/0.39 need int8 tensor cores of a Turing or Ampere GPU in the tile layout they chose (older GPUs, H100, "
+               "some RTX cards fail), or the inputs sit on another GPU than the weights",
+      .fix = "upgrade bitsandbytes (pip install -U bitsandbytes), or load the model in 4-bit (load_in_4bit) or fp16 instead of "
+             "8-bit; with several GPUs keep the 8-bit layers and their inputs on one device (device_map)",
+      .check = "framework.arch" },
     { .id = "gptq.kernels_missing", .layer = LI,
       .match = { "CUDA kernels for auto_gptq are not installed", "Exllama kernel is not installed", "exllama_kernels not installed",
                  "CUDA extension not installed" },

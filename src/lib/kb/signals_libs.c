@@ -43,6 +43,14 @@ const cp_signal cp_signals_libs[] = {
                  ", internal error, NCCL version" },   /* PyTorch with NCCL before 2.12 */
       .cause = "NCCL hit an internal inconsistency, often from mismatched NCCL versions across ranks or a broken topology detection",
       .fix = "use the same NCCL version on every rank, then " F_NCCL_DEBUG, .check = "libraries.shadow" },
+    { .id = "nccl.ib_completion", .layer = SY, .match = { "NET/IB : Got completion" },
+      .cause = "an InfiniBand/RoCE transfer between nodes failed on the NIC: error 12 (retry count exceeded) means the two NICs cannot "
+               "reach each other or the link keeps timing out (a cable, switch port, RoCE routing or GID index), error 4 (local "
+               "protection) a GPUDirect RDMA mapping the NIC may not use (ACS/IOMMU between NIC and GPU, peer memory module)",
+      .fix = "test the pair of nodes with ib_write_bw and check the ports (ibstat: State Active); for RoCE set NCCL_IB_GID_INDEX; "
+             "for error 4 disable PCIe ACS / the IOMMU on the path or load nvidia-peermem; NCCL_IB_DISABLE=1 (sockets) tells a "
+             "fabric fault from the rest",
+      .check = NULL },
     { .id = "nccl.duplicate_gpu", .layer = AP, .match = { "Duplicate GPU detected" },
       .cause = "two ranks of one NCCL communicator run on the same GPU: the processes did not each select their own device (no "
                "torch.cuda.set_device(local_rank), a hard-coded cuda:0 or default device), CUDA_VISIBLE_DEVICES gives every rank "
