@@ -38,6 +38,14 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install a bitsandbytes release with CUDA binaries for this platform and CUDA (pip install -U bitsandbytes: 0.43 and newer ship "
              "Linux and Windows CUDA builds), with a CUDA build of PyTorch; `python -m bitsandbytes` shows what it found",
       .check = NULL },
+    { .id = "bitsandbytes.int8_matmul", .layer = LI,
+      .match = { "cublasLt ran into an error", "cublasLt Encountered Error" },
+      .cause = "bitsandbytes' 8-bit matrix multiply (LLM.int8: load_in_8bit, 8-bit training) failed inside cuBLASLt: releases "
+               "before 0.37/0.39 need int8 tensor cores of a Turing or Ampere GPU in the tile layout they chose (older GPUs, H100, "
+               "some RTX cards fail), or the inputs sit on another GPU than the weights",
+      .fix = "upgrade bitsandbytes (pip install -U bitsandbytes), or load the model in 4-bit (load_in_4bit) or fp16 instead of "
+             "8-bit; with several GPUs keep the 8-bit layers and their inputs on one device (device_map)",
+      .check = "framework.arch" },
     { .id = "gptq.kernels_missing", .layer = LI,
       .match = { "CUDA kernels for auto_gptq are not installed", "Exllama kernel is not installed", "exllama_kernels not installed",
                  "CUDA extension not installed" },
@@ -102,6 +110,14 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install the cuDNN and CUDA (cuBLAS) releases listed in this TensorRT release's support matrix and remove other copies "
              "from the library path (LD_LIBRARY_PATH, PATH on Windows, extra nvidia-* wheels)",
       .check = "libraries.shadow" },
+    { .id = "tensorrt.out_of_memory", .layer = AP,
+      .match = { "Cuda Runtime (out of memory)", "Error Code 2: OutOfMemory", "Cuda Error in allocate: 2 (out of memory)",
+                 "Requested amount of GPU memory" },
+      .cause = "TensorRT could not allocate GPU memory while building or running an engine: the network's activations at this "
+               "input size and batch, the builder's workspace or its tactics need more than the GPU has free",
+      .fix = "build with smaller input shapes or batch (the optimization profile's max), cap the workspace (memory pool limit), "
+             "free the GPU of other processes, or build on a GPU with more memory",
+      .check = "system.memory_headroom" },
     { .id = "tensorrt.cuda_init_failed", .layer = DR, .match = { "CUDA initialization failure with error" },
       .cause = "TensorRT's first CUDA runtime call failed; the number is the cudaError_t: 35 (the most common) means the driver is "
                "older than the CUDA runtime TensorRT was built with, 100 no GPU visible to the process, 2 no memory, 3 or 999 a broken "
@@ -110,8 +126,21 @@ const cp_signal cp_signals_ecosystem[] = {
              "have); for 100 check CUDA_VISIBLE_DEVICES and the container's GPU access; run `cuprobe doctor`",
       .check = "runtime.driver_compat" },
 
+    { .id = "tensorrt.lib_load", .layer = LI,
+      .match = { "Unable to load library: libnvinfer_", "Unable to load library: libnvinfer.", "Unable to load library: nvinfer_",
+                 "Unable to load library: nvinfer.", "libnvinfer_builder_resource.", "libnvinfer_builder_resource_" },
+      .cause = "TensorRT could not load one of its own libraries at run time: the builder resource library (libnvinfer_builder_resource, "
+               "needed to build engines), a lean or dispatch runtime, or a plugin library is missing from the install (a broken or "
+               "partial package) or not on the loader path",
+      .fix = "install a complete TensorRT of one release (the tensorrt wheel with its tensorrt-libs, or the tar/deb package) and put its "
+             "lib directory on LD_LIBRARY_PATH (PATH on Windows); ls the directory: every libnvinfer*.so must carry the same version",
+      .check = "libraries.load" },
+
     /* JAX / XLA: the CUDA libraries and tools it checks */
-    { .id = "jax.lib_older", .layer = FW, .match = { "but JAX was built against version" },
+    { .id = "jax.lib_older", .layer = LI,
+      .match = { "but JAX was built against version", "Outdated cuDNN installation", "Outdated CUDA installation", "Outdated cuBLAS installation",
+                 "Outdated cuFFT installation", "Outdated cuSOLVER installation", "Outdated cuSPARSE installation",
+                 "Outdated cuPTI installation", "Outdated NCCL installation", "The local installation version must be no lower than" },
       .cause = "a CUDA library JAX loaded (the CUDA runtime, cuDNN, cuBLAS, cuFFT, cuSOLVER, cuSPARSE or cuPTI named in the message) "
                "is older than the one this jaxlib was built against, so JAX refuses the GPU and falls back to the CPU",
       .fix = "install JAX with its CUDA libraries in a fresh environment (pip install -U \"jax[cuda12]\", which brings matching nvidia-* "
@@ -161,8 +190,8 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = NULL },
     { .id = "torch.bf16_unsupported", .layer = FW,
       .match = { "is only supported on GPUs with compute capability of at least", "Current CUDA Device does not support bfloat16",
-                 "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires" },
-      .also = { "bf16", "bfloat16" },
+                 "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires", "CUBLAS_STATUS_NOT_SUPPORTED" },
+      .also = { "bf16", "bfloat16", "CUDA_R_16BF" },   /* cuBLAS refusing a bf16 GEMM: its type name on the line */
       .cause = "the model or the run asks for bfloat16, which needs a GPU of compute capability 8.0 or newer (Ampere: A100, RTX 30 and "
                "later); V100, T4, P100, P40 and other older GPUs have no bf16 support",
       .fix = "use float16 instead (vLLM: --dtype=half; transformers: torch_dtype=torch.float16 or fp16=True instead of bf16=True), or "
@@ -234,8 +263,8 @@ const cp_signal cp_signals_ecosystem[] = {
              "ray status for a cluster), or give the process or container the GPUs it needs",
       .check = "system.visibility" },
     { .id = "tgi.warmup_memory", .layer = AP,
-      .match = { "Not enough memory to handle", "You need to decrease `--max-batch-prefill-tokens`" },
-      .also = { "tokens" },
+      .match = { "Not enough memory to handle", "You need to decrease `--max-batch-prefill-tokens`", "Unable to warmup model" },
+      .also = { "tokens", "out of memory", "exceed allowed memory", "OutOfMemory" },
       .cause = "Text Generation Inference's warm-up ran the largest prefill batch it was configured for and it did not fit in the GPU "
                "memory left after the model",
       .fix = "lower --max-batch-prefill-tokens (and --max-total-tokens / --max-input-length), use a smaller or quantized model, or "

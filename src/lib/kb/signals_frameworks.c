@@ -27,6 +27,13 @@ const cp_signal cp_signals_frameworks[] = {
       .cause = "PyTorch found no libcuda.so.1: no NVIDIA driver, or a container started without GPU support",
       .fix = "install the NVIDIA driver (check with nvidia-smi); in a container use --gpus all",
       .check = "driver.libcuda" },
+    { .id = "torch.cudnn_version", .layer = LI,
+      .match = { "cuDNN version incompatibility", "cuDNN version mismatch: PyTorch was compiled against" },
+      .cause = "PyTorch loaded a cuDNN other than the one it was built with: an older copy on LD_LIBRARY_PATH (a system CUDA or "
+               "conda cudnn) shadows the cuDNN its wheel brings",
+      .fix = "remove the other cuDNN's directory from LD_LIBRARY_PATH (or uninstall the conda/system cudnn) so PyTorch finds its "
+             "bundled one, or install the cuDNN release the message names",
+      .check = "libraries.shadow" },
     { .id = "torch.driver_too_old", .layer = DR, .match = { "The NVIDIA driver on your system is too old" },
       .cause = "the driver is older than the CUDA version this PyTorch build was compiled with",
       .fix = "upgrade the driver, or install the PyTorch wheel for an older CUDA (e.g. the cu118 or cu121 index)",
@@ -61,7 +68,8 @@ const cp_signal cp_signals_frameworks[] = {
                  "Unable to use CUDA because of the following issues" },
       .cause = "JAX could not start its CUDA backend: the rest of the message names the cause (driver too old, missing CUDA libraries, version mismatch)",
       .fix = "read the cause after the colon; check that the jax-cuda plugin's CUDA version is supported by the driver",
-      .check = "framework.cuda" },
+      .check = "framework.cuda",
+      .notice = 1 },   /* it wraps the cause: the row of the cause ranks first */
     { .id = "jax.no_gpu", .layer = FW, .match = { "No GPU/TPU found, falling back to CPU" },
       .cause = "JAX found no accelerator: a CPU-only jaxlib, or no GPU visible to the process",
       .fix = "install jax[cuda12] and check that nvidia-smi sees the GPU from the same environment",

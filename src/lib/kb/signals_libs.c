@@ -43,6 +43,22 @@ const cp_signal cp_signals_libs[] = {
                  ", internal error, NCCL version" },   /* PyTorch with NCCL before 2.12 */
       .cause = "NCCL hit an internal inconsistency, often from mismatched NCCL versions across ranks or a broken topology detection",
       .fix = "use the same NCCL version on every rank, then " F_NCCL_DEBUG, .check = "libraries.shadow" },
+    { .id = "nccl.ib_completion", .layer = SY, .match = { "NET/IB : Got completion" },
+      .cause = "an InfiniBand/RoCE transfer between nodes failed on the NIC: error 12 (retry count exceeded) means the two NICs cannot "
+               "reach each other or the link keeps timing out (a cable, switch port, RoCE routing or GID index), error 4 (local "
+               "protection) a GPUDirect RDMA mapping the NIC may not use (ACS/IOMMU between NIC and GPU, peer memory module)",
+      .fix = "test the pair of nodes with ib_write_bw and check the ports (ibstat: State Active); for RoCE set NCCL_IB_GID_INDEX; "
+             "for error 4 disable PCIe ACS / the IOMMU on the path or load nvidia-peermem; NCCL_IB_DISABLE=1 (sockets) tells a "
+             "fabric fault from the rest",
+      .check = NULL },
+    { .id = "nccl.duplicate_gpu", .layer = AP, .match = { "Duplicate GPU detected" },
+      .cause = "two ranks of one NCCL communicator run on the same GPU: the processes did not each select their own device (no "
+               "torch.cuda.set_device(local_rank), a hard-coded cuda:0 or default device), CUDA_VISIBLE_DEVICES gives every rank "
+               "the same GPU, or more ranks were started than there are GPUs",
+      .fix = "give each rank its own GPU: call torch.cuda.set_device(LOCAL_RANK) (or device=f\"cuda:{local_rank}\") before creating the "
+             "process group, start no more processes per node than GPUs (--nproc_per_node), and leave CUDA_VISIBLE_DEVICES unset per "
+             "rank or distinct",
+      .check = "system.visibility" },
     { .id = "nccl.invalid_usage", .layer = AP,
       .match = { "ncclInvalidUsage", "ncclInvalidArgument", "ncclInProgress",
                  "invalid argument (run with NCCL_DEBUG=WARN", "invalid usage (run with NCCL_DEBUG=WARN",
@@ -64,10 +80,34 @@ const cp_signal cp_signals_libs[] = {
       .cause = "a collective did not finish in time: some rank is stuck, crashed or runs a different code path, or the network is stalled",
       .fix = "find the rank that did not reach the collective (py-spy dump, TORCH_NCCL_DESYNC_DEBUG=1); raise the timeout only if work is just slow",
       .check = NULL },
+    { .id = "nccl.shm_space", .layer = SY,
+      .match = { "Call to posix_fallocate failed", "Error while creating shared memory segment", "Error while attaching to shared memory segment",
+                 "failed to extend /dev/shm", "Call to shm_open failed" },
+      .cause = "NCCL's shared-memory transport could not create or open its segment in /dev/shm: the file system is too small (Docker "
+               "gives a container 64 MB by default), full of stale segments, not writable, or not shared by the processes (separate "
+               "containers without --ipc=host), so ranks on one host cannot exchange data through it",
+      .fix = "give the container more shared memory (docker run --shm-size=8g or --ipc=host; Kubernetes: an emptyDir of medium Memory "
+             "on /dev/shm) and check df -h /dev/shm; NCCL_SHM_DISABLE=1 avoids it at some speed cost",
+      .check = "system.container" },
     { .id = "nccl.warn", .layer = LI, .match = { "NCCL WARN" },
       .unless = "Failed to open libibverbs",   /* no InfiniBand here: NCCL falls back to sockets */
       .cause = "NCCL logged a warning; the text after WARN says which part failed (socket, IB, shm, CUDA)",
-      .fix = "read the first NCCL WARN line on each rank: it is usually the real cause of the later error", .check = NULL },
+      .fix = "read the first NCCL WARN line on each rank: it is usually the real cause of the later error", .check = NULL,
+      .notice = 1 },   /* a row that knows the words after WARN (nccl.shm_space ...) ranks first */
+
+    /* A CUDA library resolved against an older copy of the library it depends on */
+    { .id = "libs.symbol_version", .layer = LI,
+      .match = { "version libcublasLt.so", "version libnvJitLink.so", "version libcudnn", "version libcublas.so", "version libcusparse.so",
+                 "version libcufft.so", "version libcudart.so", "version libnccl.so", "version libnvrtc.so", "version libcurand.so",
+                 "version libcusolver.so" },
+      .also = { "undefined symbol" },
+      .cause = "a CUDA library (often PyTorch's pip-installed cuBLAS or cuSPARSE) was bound to another, older copy of the library it "
+               "depends on (cuBLASLt, nvJitLink, ...) that lacks the named symbol: a system CUDA or another package's copy on "
+               "LD_LIBRARY_PATH (or in ld.so.conf) is found before the one installed with it",
+      .fix = "remove the other CUDA's lib directory from LD_LIBRARY_PATH (or ld.so.conf) for this program, or reinstall the matching "
+             "nvidia-* wheels (pip install --force-reinstall nvidia-cublas-cuXX nvidia-nvjitlink-cuXX) so both libraries come from one release; "
+             "ldd on the library named first shows which copy is picked",
+      .check = "libraries.shadow" },
 
     /* cuBLAS (cublasStatus_t) */
     { .id = "cublas.not_initialized", .layer = LI, .match = { "CUBLAS_STATUS_NOT_INITIALIZED" },
@@ -101,6 +141,7 @@ const cp_signal cp_signals_libs[] = {
              "and that the framework's CUDA libraries support this GPU and driver (one cuBLAS copy, the CUDA major the framework was built for)",
       .check = "framework.libs" },
     { .id = "cublas.not_supported", .layer = LI, .match = { "CUBLAS_STATUS_NOT_SUPPORTED", "CUBLAS_STATUS_LICENSE_ERROR" },
+      .unless = "CUDA_R_16BF",   /* a bf16 GEMM refused: torch.bf16_unsupported says why */
       .cause = "cuBLAS has no implementation of the requested operation for these types, layouts or alignments on this GPU: most often bf16 (CUDA_R_16BF) "
                "or fp8 math on a GPU too old for that type, or a pointer or leading dimension that is not aligned; "
                "LICENSE_ERROR: the function needs a license that is missing, expired or not found through NVIDIA_LICENSE_FILE",
@@ -193,7 +234,8 @@ const cp_signal cp_signals_libs[] = {
 
     /* cuSPARSE (cusparseStatus_t) */
     { .id = "cusparse.not_initialized", .layer = LI, .match = { "CUSPARSE_STATUS_NOT_INITIALIZED" },
-      .cause = "cuSPARSE could not create its handle: GPU memory was used up, the CUDA context was already broken, or its library does not match the CUDA in use",
+      .cause = "cuSPARSE could not create its handle: GPU memory was used up, the CUDA context was already broken (a driver older than "
+               "the CUDA runtime in use is a frequent reason), or its library does not match the CUDA in use",
       .fix = "check free GPU memory and the first CUDA error in the log; keep one cuSPARSE copy, of the CUDA the framework was built for, on the library path",
       .check = "framework.libs" },
     { .id = "cusparse.alloc_failed", .layer = AP, .match = { "CUSPARSE_STATUS_ALLOC_FAILED" },
@@ -279,6 +321,13 @@ const cp_signal cp_signals_libs[] = {
       .check = "framework.arch" },
 
     /* cuDNN (cudnnStatus_t; cuDNN 9 adds fine-grained sub-codes and keeps older names as aliases) */
+    { .id = "cudnn.no_algorithm", .layer = AP,
+      .match = { "Unable to find a valid cuDNN algorithm to run convolution", "no valid convolution algorithms available in CuDNN" },
+      .cause = "PyTorch tried every cuDNN convolution algorithm and none could run: almost always because GPU memory was used up (each "
+               "algorithm needs a workspace), less often a cuDNN that does not support this GPU or this layer's shape and dtype",
+      .fix = "lower the batch size or input size, free GPU memory (other processes, a second model on the same GPU), and check the "
+             "GPU chosen is the one with free memory; if memory is plentiful, install the PyTorch build whose bundled cuDNN supports this GPU",
+      .check = "system.memory_headroom" },
     { .id = "cudnn.not_initialized", .layer = LI, .match = { "CUDNN_STATUS_NOT_INITIALIZED" },
       .cause = "cuDNN could not initialise: out of GPU memory, or its sub-libraries or CUDA version do not match",
       .fix = "check free GPU memory; make sure only one cuDNN version is on the library path and it matches the framework's CUDA",
