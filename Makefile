@@ -78,9 +78,11 @@ $(BUILD)/pic-plain/%.o: %.c
 $(BUILD)/libcuprobe-util-pic-plain.a: $(UTIL_SRC:%.c=$(BUILD)/pic-plain/%.o)
 	@rm -f $@
 	ar rcs $@ $^
-$(BUILD)/libcuprobe-trace.so: src/inject/trace_inject.c src/inject/trace.map $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL)
+$(BUILD)/libcuprobe-trace.so: src/inject/trace_inject.c src/inject/trace_stacks.c src/inject/trace_stacks.h src/inject/trace.map \
+                              $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL)
 	$(CC) $(CPPFLAGS) -isystem $(CUPTI_INC) -std=c11 $(OPT) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -shared \
-	    -o $@ $< $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL) -Wl,-z,defs -Wl,--version-script=src/inject/trace.map -ldl -lpthread
+	    -o $@ src/inject/trace_inject.c src/inject/trace_stacks.c $(INJ_PIC)/src/lib/trace/codec.o $(INJ_UTIL) -Wl,-z,defs \
+	    -Wl,--version-script=src/inject/trace.map -ldl -lpthread
 
 $(BUILD)/libcuprobe.a: $(LIB_OBJ)
 	@rm -f $@
@@ -121,7 +123,7 @@ $(BUILD)/fakes/cupti/libcupti.so.13: tests/fakes/fake_cupti.c
 	$(CC) -std=c11 -O1 -g -fPIC -shared -isystem $(CUPTI_INC) -Wall -Wextra -o $@ $< -Wl,-soname,libcupti.so.13
 $(BUILD)/fakes/inject_host: tests/fakes/inject_host.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -o $@ $< -ldl
+	$(CC) -std=c11 -O1 -g -fno-omit-frame-pointer -D_GNU_SOURCE -Wall -Wextra -o $@ $< -ldl
 
 check-build: $(TOOL) $(UNIT_BIN) $(FAKES) pic bench $(TRACE_LIB) $(TRACE_FAKES)
 

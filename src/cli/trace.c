@@ -2,6 +2,7 @@
  * injection library (libcuprobe-trace.so) loaded through
  * CUDA_INJECTION64_PATH, pass its exit code through, and analyse the trace
  * it left; `--analyze DIR` analyses a trace recorded before. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -42,9 +43,44 @@ static int find_lib(char *out, size_t cap)
     return 0;
 }
 
-/* Run argv with env changes (name=value pairs, NULL-ended) and return its
- * exit code as a shell gives it (128 + signal). */
-static int run_program(char **argv, const char *lib, const char *dir)
+/* CPython 3.12+ names its functions in /tmp/perf-<pid>.map when
+ * PYTHONPERFSUPPORT=1 (the trace's stacks hold its trampolines' addresses):
+ * keep each traced process's map beside its trace as <pid>.perf.map, so
+ * --analyze can name them later, elsewhere.  The map in /tmp goes when it
+ * was cuprobe that turned it on. */
+static void keep_perf_maps(const char *dir, int ours)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        unsigned long pid = strtoul(e->d_name, &end, 10);
+        if (end == e->d_name || strcmp(end, ".cptrace") != 0) continue;
+        char from[64], to[PATH_MAX];
+        snprintf(from, sizeof from, "/tmp/perf-%lu.map", pid);
+        if (snprintf(to, sizeof to, "%s/%lu.perf.map", dir, pid) >= (int)sizeof to) continue;
+        FILE *in = fopen(from, "rb");
+        if (!in) continue;
+        FILE *out = fopen(to, "wb");
+        char buf[65536];
+        size_t got;
+        int bad = !out;
+        while (out && (got = fread(buf, 1, sizeof buf, in)) > 0)
+            if (fwrite(buf, 1, got, out) != got) bad = 1;
+        if (ferror(in)) bad = 1;
+        if (out && fclose(out) != 0) bad = 1;
+        fclose(in);
+        if (bad) cli_error(0, "cannot keep %s in %s: Python functions will not be named", from, dir);
+        else if (ours) unlink(from);
+    }
+    closedir(d);
+}
+
+/* Run argv (traced through lib into dir; lib NULL: untraced; perf: with
+ * PYTHONPERFSUPPORT=1 too) and return its exit code as a shell gives it
+ * (128 + signal). */
+static int run_program(char **argv, const char *lib, const char *dir, int perf)
 {
     struct sigaction ign, old_int, old_quit;
     memset(&ign, 0, sizeof ign);
@@ -57,7 +93,8 @@ static int run_program(char **argv, const char *lib, const char *dir)
     if (pid == 0) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
-        if (lib && (setenv("CUDA_INJECTION64_PATH", lib, 1) != 0 || setenv("CUPROBE_TRACE_DIR", dir, 1) != 0))
+        if (lib && (setenv("CUDA_INJECTION64_PATH", lib, 1) != 0 || setenv("CUPROBE_TRACE_DIR", dir, 1) != 0 ||
+                    (perf && setenv("PYTHONPERFSUPPORT", "1", 1) != 0)))
             _exit(127);
         execvp(argv[0], argv);
         int e = errno;
@@ -153,8 +190,10 @@ int cmd_trace(int argc, char **argv)
     if (!have)
         cli_error(0, "no injection library (" TRACE_LIB ": built where cupti.h is found; or set CUPROBE_TRACE_LIB): "
                      "running the program untraced");
-    int rc = run_program(cmd, have ? lib : NULL, dir);
+    int perf = getenv("PYTHONPERFSUPPORT") == NULL;        /* the user's own choice stands */
+    int rc = run_program(cmd, have ? lib : NULL, dir, perf);
     if (!have) return rc;
+    keep_perf_maps(dir, perf);
     fflush(stdout);
     fputs("\n", stdout);
     if (analyze(dir, json, html, chrome, 1) == 0) cli_error(0, "trace kept in %s (cuprobe trace --analyze %s)", dir, dir);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <cupti.h>
 #include "cuprobe/trace.h"
+#include "trace_stacks.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define BUF_SIZE (8u << 20)          /* one CUPTI buffer */
@@ -126,15 +127,50 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-static void queue(chunk *c)
+static int room(chunk *c, size_t n);
+
+static void queue_locked(chunk *c)
 {
-    pthread_mutex_lock(&st.lock);
     c->next = NULL;
     if (st.tail) st.tail->next = c;
     else st.head = c;
     st.tail = c;
     pthread_cond_signal(&st.wake);
+}
+
+static void queue(chunk *c)
+{
+    pthread_mutex_lock(&st.lock);
+    queue_locked(c);
     pthread_mutex_unlock(&st.lock);
+}
+
+/* The stack capture's bytes, from the program's thread: queued when the lock
+ * is free at once, else left to it (trace_stacks.h). */
+static int offer(unsigned char *data, size_t len)
+{
+    if (pthread_mutex_trylock(&st.lock) != 0) return 0;
+    chunk *c = st.running && !st.disabled && st.outstanding < MAX_BUFFERS ? calloc(1, sizeof *c) : NULL;
+    if (c) {
+        c->data = data;
+        c->len = c->cap = len;
+        st.outstanding++;
+        queue_locked(c);
+    }
+    pthread_mutex_unlock(&st.lock);
+    return c != NULL;
+}
+
+/* The stack records taken since the last buffer, into c (lock held). */
+static void add_stacks(chunk *c)
+{
+    size_t len = 0;
+    unsigned char *p = cps_take(&len);
+    if (p && room(c, len)) {
+        memcpy(c->data + c->len, p, len);
+        c->len += len;
+    }
+    free(p);
 }
 
 /* Room for n more bytes in c (a failed growth leaves it unchanged: 0). */
@@ -306,6 +342,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             cp_trace_rec d = { .type = CP_TREC_DROPPED, .bytes = dropped };
             emit(c, &d);
         }
+        add_stacks(c);
     }
     pthread_mutex_unlock(&st.lock);
     free(buffer);
@@ -324,8 +361,15 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 static void at_exit(void)
 {
     if (st.disabled || !st.running || st.pid != getpid()) return;
+    cps_stop();
     cu.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     pthread_mutex_lock(&st.lock);
+    chunk *last = calloc(1, sizeof *last);        /* the stacks no buffer took along */
+    if (last && (last->data = cps_take(&last->len)) != NULL) {
+        last->cap = last->len;
+        st.outstanding++;
+        queue_locked(last);
+    } else free(last);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 10;                             /* a hung disk does not hold the exit forever */
@@ -343,6 +387,7 @@ static void at_exit(void)
  * it stays untraced unless it execs (then the new image injects afresh). */
 static void in_child(void)
 {
+    cps_child();
     st.disabled = 1;
     st.running = 0;
     st.fd = -1;
@@ -470,6 +515,7 @@ static int start(void)
     /* CUPTI's own thread hands buffers over every second, so a program that crashes loses
      * at most its last second (atexit does not run then) */
     if (cu.ActivityFlushPeriod) cu.ActivityFlushPeriod(FLUSH_PERIOD_MS);
+    cps_start(h, say, offer);                       /* where in the program: stacks, or said why not */
     pthread_atfork(NULL, NULL, in_child);
     atexit(at_exit);
     return 1;

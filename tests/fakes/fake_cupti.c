@@ -10,6 +10,13 @@
  *                             and FAKE_CUPTI_GAP_US idle (default 5); one 4 MiB
  *                             pageable HtoD copy of 1 ms first when FAKE_CUPTI_PAGEABLE=1
  *   FAKE_CUPTI_DROPPED=N      records it says it dropped
+ *   FAKE_CUPTI_CB_BUSY=1      cuptiSubscribe fails (another tool holds the callback API)
+ * The callback API: fake_cupti_call(cbid), which the test host calls as a
+ * program calls the runtime, runs the subscriber's callback at the entry and
+ * exit of runtime call cbid (1 cudaDeviceSynchronize, 2 cudaLaunchKernel),
+ * with a driver call (cuCtxSynchronize) inside each synchronisation; the
+ * n-th synchronisation gets correlation id 100000 + n and the n-th launch
+ * 10 + n, the ids the steps' API records of those calls carry.
  * Records are produced at cuptiActivityFlushAll, in buffers the library hands
  * over, as the real one does.
  */
@@ -18,6 +25,9 @@
 #include <string.h>
 #include <cupti.h>
 
+static CUpti_CallbackFunc g_cb;
+static void *g_cb_user;
+static uint32_t g_syncs, g_launches;
 static CUpti_BuffersCallbackRequestFunc g_req;
 static CUpti_BuffersCallbackCompleteFunc g_done;
 static int g_flushed;
@@ -61,6 +71,47 @@ CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain d, uint32_t cbid,
     if (d != CUPTI_CB_DOMAIN_RUNTIME_API || cbid >= 4) return CUPTI_ERROR_INVALID_PARAMETER;
     *name = rt[cbid];
     return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle *sub, CUpti_CallbackFunc cb, void *user)
+{
+    if (env("FAKE_CUPTI_CB_BUSY", 0)) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    g_cb = cb;
+    g_cb_user = user;
+    *sub = (CUpti_SubscriberHandle)&g_cb;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle sub, CUpti_CallbackDomain d)
+{
+    (void)enable;
+    (void)d;
+    return sub == (CUpti_SubscriberHandle)&g_cb ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+static void callback(CUpti_CallbackDomain d, uint32_t cbid, const char *name, uint32_t corr, CUpti_ApiCallbackSite site)
+{
+    CUpti_CallbackData data;
+    memset(&data, 0, sizeof data);
+    data.callbackSite = site;
+    data.functionName = name;
+    data.correlationId = corr;
+    g_cb(g_cb_user, d, cbid, &data);
+}
+
+/* A runtime call of the program (the test host's); not part of libcupti. */
+void fake_cupti_call(uint32_t cbid);
+void fake_cupti_call(uint32_t cbid)
+{
+    if (!g_cb || (cbid != 1 && cbid != 2)) return;
+    const char *name = cbid == 1 ? "cudaDeviceSynchronize" : "cudaLaunchKernel";
+    uint32_t corr = cbid == 1 ? 100000 + g_syncs++ : 10 + g_launches++;
+    callback(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, name, corr, CUPTI_API_ENTER);
+    if (cbid == 1) {
+        callback(CUPTI_CB_DOMAIN_DRIVER_API, 126, "cuCtxSynchronize", corr + 50000, CUPTI_API_ENTER);
+        callback(CUPTI_CB_DOMAIN_DRIVER_API, 126, "cuCtxSynchronize", corr + 50000, CUPTI_API_EXIT);
+    }
+    callback(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, name, corr, CUPTI_API_EXIT);
 }
 
 static size_t rec_size(CUpti_ActivityKind k)
@@ -162,7 +213,7 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
         }
         t += (uint64_t)kern_ns;
         if (sync_ns) {
-            api(&o, 1, t, t + (uint64_t)sync_ns, 0);
+            api(&o, 1, t, t + (uint64_t)sync_ns, 100000 + (uint32_t)i);
             t += (uint64_t)sync_ns;
         }
         t += (uint64_t)gap_ns;

@@ -97,10 +97,7 @@ static int64_t sat_add(int64_t a, int64_t b)
 static int is_sync_api(const cp_trace *t, const cp_trace_rec *r)
 {
     const char *n = cp_trace_str(t, r->name);
-    if (!n) return 0;
-    if (strstr(n, "Synchronize")) return 1;
-    /* a copy without Async waits for the work queued before it */
-    return (strncmp(n, "cudaMemcpy", 10) == 0 || strncmp(n, "cuMemcpy", 8) == 0) && !strstr(n, "Async");
+    return n && cp_trace_is_sync_name(n);
 }
 
 static int is_pageable(const cp_trace_rec *r)
@@ -164,21 +161,89 @@ static int kernel_table(const cp_trace *t, uint32_t dev, cp_trace_gpu *g)
     return 0;
 }
 
-/* The API call (of any thread) that overlaps [s, e) most, or NULL. */
-static const char *api_during(const cp_trace *t, int64_t s, int64_t e)
+/* Stacks by correlation id, for the lookups below. */
+typedef struct {
+    uint32_t corr;
+    const cp_trace_stack *s;
+} stack_key;
+
+static int by_corr(const void *a, const void *b)
 {
-    const char *best = NULL;
-    int64_t most = 0;
+    const stack_key *x = a, *y = b;
+    return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+static const cp_trace_stack *stack_of(const stack_key *k, size_t n, uint32_t corr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k[mid].corr < corr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && k[lo].corr == corr ? k[lo].s : NULL;
+}
+
+/* The API call (of any thread) that overlaps [s, e) most into gap->api, and
+ * of those with a stack, the one that overlaps most into where and stack. */
+static void api_during(const cp_trace *t, const stack_key *k, size_t nk, cp_trace_gap *gap)
+{
+    int64_t most = 0, most_st = 0, s = gap->start, e = gap->end;
     for (size_t i = 0; i < t->n; i++) {
         const cp_trace_rec *r = &t->recs[i];
         if (r->type != CP_TREC_API) continue;
         int64_t lo = r->start > s ? r->start : s, hi = r->end < e ? r->end : e;
         if (hi - lo > most) {
             most = hi - lo;
-            best = cp_trace_str(t, r->name);
+            gap->api = cp_trace_str(t, r->name);
+        }
+        const cp_trace_stack *st = hi - lo > most_st && nk ? stack_of(k, nk, r->corr) : NULL;
+        if (st && (st->where || st->frames)) {
+            most_st = hi - lo;
+            gap->where = st->where;
+            gap->stack = st->frames;
         }
     }
-    return best;
+}
+
+/* A synchronising API call, for the sweep over the gaps. */
+typedef struct {
+    int64_t s, e;
+    const cp_trace_rec *r;
+} call;
+
+static int by_call_start(const void *a, const void *b)
+{
+    const call *x = a, *y = b;
+    return x->s < y->s ? -1 : x->s > y->s;
+}
+
+static int same(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* Add ns of sync idle time to the site (where, api); 0, or -1 (out of memory). */
+static int add_site(cp_trace_gpu *g, size_t *cap, const char *where, const char *api, int64_t ns)
+{
+    for (size_t i = 0; i < g->nsites; i++)
+        if (same(g->sites[i].where, where) && same(g->sites[i].api, api)) {
+            g->sites[i].ns = sat_add(g->sites[i].ns, ns);
+            g->sites[i].gaps++;
+            return 0;
+        }
+    if (g->nsites == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        cp_trace_site *p = cp_realloc(g->sites, c * sizeof *p);
+        if (!p) return -1;
+        g->sites = p;
+        *cap = c;
+    }
+    g->sites[g->nsites++] = (cp_trace_site){ where, api, ns, 1 };
+    return 0;
+}
+
+static int by_site_ns(const void *a, const void *b)
+{
+    const cp_trace_site *x = a, *y = b;
+    return x->ns > y->ns ? -1 : x->ns < y->ns;
 }
 
 static cp_trace_verdict verdict_of(const cp_trace_gpu *g)
@@ -199,7 +264,9 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
 {
     ivec all = { 0 }, np = { 0 }, sync = { 0 };
     cp_trace_gap *gaps = NULL;
-    size_t ngaps = 0, capg = 0;
+    size_t ngaps = 0, capg = 0, ncalls = 0, capc = 0, nact = 0, capa = 0, caps = 0, nkeys = 0;
+    call *calls = NULL, *act = NULL;
+    stack_key *keys = NULL;
     int rc = -1;
     memset(g, 0, sizeof *g);
     g->pid = t->pid;
@@ -209,6 +276,16 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
         const cp_trace_rec *r = &t->recs[i];
         if (r->type == CP_TREC_SYNC || (r->type == CP_TREC_API && is_sync_api(t, r))) {
             push(&sync, r->start, r->end, 0);
+            if (r->type == CP_TREC_API) {
+                if (ncalls == capc) {
+                    size_t c = capc ? capc * 2 : 256;
+                    call *q = cp_realloc(calls, c * sizeof *q);
+                    if (!q) goto out;
+                    calls = q;
+                    capc = c;
+                }
+                calls[ncalls++] = (call){ r->start, r->end, r };
+            }
             continue;
         }
         if (!on_gpu(r) || r->device != dev) continue;
@@ -249,8 +326,17 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
     if (g->pageable_copy_ns > 0) g->pageable_gbps = (double)g->pageable_bytes / (double)g->pageable_copy_ns;
     if (g->pinned_copy_ns > 0) g->pinned_gbps = (double)g->pinned_bytes / (double)g->pinned_copy_ns;
 
+    if (calls) qsort(calls, ncalls, sizeof *calls, by_call_start);
+    if (t->nstacks) {
+        keys = cp_malloc(t->nstacks * sizeof *keys);
+        if (!keys) goto out;
+        for (size_t i = 0; i < t->nstacks; i++) keys[i] = (stack_key){ t->stacks[i].corr, &t->stacks[i] };
+        qsort(keys, t->nstacks, sizeof *keys, by_corr);
+        nkeys = t->nstacks;
+    }
+
     /* the gaps between two busy intervals */
-    size_t from = 0;
+    size_t from = 0, next_call = 0;
     for (size_t i = 1; i < all.n; i++) {
         int64_t gs = all.v[i - 1].e, ge = all.v[i].s;
         if (ge <= gs) continue;
@@ -267,6 +353,32 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
             g->idle_host_ns += len - sy;
             kind = 2 * sy > len ? 's' : 'h';
         }
+        /* the synchronising calls around this gap: which one waited, and where in the program */
+        while (next_call < ncalls && calls[next_call].s < ge) {
+            if (nact == capa) {
+                size_t c = capa ? capa * 2 : 16;
+                call *q = cp_realloc(act, c * sizeof *q);
+                if (!q) goto out;
+                act = q;
+                capa = c;
+            }
+            act[nact++] = calls[next_call++];
+        }
+        for (size_t a = 0; a < nact;)
+            if (act[a].e <= gs) act[a] = act[--nact];
+            else a++;
+        if (kind != 'l' && sy > 0) {
+            const call *best = NULL;
+            int64_t most = -1;
+            for (size_t a = 0; a < nact; a++) {
+                int64_t lo = act[a].s > gs ? act[a].s : gs, hi = act[a].e < ge ? act[a].e : ge;
+                int64_t ov = hi - lo + (act[a].s <= gs ? len : 0);     /* the one the GPU ran dry in first */
+                if (ov > most) { most = ov; best = &act[a]; }
+            }
+            const cp_trace_stack *st = best && nkeys ? stack_of(keys, nkeys, best->r->corr) : NULL;
+            if (add_site(g, &caps, st ? st->where : NULL, best ? cp_trace_str(t, best->r->name) : NULL, sy) < 0)
+                goto out;
+        }
         if (ngaps == capg) {
             size_t cap = capg ? capg * 2 : 256;
             cp_trace_gap *p = cp_realloc(gaps, cap * sizeof *p);
@@ -274,11 +386,12 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
             gaps = p;
             capg = cap;
         }
-        gaps[ngaps++] = (cp_trace_gap){ gs, ge, kind, NULL };
+        gaps[ngaps++] = (cp_trace_gap){ gs, ge, kind, NULL, NULL, NULL };
     }
+    if (g->sites) qsort(g->sites, g->nsites, sizeof *g->sites, by_site_ns);
     if (gaps) qsort(gaps, ngaps, sizeof *gaps, by_gap_len);
     if (ngaps > (size_t)o->top_gaps) ngaps = (size_t)(o->top_gaps > 0 ? o->top_gaps : 0);
-    for (size_t i = 0; i < ngaps; i++) gaps[i].api = api_during(t, gaps[i].start, gaps[i].end);
+    for (size_t i = 0; i < ngaps; i++) api_during(t, keys, nkeys, &gaps[i]);
     g->gaps = gaps;
     g->ngaps = ngaps;
     gaps = NULL;
@@ -304,6 +417,9 @@ out:
     free(np.v);
     free(sync.v);
     free(gaps);
+    free(calls);
+    free(act);
+    free(keys);
     return rc;
 }
 
@@ -312,6 +428,7 @@ static void gpu_free(cp_trace_gpu *g)
     free(g->ktab);
     free(g->gaps);
     free(g->win);
+    free(g->sites);
 }
 
 /* See trace.h. */
@@ -324,6 +441,7 @@ int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, c
     for (size_t p = 0; p < n; p++) {
         const cp_trace *t = &traces[p];
         r->dropped += t->dropped;
+        r->stacks += t->nstacks;
         r->truncated |= t->truncated;
         int64_t s0 = INT64_MAX, s1 = INT64_MIN;
         uint32_t devs[64];
