@@ -3,7 +3,9 @@
  * libcuprobe-trace.so (see trace_stacks.h).  A CUPTI callback subscription
  * (the runtime and driver API domains) runs on the program's own thread at
  * every API call's entry; for a synchronising call (the rule of
- * cp_trace_is_sync_name: *Synchronize*, copies without Async) always, for
+ * cp_trace_is_sync_name: *Synchronize*, copies without Async) always (up to
+ * SYNC_STACKS_PER_S a second: an unwind costs microseconds, and a program
+ * that syncs more often than that is told so by its sync share anyway), for
  * any other call one in CUPROBE_TRACE_STACK_EVERY (default 100) and at most
  * STACKS_PER_S a second, it takes the native stack with glibc's backtrace()
  * (at most CP_TRACE_MAX_DEPTH frames) and encodes a STACK record (the call's
@@ -42,7 +44,8 @@
 #define MAX_MODULES 4096u
 #define PENDING_OFFER (256u << 10)
 #define PENDING_MAX (16u << 20)
-#define STACKS_PER_S 200
+#define STACKS_PER_S 200             /* sampled calls' stacks a second, at most */
+#define SYNC_STACKS_PER_S 1000       /* synchronising calls' stacks a second, at most (a stack costs ~5 us) */
 #define DEFAULT_EVERY 100
 #define MAX_CBID 8192u
 
@@ -66,7 +69,7 @@ static struct {
     cps_offer_fn offer;
     atomic_int on;
     long every;
-    atomic_long second, in_second;
+    struct rate { atomic_long second, count; } sampled, syncs;
     atomic_uchar kind[2][MAX_CBID];    /* 0 not yet known, 1 synchronising, 2 other */
     uint64_t left_out;                 /* stacks not kept: the pending buffer was full */
 } sk = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -202,18 +205,24 @@ static int is_sync_call(int runtime, uint32_t cbid, const char *name)
     return k == 1;
 }
 
+/* 1 while this second has taken fewer than per_s stacks of this kind. */
+static int within(struct rate *r, long per_s)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+    long sec = (long)now.tv_sec;
+    if (atomic_load_explicit(&r->second, memory_order_relaxed) != sec) {
+        atomic_store_explicit(&r->second, sec, memory_order_relaxed);
+        atomic_store_explicit(&r->count, 0, memory_order_relaxed);
+    }
+    return atomic_fetch_add_explicit(&r->count, 1, memory_order_relaxed) < per_s;
+}
+
 /* A sampled call's turn: one in `every`, and at most STACKS_PER_S a second. */
 static int sample_now(void)
 {
     if (sk.every <= 0 || ++tl_calls % sk.every) return 0;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-    long sec = (long)now.tv_sec;
-    if (atomic_load_explicit(&sk.second, memory_order_relaxed) != sec) {
-        atomic_store_explicit(&sk.second, sec, memory_order_relaxed);
-        atomic_store_explicit(&sk.in_second, 0, memory_order_relaxed);
-    }
-    return atomic_fetch_add_explicit(&sk.in_second, 1, memory_order_relaxed) < STACKS_PER_S;
+    return within(&sk.sampled, STACKS_PER_S);
 }
 
 static void take_stack(int runtime, uint32_t corr, int sampled)
@@ -277,7 +286,7 @@ static void CUPTIAPI on_api(void *user, CUpti_CallbackDomain domain, CUpti_Callb
     else if (tl_in_runtime > 0) return;           /* the runtime call around it has (or had) its turn */
     if (!atomic_load_explicit(&sk.on, memory_order_relaxed)) return;
     int sync = is_sync_call(runtime, cbid, d->functionName);
-    if (!sync && !sample_now()) return;
+    if (sync ? !within(&sk.syncs, SYNC_STACKS_PER_S) : !sample_now()) return;
     take_stack(runtime, d->correlationId, !sync);
 }
 
