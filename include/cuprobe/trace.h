@@ -38,6 +38,8 @@ enum { CP_TREC_STACK = 9, CP_TREC_MODULE = 10 };
 #define CP_TREC_MODULE_HEAD 32u      /* u64 start, end, bias, u32 path length, u32 zero */
 #define CP_TRACE_MAX_DEPTH 64u       /* frames a stack holds at most */
 #define CP_STACK_SAMPLED 1u          /* flags: a sampled call, not a synchronising one */
+#define CP_STACK_PYTHON 2u           /* flags: the interpreter's own frames follow the addresses */
+#define CP_TRACE_MAX_PYFRAMES 2048u  /* their text's bytes at most */
 
 /* Body sizes of the fixed-size records (after the 8-byte record head). */
 #define CP_TREC_KERNEL_BODY 64u
@@ -82,6 +84,7 @@ typedef struct {
     uint16_t depth;                      /* addresses at pcs[first ..] */
     uint8_t domain, flags;
     size_t first;
+    char *python;                        /* the interpreter's frames, "function\tfile\tline\n" each, or NULL */
     char *where;                         /* the innermost frame of the program ("train.py:step"), or NULL */
     char *frames;                        /* the frames, innermost first, or NULL */
 } cp_trace_stack;
@@ -127,9 +130,11 @@ size_t cp_trace_encode_header(unsigned char *dst, size_t cap, uint32_t pid, int6
 size_t cp_trace_encode_rec(unsigned char *dst, size_t cap, const cp_trace_rec *r);
 size_t cp_trace_encode_string(unsigned char *dst, size_t cap, uint32_t id, const char *s, size_t len);
 /* A STACK record of depth addresses (at most CP_TRACE_MAX_DEPTH, innermost
- * first) and a MODULE record (a path of at most CP_TRACE_MAX_STRING bytes). */
+ * first), with the interpreter's frames (py, pylen bytes, at most
+ * CP_TRACE_MAX_PYFRAMES; NULL: none), and a MODULE record (a path of at most
+ * CP_TRACE_MAX_STRING bytes). */
 size_t cp_trace_encode_stack(unsigned char *dst, size_t cap, uint64_t tid, uint32_t corr, unsigned domain,
-                             unsigned flags, const uint64_t *pcs, size_t depth);
+                             unsigned flags, const uint64_t *pcs, size_t depth, const char *py, size_t pylen);
 size_t cp_trace_encode_module(unsigned char *dst, size_t cap, uint64_t start, uint64_t end, uint64_t bias,
                               const char *path, size_t len);
 /* 1 when an API call of this name waits for the GPU: *Synchronize*, and a
@@ -188,8 +193,9 @@ typedef struct {
 } cp_trace_gap;
 
 /* Synchronisation idle time gathered by the program's place that waited. */
+#define CP_TRACE_NO_PROGRAM_FRAME "(a stack with no frame of the program)"
 typedef struct {
-    const char *where;       /* "train.py:step", or NULL: no stack was recorded for these calls */
+    const char *where;       /* "train.py:step", CP_TRACE_NO_PROGRAM_FRAME, or NULL: no stack was recorded */
     const char *api;         /* the synchronising call, or NULL: none named */
     int64_t ns;
     uint64_t gaps;

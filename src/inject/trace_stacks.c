@@ -74,6 +74,29 @@ static struct {
     uint64_t left_out;                 /* stacks not kept: the pending buffer was full */
 } sk = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/* CPython's frame API, found in the process (dlsym RTLD_DEFAULT) when it
+ * is a Python program: used only on a thread that holds the GIL already
+ * (never taken here: the thread is inside a CUDA call, and waiting for the
+ * GIL there could deadlock).  PyObject is opaque here. */
+typedef struct py_object py_object;
+static struct {
+    int ok;
+    int (*IsInitialized)(void);
+    int (*GILState_Check)(void);
+    void *(*CurrentThreadState)(void);         /* PyThreadState_GetUnchecked / _PyThreadState_UncheckedGet */
+    py_object *(*GetFrame)(void);              /* PyEval_GetFrame: borrowed */
+    py_object *(*FrameGetCode)(py_object *);   /* new reference */
+    py_object *(*FrameGetBack)(py_object *);   /* new reference, or NULL */
+    int (*FrameGetLineNumber)(py_object *);
+    py_object *(*GetAttrString)(py_object *, const char *);
+    const char *(*AsUTF8)(py_object *);
+    void (*DecRef)(py_object *);
+    void (*ErrFetch)(py_object **, py_object **, py_object **);
+    void (*ErrRestore)(py_object *, py_object *, py_object *);
+} py;
+
+#define PY_FRAMES 8
+
 static _Thread_local int tl_in_runtime;   /* inside a runtime call: its driver calls are not taken */
 static _Thread_local long tl_calls;
 
@@ -225,6 +248,65 @@ static int sample_now(void)
     return within(&sk.sampled, STACKS_PER_S);
 }
 
+static void find_python(void)
+{
+#define PY(m, n) (*(void **)&py.m = dlsym(RTLD_DEFAULT, n))
+    PY(IsInitialized, "Py_IsInitialized");
+    PY(GILState_Check, "PyGILState_Check");
+    if (!PY(CurrentThreadState, "PyThreadState_GetUnchecked")) PY(CurrentThreadState, "_PyThreadState_UncheckedGet");
+    PY(GetFrame, "PyEval_GetFrame");
+    PY(FrameGetCode, "PyFrame_GetCode");
+    PY(FrameGetBack, "PyFrame_GetBack");
+    PY(FrameGetLineNumber, "PyFrame_GetLineNumber");
+    PY(GetAttrString, "PyObject_GetAttrString");
+    PY(AsUTF8, "PyUnicode_AsUTF8");
+    PY(DecRef, "Py_DecRef");
+    PY(ErrFetch, "PyErr_Fetch");
+    PY(ErrRestore, "PyErr_Restore");
+#undef PY
+    py.ok = py.IsInitialized && py.GILState_Check && py.CurrentThreadState && py.GetFrame && py.FrameGetCode &&
+            py.FrameGetBack && py.FrameGetLineNumber && py.GetAttrString && py.AsUTF8 && py.DecRef && py.ErrFetch &&
+            py.ErrRestore;
+}
+
+/* A code object's attribute as text into b at *len (a tab-free copy). */
+static void py_attr(py_object *code, const char *name, char *b, size_t cap, size_t *len)
+{
+    py_object *v = py.GetAttrString(code, name);
+    const char *s = v ? py.AsUTF8(v) : NULL;
+    for (; s && *s && *len + 1 < cap; s++) b[(*len)++] = *s == '\t' || *s == '\n' ? ' ' : *s;
+    if (v) py.DecRef(v);
+}
+
+/* The interpreter's innermost frames as "function\tfile\tline\n" lines into b;
+ * the count of bytes, 0 when this thread does not hold the GIL. */
+static size_t python_frames(char *b, size_t cap)
+{
+    if (!py.ok || !py.IsInitialized() || py.GILState_Check() != 1 || !py.CurrentThreadState()) return 0;
+    py_object *et, *ev, *tb;
+    py.ErrFetch(&et, &ev, &tb);                   /* a pending exception stays as it was */
+    size_t len = 0;
+    py_object *f = py.GetFrame(), *owned = NULL;
+    for (int k = 0; f && k < PY_FRAMES && len + 64 < cap; k++) {    /* cap - 24 for the names: the line fits */
+        py_object *code = py.FrameGetCode(f);
+        if (code) {
+            py_attr(code, "co_name", b, cap - 24, &len);
+            b[len++] = '\t';
+            py_attr(code, "co_filename", b, cap - 24, &len);
+            int w = snprintf(b + len, cap - len, "\t%d\n", py.FrameGetLineNumber(f));
+            py.DecRef(code);
+            if (w < 0 || (size_t)w >= cap - len) break;
+            len += (size_t)w;
+        }
+        py_object *back = py.FrameGetBack(f);
+        if (owned) py.DecRef(owned);
+        owned = f = back;
+    }
+    if (owned) py.DecRef(owned);
+    py.ErrRestore(et, ev, tb);
+    return len < cap ? len : 0;
+}
+
 static void take_stack(int runtime, uint32_t corr, int sampled)
 {
     void *pcs[CP_TRACE_MAX_DEPTH];
@@ -234,10 +316,12 @@ static void take_stack(int runtime, uint32_t corr, int sampled)
     /* frame 0 is this function: leave it out */
     size_t depth = (size_t)n - 1;
     for (size_t i = 0; i < depth; i++) addr[i] = (uint64_t)(uintptr_t)pcs[i + 1];
-    unsigned char rec[CP_TRACE_REC_HEAD + CP_TREC_STACK_HEAD + 8 * CP_TRACE_MAX_DEPTH];
+    char pyf[CP_TRACE_MAX_PYFRAMES];
+    size_t pylen = python_frames(pyf, sizeof pyf);
+    unsigned char rec[CP_TRACE_REC_HEAD + CP_TREC_STACK_HEAD + 8 * CP_TRACE_MAX_DEPTH + 8 + CP_TRACE_MAX_PYFRAMES];
     size_t len = cp_trace_encode_stack(rec, sizeof rec, (uint64_t)pthread_self(), corr,
                                        runtime ? CP_API_RUNTIME : CP_API_DRIVER, sampled ? CP_STACK_SAMPLED : 0,
-                                       addr, depth);
+                                       addr, depth, pylen ? pyf : NULL, pylen);
     if (!len || len > sizeof rec) return;
     int unknown = 0;
     unsigned char *give = NULL;
@@ -317,6 +401,7 @@ int cps_start(void *cupti, cps_say_fn say, cps_offer_fn offer)
         return 0;
     }
     sk.offer = offer;
+    find_python();
     scan_modules(1);
     CUpti_SubscriberHandle sub;
     CUptiResult r = cb.Subscribe(&sub, on_api, NULL);

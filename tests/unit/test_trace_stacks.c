@@ -37,7 +37,7 @@ static void put(fbuf *f, cp_trace_rec r)
 
 static void put_stack(fbuf *f, uint32_t corr, const uint64_t *pcs, size_t depth)
 {
-    size_t k = cp_trace_encode_stack(f->b + f->n, sizeof f->b - f->n, 4242, corr, CP_API_RUNTIME, 0, pcs, depth);
+    size_t k = cp_trace_encode_stack(f->b + f->n, sizeof f->b - f->n, 4242, corr, CP_API_RUNTIME, 0, pcs, depth, NULL, 0);
     CHECK(k > 0 && k <= sizeof f->b - f->n);
     f->n += k;
 }
@@ -116,7 +116,7 @@ static void test_records(void)
     cp_trace_free(&t);
     /* more frames than the cap cannot be written */
     uint64_t many[CP_TRACE_MAX_DEPTH + 1] = { 0 };
-    CHECK_I64(cp_trace_encode_stack(f.b, sizeof f.b, 1, 1, 1, 0, many, CP_TRACE_MAX_DEPTH + 1), 0);
+    CHECK_I64(cp_trace_encode_stack(f.b, sizeof f.b, 1, 1, 1, 0, many, CP_TRACE_MAX_DEPTH + 1, NULL, 0), 0);
     /* a depth past the record's end, and a path past it: unreadable */
     put_hdr(&f, 9);
     put_stack(&f, 77, pcs, 3);
@@ -128,6 +128,34 @@ static void test_records(void)
     f.b[CP_TRACE_HEADER_SIZE + 8 + 24] = 200;
     CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) < 0);
     CHECK(strstr(err, "module") != NULL);
+}
+
+/* The interpreter's frames, as the capture writes them where the thread held the GIL. */
+static void test_python_frames(void)
+{
+    static fbuf f;
+    static const char py[] = "step\t/home/u/train.py\t42\nmain\t/home/u/train.py\t50\nbad line\n";
+    uint64_t pcs[1] = { 0x10 };
+    put_hdr(&f, 9);
+    size_t k = cp_trace_encode_stack(f.b + f.n, sizeof f.b - f.n, 1, 5, CP_API_RUNTIME, 0, pcs, 1, py, sizeof py - 1);
+    CHECK(k == CP_TRACE_REC_HEAD + CP_TREC_STACK_HEAD + 8 + 8 + 64);
+    f.n += k;
+    cp_trace t;
+    char err[128];
+    CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == 0);
+    CHECK_I64(t.stacks[0].flags, CP_STACK_PYTHON);
+    CHECK_STR(t.stacks[0].python, py);
+    CHECK_I64(cp_trace_symbolise(&t), 0);
+    CHECK_STR(t.stacks[0].where, "train.py:step");
+    CHECK_STR(t.stacks[0].frames, "step (/home/u/train.py:42) < main (/home/u/train.py:50) | 0xf");
+    cp_trace_free(&t);
+    /* text past the record's end: unreadable */
+    f.b[CP_TRACE_HEADER_SIZE + 8 + 24] = 200;
+    CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) < 0);
+    CHECK(strstr(err, "stack") != NULL);
+    /* too much text cannot be written */
+    static char big[CP_TRACE_MAX_PYFRAMES + 1];
+    CHECK_I64(cp_trace_encode_stack(f.b, sizeof f.b, 1, 5, 1, 0, pcs, 1, big, sizeof big), 0);
 }
 
 /* The lines CPython 3.12 writes (perf_trampoline.c: "%" PRIxPTR " %x py::%s:%s"). */
@@ -177,6 +205,10 @@ static void stacks_trace(fbuf *f, char *exe)
     put_stack(f, 500, py, 2);
     put_stack(f, 501, native, 3);
     put_stack(f, 503, only, 1);
+    size_t k = cp_trace_encode_stack(f->b + f->n, sizeof f->b - f->n, 1, 504, CP_API_RUNTIME, 0, only, 1,
+                                     "f\t/a.py\t1\n", 10);
+    CHECK(k > 0 && k <= sizeof f->b - f->n);
+    f->n += k;                         /* the interpreter's frames, for a call of no API record */
 }
 
 static char *render(int json, const cp_trace_report *r)
@@ -215,7 +247,8 @@ static void test_symbolise(void)
 
     cp_trace_report r;
     CHECK(cp_trace_analyze(&t, 1, NULL, &r) == 0);
-    CHECK_I64(r.stacks, 3);
+    CHECK_I64(r.stacks, 4);
+    CHECK_STR(t.stacks[3].where, "a.py:f");
     const cp_trace_gpu *g = &r.gpus[0];
     CHECK_I64(g->idle_sync_ns, 600);
     CHECK_I64(g->nsites, 2);
@@ -237,7 +270,7 @@ static void test_symbolise(void)
     CHECK(s && json_ok(s));
     CHECK(s && strstr(s, "\"sync_sites\": [{\"where\": \"train.py:step\", \"api\": \"cudaStreamSynchronize\", \"ns\": 400, "
                          "\"idle_share\": 0.6666666667, \"gaps\": 2}, {\"where\": null"));
-    CHECK(s && strstr(s, "\"stacks\": 3"));
+    CHECK(s && strstr(s, "\"stacks\": 4"));
     static char schema[16384];
     CHECK(schema_load("docs/trace.schema.json", schema, sizeof schema));
     CHECK(strstr(schema, "\"sync_sites\"") && strstr(schema, "\"idle_share\"") && strstr(schema, "\"stack\""));
@@ -338,6 +371,7 @@ static void test_load_dir(void)
 int main(void)
 {
     RUN(test_records);
+    RUN(test_python_frames);
     RUN(test_perfmap);
     RUN(test_symbolise);
     RUN(test_elf);

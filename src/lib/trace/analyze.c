@@ -376,8 +376,8 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
                 if (ov > most) { most = ov; best = &act[a]; }
             }
             const cp_trace_stack *st = best && nkeys ? stack_of(keys, nkeys, best->r->corr) : NULL;
-            if (add_site(g, &caps, st ? st->where : NULL, best ? cp_trace_str(t, best->r->name) : NULL, sy) < 0)
-                goto out;
+            const char *where = !st ? NULL : st->where ? st->where : CP_TRACE_NO_PROGRAM_FRAME;
+            if (add_site(g, &caps, where, best ? cp_trace_str(t, best->r->name) : NULL, sy) < 0) goto out;
         }
         if (ngaps == capg) {
             size_t cap = capg ? capg * 2 : 256;

@@ -117,10 +117,11 @@ size_t cp_trace_encode_string(unsigned char *dst, size_t cap, uint32_t id, const
 
 /* A STACK record; see trace.h. */
 size_t cp_trace_encode_stack(unsigned char *dst, size_t cap, uint64_t tid, uint32_t corr, unsigned domain,
-                             unsigned flags, const uint64_t *pcs, size_t depth)
+                             unsigned flags, const uint64_t *pcs, size_t depth, const char *py, size_t pylen)
 {
-    if (depth > CP_TRACE_MAX_DEPTH) return 0;
-    size_t n = CP_TRACE_REC_HEAD + CP_TREC_STACK_HEAD + 8 * depth;
+    if (depth > CP_TRACE_MAX_DEPTH || (py && pylen > CP_TRACE_MAX_PYFRAMES)) return 0;
+    flags = py ? flags | CP_STACK_PYTHON : flags & ~CP_STACK_PYTHON;
+    size_t n = CP_TRACE_REC_HEAD + CP_TREC_STACK_HEAD + 8 * depth + (py ? 8 + ((pylen + 7) & ~(size_t)7) : 0);
     if (cap < n) return n;
     memset(dst, 0, n);
     put16(dst, CP_TREC_STACK);
@@ -132,6 +133,11 @@ size_t cp_trace_encode_stack(unsigned char *dst, size_t cap, uint64_t tid, uint3
     b[14] = (unsigned char)domain;
     b[15] = (unsigned char)flags;
     for (size_t i = 0; i < depth; i++) put64(b + CP_TREC_STACK_HEAD + 8 * i, pcs[i]);
+    if (py) {
+        unsigned char *q = b + CP_TREC_STACK_HEAD + 8 * depth;
+        put32(q, (uint32_t)pylen);
+        if (pylen) memcpy(q + 8, py, pylen);
+    }
     return n;
 }
 
@@ -257,6 +263,15 @@ static int add_stack(cp_trace *t, const unsigned char *b, size_t blen)
     st->flags = b[15];
     st->first = t->npcs;
     for (size_t i = 0; i < depth; i++) t->pcs[t->npcs++] = get64(b + CP_TREC_STACK_HEAD + 8 * i);
+    if (st->flags & CP_STACK_PYTHON) {            /* the interpreter's frames after the addresses */
+        size_t at = CP_TREC_STACK_HEAD + 8 * depth;
+        if (blen - at < 8) return -1;
+        size_t len = get32(b + at);
+        if (len > CP_TRACE_MAX_PYFRAMES || len > blen - at - 8) return -1;
+        if (!(st->python = cp_malloc(len + 1))) return -2;
+        memcpy(st->python, b + at + 8, len);
+        st->python[len] = '\0';
+    }
     return 0;
 }
 
@@ -353,6 +368,7 @@ void cp_trace_free(cp_trace *t)
     free(t->strings);
     free(t->recs);
     for (size_t i = 0; i < t->nstacks; i++) {
+        free(t->stacks[i].python);
         free(t->stacks[i].where);
         free(t->stacks[i].frames);
     }

@@ -252,7 +252,7 @@ static int runtime_module(const char *base)
                                         "libcurand", "libcusparse", "libcusolver", "libcuprobe", "libnccl",
                                         "libnvrtc", "libnvJit", "libtorch", "libc10", "libc.so", "libc-",
                                         "libm.so", "libpthread", "libstdc++", "libgcc_s", "ld-linux", "libpython",
-                                        "python", "libjax", "libxla", "_pywrap" };
+                                        "python", "libjax", "libxla", "_pywrap", "libffi", "_ctypes" };
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (cp_str_starts_with(base, skip[i])) return 1;
     return 0;
@@ -358,9 +358,35 @@ static int frame(ctx *c, uint64_t a, cp_buf *b, cp_buf *where)
     return 2;
 }
 
+/* The interpreter's frames ("function\tfile\tline\n" each, innermost
+ * first): the first as the place into py, all as "function (file:line)"
+ * into frames. */
+static void python_frames(const char *text, cp_buf *frames, cp_buf *py)
+{
+    size_t pos = 0, k = 0;
+    cp_span l;
+    while (cp_line_next(text, strlen(text), &pos, &l)) {
+        const char *t1 = memchr(l.p, '\t', l.n);
+        const char *t2 = t1 ? memchr(t1 + 1, '\t', (size_t)(l.p + l.n - t1 - 1)) : NULL;
+        if (!t2) continue;
+        int fn = (int)(t1 - l.p), fl = (int)(t2 - t1 - 1), ln = (int)(l.p + l.n - t2 - 1);
+        if (!py->len) {
+            const char *file = t1 + 1, *slash = NULL;
+            for (const char *q = file; q < t2; q++)
+                if (*q == '/') slash = q;
+            if (slash) file = slash + 1;
+            cp_buf_printf(py, "%.*s:%.*s", (int)(t2 - file), file, fn, l.p);
+        }
+        cp_buf_printf(frames, "%s%.*s (%.*s:%.*s)", k++ ? " < " : "", fn, l.p, fl, t1 + 1, ln, t2 + 1);
+    }
+}
+
 static int symbolise_stack(ctx *c, cp_trace_stack *s)
 {
     cp_buf frames = { 0 }, py = { 0 }, native = { 0 };
+    if (s->python) python_frames(s->python, &frames, &py);
+    if (frames.len && s->depth) cp_buf_append(&frames, " | ", 3);   /* then the native frames */
+    size_t native_at = frames.len;
     for (size_t i = 0; i < s->depth; i++) {
         uint64_t a = c->t->pcs[s->first + i];
         if (a > 0) a--;                                 /* a return address: the call is before it */
@@ -369,7 +395,7 @@ static int symbolise_stack(ctx *c, cp_trace_stack *s)
         if (k == 1 && !py.len) cp_buf_append(&py, w.data, w.len);
         if (k == 2 && !native.len) cp_buf_append(&native, w.data, w.len);
         if (i < SHOWN_FRAMES) {
-            if (i) cp_buf_append(&frames, " < ", 3);
+            if (frames.len > native_at) cp_buf_append(&frames, " < ", 3);
             cp_buf_append(&frames, text.data ? text.data : "", text.len);
         } else if (i == SHOWN_FRAMES) cp_buf_append(&frames, " < ...", 6);
         cp_buf_free(&text);
