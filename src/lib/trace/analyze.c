@@ -218,6 +218,20 @@ static int by_call_start(const void *a, const void *b)
     return x->s < y->s ? -1 : x->s > y->s;
 }
 
+/* Append c to *v (n used of cap); 0, or -1 (out of memory). */
+static int push_call(call **v, size_t *n, size_t *cap, call c)
+{
+    if (*n == *cap) {
+        size_t k = *cap ? *cap * 2 : 64;
+        call *q = cp_realloc(*v, k * sizeof *q);
+        if (!q) return -1;
+        *v = q;
+        *cap = k;
+    }
+    (*v)[(*n)++] = c;
+    return 0;
+}
+
 static int same(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
 
 /* Add ns of sync idle time to the site (where, api); 0, or -1 (out of memory). */
@@ -276,16 +290,7 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
         const cp_trace_rec *r = &t->recs[i];
         if (r->type == CP_TREC_SYNC || (r->type == CP_TREC_API && is_sync_api(t, r))) {
             push(&sync, r->start, r->end, 0);
-            if (r->type == CP_TREC_API) {
-                if (ncalls == capc) {
-                    size_t c = capc ? capc * 2 : 256;
-                    call *q = cp_realloc(calls, c * sizeof *q);
-                    if (!q) goto out;
-                    calls = q;
-                    capc = c;
-                }
-                calls[ncalls++] = (call){ r->start, r->end, r };
-            }
+            if (r->type == CP_TREC_API && push_call(&calls, &ncalls, &capc, (call){ r->start, r->end, r }) < 0) goto out;
             continue;
         }
         if (!on_gpu(r) || r->device != dev) continue;
@@ -354,16 +359,8 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
             kind = 2 * sy > len ? 's' : 'h';
         }
         /* the synchronising calls around this gap: which one waited, and where in the program */
-        while (next_call < ncalls && calls[next_call].s < ge) {
-            if (nact == capa) {
-                size_t c = capa ? capa * 2 : 16;
-                call *q = cp_realloc(act, c * sizeof *q);
-                if (!q) goto out;
-                act = q;
-                capa = c;
-            }
-            act[nact++] = calls[next_call++];
-        }
+        while (next_call < ncalls && calls[next_call].s < ge)
+            if (push_call(&act, &nact, &capa, calls[next_call++]) < 0) goto out;
         for (size_t a = 0; a < nact;)
             if (act[a].e <= gs) act[a] = act[--nact];
             else a++;

@@ -40,6 +40,15 @@ static size_t body_size(unsigned type)
     }
 }
 
+/* Zero n bytes at dst and write a record head of type; the body's start. */
+static unsigned char *rec_head(unsigned char *dst, unsigned type, size_t n)
+{
+    memset(dst, 0, n);
+    put16(dst, type);
+    put16(dst + 2, (uint32_t)n);
+    return dst + CP_TRACE_REC_HEAD;
+}
+
 /* The file header; see trace.h. */
 size_t cp_trace_encode_header(unsigned char *dst, size_t cap, uint32_t pid, int64_t wall_start_ns)
 {
@@ -123,10 +132,7 @@ size_t cp_trace_encode_stack(unsigned char *dst, size_t cap, uint64_t tid, uint3
     flags = py ? flags | CP_STACK_PYTHON : flags & ~CP_STACK_PYTHON;
     size_t n = CP_TRACE_REC_HEAD + CP_TREC_STACK_HEAD + 8 * depth + (py ? 8 + ((pylen + 7) & ~(size_t)7) : 0);
     if (cap < n) return n;
-    memset(dst, 0, n);
-    put16(dst, CP_TREC_STACK);
-    put16(dst + 2, (uint32_t)n);
-    unsigned char *b = dst + CP_TRACE_REC_HEAD;
+    unsigned char *b = rec_head(dst, CP_TREC_STACK, n);
     put64(b, tid);
     put32(b + 8, corr);
     put16(b + 12, (uint32_t)depth);
@@ -148,10 +154,7 @@ size_t cp_trace_encode_module(unsigned char *dst, size_t cap, uint64_t start, ui
     if (len > CP_TRACE_MAX_STRING) return 0;
     size_t n = CP_TRACE_REC_HEAD + CP_TREC_MODULE_HEAD + ((len + 7) & ~(size_t)7);
     if (cap < n) return n;
-    memset(dst, 0, n);
-    put16(dst, CP_TREC_MODULE);
-    put16(dst + 2, (uint32_t)n);
-    unsigned char *b = dst + CP_TRACE_REC_HEAD;
+    unsigned char *b = rec_head(dst, CP_TREC_MODULE, n);
     put64(b, start);
     put64(b + 8, end);
     put64(b + 16, bias);
