@@ -35,7 +35,8 @@ typedef enum {
  * call, and the loaded objects its addresses fall in.  Both vary in length. */
 enum { CP_TREC_STACK = 9, CP_TREC_MODULE = 10 };
 #define CP_TREC_STACK_HEAD 16u       /* u64 thread, u32 correlation id, u16 depth, u8 domain, u8 flags */
-#define CP_TREC_MODULE_HEAD 32u      /* u64 start, end, bias, u32 path length, u32 zero */
+#define CP_TREC_MODULE_HEAD 32u      /* u64 start, end, bias, u32 path length, u32 build-id length */
+#define CP_TRACE_MAX_BUILD_ID 32u    /* a build id's bytes at most */
 #define CP_TRACE_MAX_DEPTH 64u       /* frames a stack holds at most */
 #define CP_STACK_SAMPLED 1u          /* flags: a sampled call, not a synchronising one */
 #define CP_STACK_PYTHON 2u           /* flags: the interpreter's own frames follow the addresses */
@@ -94,6 +95,8 @@ typedef struct {
 typedef struct {
     uint64_t start, end, bias;
     char *path;
+    unsigned char build_id[CP_TRACE_MAX_BUILD_ID];   /* the GNU build id the process had loaded */
+    size_t build_id_len;                             /* 0: none known */
 } cp_trace_module;
 
 /* A perf map entry (/tmp/perf-<pid>.map: "START SIZE NAME", hex). */
@@ -136,7 +139,10 @@ size_t cp_trace_encode_string(unsigned char *dst, size_t cap, uint32_t id, const
 size_t cp_trace_encode_stack(unsigned char *dst, size_t cap, uint64_t tid, uint32_t corr, unsigned domain,
                              unsigned flags, const uint64_t *pcs, size_t depth, const char *py, size_t pylen);
 size_t cp_trace_encode_module(unsigned char *dst, size_t cap, uint64_t start, uint64_t end, uint64_t bias,
-                              const char *path, size_t len);
+                              const char *path, size_t len, const unsigned char *build_id, size_t idlen);
+/* The GNU build id (an NT_GNU_BUILD_ID note) in n bytes of ELF notes into
+ * id (CP_TRACE_MAX_BUILD_ID bytes): its length, 0 when there is none. */
+size_t cp_trace_note_build_id(const unsigned char *notes, size_t n, unsigned char *id);
 /* 1 when an API call of this name waits for the GPU: *Synchronize*, and a
  * copy without Async (it waits for the work queued before it). */
 int cp_trace_is_sync_name(const char *name);
@@ -157,8 +163,8 @@ const char *cp_trace_str(const cp_trace *t, uint32_t id);
 int cp_trace_perfmap_parse(cp_trace *t, const char *text, size_t n);
 /* Name every stack's frames: an address in a perf map entry is a Python
  * function ("py::step:/path/train.py"); one in a module the nearest symbol
- * of that file's ELF .symtab or .dynsym (read now, from the module's path),
- * else module+offset.  Sets each stack's frames and where (the first Python
+ * of that file's ELF .symtab or .dynsym (read now, from the module's path,
+ * and only when its GNU build id is the one recorded), else module+offset.  Sets each stack's frames and where (the first Python
  * frame, else the first frame outside the CUDA, PyTorch, C and Python
  * runtimes' own libraries).  Returns 0, or -1 (out of memory). */
 int cp_trace_symbolise(cp_trace *t);
@@ -166,6 +172,10 @@ int cp_trace_symbolise(cp_trace *t);
  * held in memory (.symtab, else .dynsym): its name into out and va's
  * offset from it into *off; 0, or -1 (none, or not an ELF file). */
 int cp_trace_elf_symbol(const unsigned char *data, size_t n, uint64_t va, char *out, size_t outn, uint64_t *off);
+/* The GNU build id of an ELF image in memory (its SHT_NOTE sections) into
+ * id (CP_TRACE_MAX_BUILD_ID bytes): its length, 0 when it has none, -1 when
+ * it is not a readable ELF file. */
+int cp_trace_elf_build_id(const unsigned char *data, size_t n, unsigned char *id);
 
 /* Analysis options. */
 typedef struct {

@@ -120,6 +120,8 @@ typedef struct {
     range r;
     uintptr_t bias;
     char path[512];
+    unsigned char id[CP_TRACE_MAX_BUILD_ID];
+    size_t idlen;
 } found_mod;
 
 typedef struct {
@@ -139,15 +141,18 @@ static int on_object(struct dl_phdr_info *info, size_t size, void *arg)
         if (s->unchanged) return 1;               /* nothing loaded since the last scan */
     }
     uintptr_t lo = UINTPTR_MAX, hi = 0;
+    found_mod *m = s->n < s->cap ? &s->v[s->n] : NULL;
+    if (m) m->idlen = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        if (p->p_type == PT_NOTE && m && !m->idlen)     /* the notes are mapped: the build id, from memory */
+            m->idlen = cp_trace_note_build_id((const unsigned char *)(info->dlpi_addr + p->p_vaddr), p->p_memsz, m->id);
         if (p->p_type != PT_LOAD) continue;
         uintptr_t a = info->dlpi_addr + p->p_vaddr, b = a + p->p_memsz;
         if (a < lo) lo = a;
         if (b > hi) hi = b;
     }
-    if (hi <= lo || s->n == s->cap) return 0;
-    found_mod *m = &s->v[s->n];
+    if (hi <= lo || !m) return 0;
     m->r.lo = lo;
     m->r.hi = hi;
     m->bias = info->dlpi_addr;
@@ -203,12 +208,12 @@ static void scan_modules(int force)
             size_t k = mod_find(m->r.lo);
             if (k > 0 && sk.mods[k - 1].lo == m->r.lo && sk.mods[k - 1].hi == m->r.hi) continue;
             size_t plen = strlen(m->path);
-            if (!room(CP_TRACE_REC_HEAD + CP_TREC_MODULE_HEAD + plen + 8)) continue;
+            if (!room(CP_TRACE_REC_HEAD + CP_TREC_MODULE_HEAD + plen + 8 + CP_TRACE_MAX_BUILD_ID)) continue;
             memmove(&sk.mods[k + 1], &sk.mods[k], (sk.nmods - k) * sizeof sk.mods[0]);
             sk.mods[k] = m->r;
             sk.nmods++;
             sk.len += cp_trace_encode_module(sk.pending + sk.len, sk.cap - sk.len, m->r.lo, m->r.hi, m->bias,
-                                             m->path, plen);
+                                             m->path, plen, m->id, m->idlen);
         }
         pthread_mutex_unlock(&sk.lock);
     }

@@ -42,9 +42,12 @@ static void put_stack(fbuf *f, uint32_t corr, const uint64_t *pcs, size_t depth)
     f->n += k;
 }
 
+static unsigned char g_id[CP_TRACE_MAX_BUILD_ID];   /* the build id the module records carry */
+static size_t g_idlen;
+
 static void put_module(fbuf *f, uint64_t s, uint64_t e, uint64_t bias, const char *path)
 {
-    size_t k = cp_trace_encode_module(f->b + f->n, sizeof f->b - f->n, s, e, bias, path, strlen(path));
+    size_t k = cp_trace_encode_module(f->b + f->n, sizeof f->b - f->n, s, e, bias, path, strlen(path), g_id, g_idlen);
     CHECK(k > 0 && k <= sizeof f->b - f->n);
     f->n += k;
 }
@@ -111,6 +114,7 @@ static void test_records(void)
     CHECK_I64(t.stacks[1].depth, 0);
     CHECK_I64(t.nmods, 1);
     CHECK_STR(t.mods[0].path, "/usr/bin/prog");
+    CHECK_I64(t.mods[0].build_id_len, 0);
     CHECK(t.mods[0].end == 0x500000);
     CHECK_I64(t.n, 0);                           /* not among the timed records */
     cp_trace_free(&t);
@@ -302,6 +306,29 @@ static void test_elf(void)
     CHECK_I64(off, 1);
     CHECK_I64(cp_trace_elf_symbol(img, 10, va, name, sizeof name, &off), -1);
     CHECK_I64(cp_trace_elf_symbol((const unsigned char *)"\177ELF\2\1", 6, va, name, sizeof name, &off), -1);
+    unsigned char id[CP_TRACE_MAX_BUILD_ID];
+    int idlen = cp_trace_elf_build_id(img, n, id);
+    CHECK(idlen == 20);                             /* the toolchain's default: SHA-1 */
+    CHECK_I64(cp_trace_elf_build_id(img, 10, id), -1);
+    /* stacks of a module recorded with this build id are named; with another, not */
+    static fbuf f;
+    char exe[1024];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[l > 0 ? l : 0] = '\0';
+    for (int wrong = 0; wrong < 2 && idlen > 0; wrong++) {
+        memcpy(g_id, id, (size_t)idlen);
+        g_idlen = (size_t)idlen;
+        g_id[0] ^= (unsigned char)wrong;
+        stacks_trace(&f, exe);
+        cp_trace t;
+        char err[128];
+        CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == 0);
+        CHECK_I64(t.mods[0].build_id_len, 20);
+        CHECK_I64(cp_trace_symbolise(&t), 0);
+        CHECK(t.stacks[2].where && (strstr(t.stacks[2].where, ":train_step_here") != NULL) == !wrong);
+        cp_trace_free(&t);
+    }
+    g_idlen = 0;
     unsigned char save = img[0x3c];
     img[0x3c] = 0xff;                               /* more section headers than the file holds */
     img[0x3d] = 0xff;

@@ -149,18 +149,39 @@ size_t cp_trace_encode_stack(unsigned char *dst, size_t cap, uint64_t tid, uint3
 
 /* A MODULE record; see trace.h. */
 size_t cp_trace_encode_module(unsigned char *dst, size_t cap, uint64_t start, uint64_t end, uint64_t bias,
-                              const char *path, size_t len)
+                              const char *path, size_t len, const unsigned char *build_id, size_t idlen)
 {
-    if (len > CP_TRACE_MAX_STRING) return 0;
-    size_t n = CP_TRACE_REC_HEAD + CP_TREC_MODULE_HEAD + ((len + 7) & ~(size_t)7);
+    if (len > CP_TRACE_MAX_STRING || idlen > CP_TRACE_MAX_BUILD_ID) return 0;
+    size_t plen = (len + 7) & ~(size_t)7;
+    size_t n = CP_TRACE_REC_HEAD + CP_TREC_MODULE_HEAD + plen + ((idlen + 7) & ~(size_t)7);
     if (cap < n) return n;
     unsigned char *b = rec_head(dst, CP_TREC_MODULE, n);
     put64(b, start);
     put64(b + 8, end);
     put64(b + 16, bias);
     put32(b + 24, (uint32_t)len);
+    put32(b + 28, (uint32_t)idlen);
     if (len) memcpy(b + CP_TREC_MODULE_HEAD, path, len);
+    if (idlen) memcpy(b + CP_TREC_MODULE_HEAD + plen, build_id, idlen);
     return n;
+}
+
+/* See trace.h. */
+size_t cp_trace_note_build_id(const unsigned char *p, size_t n, unsigned char *id)
+{
+    size_t off = 0;
+    while (n - off >= 12) {
+        uint32_t namesz = get32(p + off), descsz = get32(p + off + 4), type = get32(p + off + 8);
+        size_t name_pad = ((size_t)namesz + 3) & ~(size_t)3, desc_pad = ((size_t)descsz + 3) & ~(size_t)3;
+        off += 12;
+        if (name_pad > n - off || desc_pad > n - off - name_pad) return 0;
+        if (type == 3 && namesz == 4 && memcmp(p + off, "GNU", 4) == 0 && descsz && descsz <= CP_TRACE_MAX_BUILD_ID) {
+            memcpy(id, p + off + name_pad, descsz);
+            return descsz;
+        }
+        off += name_pad + desc_pad;
+    }
+    return 0;
 }
 
 /* See trace.h. */
@@ -282,8 +303,10 @@ static int add_stack(cp_trace *t, const unsigned char *b, size_t blen)
 static int add_module(cp_trace *t, const unsigned char *b, size_t blen)
 {
     if (blen < CP_TREC_MODULE_HEAD) return -1;
-    size_t len = get32(b + 24);
-    if (len > CP_TRACE_MAX_STRING || len > blen - CP_TREC_MODULE_HEAD) return -1;
+    size_t len = get32(b + 24), idlen = get32(b + 28), plen = (len + 7) & ~(size_t)7;
+    if (len > CP_TRACE_MAX_STRING || plen > blen - CP_TREC_MODULE_HEAD || idlen > CP_TRACE_MAX_BUILD_ID ||
+        idlen > blen - CP_TREC_MODULE_HEAD - plen)
+        return -1;
     if (t->nmods == t->capmods) {
         size_t cap = t->capmods ? t->capmods * 2 : 64;
         cp_trace_module *p = cp_realloc(t->mods, cap * sizeof *p);
@@ -300,6 +323,9 @@ static int add_module(cp_trace *t, const unsigned char *b, size_t blen)
     m->end = get64(b + 8);
     m->bias = get64(b + 16);
     m->path = path;
+    memset(m->build_id, 0, sizeof m->build_id);
+    memcpy(m->build_id, b + CP_TREC_MODULE_HEAD + plen, idlen);
+    m->build_id_len = idlen;
     return 0;
 }
 

@@ -148,14 +148,47 @@ typedef struct {
     uint64_t off, size;
 } shdr;
 
+/* The section header table of an image: 0, or -1 (not a 64-bit little-endian ELF file). */
+static int sections(const image *im, uint64_t *shoff, uint64_t *shentsize, uint64_t *shnum)
+{
+    unsigned char eh[64];
+    if (image_read(im, 0, eh, sizeof eh) < 0 || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 1) return -1;
+    *shoff = le(eh + 0x28, 8);
+    *shentsize = le(eh + 0x3a, 2);
+    *shnum = le(eh + 0x3c, 2);
+    if (*shentsize < 64 || !*shnum || *shoff > im->size || *shnum * *shentsize > im->size - *shoff) return -1;
+    return 0;
+}
+
+/* The image's GNU build id into id: its length, 0 none, -1 not ELF. */
+static int build_id(const image *im, unsigned char *id)
+{
+    uint64_t shoff, shentsize, shnum;
+    if (sections(im, &shoff, &shentsize, &shnum) < 0) return -1;
+    for (uint64_t i = 0; i < shnum; i++) {
+        unsigned char sh[64], notes[1024];
+        if (image_read(im, shoff + i * shentsize, sh, sizeof sh) < 0) return -1;
+        uint64_t size = le(sh + 0x20, 8);
+        if (le(sh + 4, 4) != 7 || size > sizeof notes || image_read(im, le(sh + 0x18, 8), notes, size) < 0) continue;
+        size_t n = cp_trace_note_build_id(notes, (size_t)size, id);
+        if (n) return (int)n;
+    }
+    return 0;
+}
+
+/* See trace.h. */
+int cp_trace_elf_build_id(const unsigned char *data, size_t n, unsigned char *id)
+{
+    image im = { data, NULL, n };
+    return build_id(&im, id);
+}
+
 /* Read the function symbols of an image: 0, -1 (none or not ELF), -2 (out of memory). */
 static int load_syms(const image *im, symtab *st)
 {
-    unsigned char eh[64];
     memset(st, 0, sizeof *st);
-    if (image_read(im, 0, eh, sizeof eh) < 0 || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 1) return -1;
-    uint64_t shoff = le(eh + 0x28, 8), shentsize = le(eh + 0x3a, 2), shnum = le(eh + 0x3c, 2);
-    if (shentsize < 64 || !shnum || shoff > im->size || shnum * shentsize > im->size - shoff) return -1;
+    uint64_t shoff, shentsize, shnum;
+    if (sections(im, &shoff, &shentsize, &shnum) < 0) return -1;
     shdr best = { 0 }, strs = { 0 };
     for (int want = 2; want <= 11 && !best.type; want += 9) {    /* SHT_SYMTAB, else SHT_DYNSYM */
         for (uint64_t i = 0; i < shnum; i++) {
@@ -309,11 +342,16 @@ static symtab *tab_of(ctx *c, size_t i)
         return NULL;
     }
     image im = { NULL, f, 0 };
+    const cp_trace_module *m = &c->t->mods[i];
+    unsigned char id[CP_TRACE_MAX_BUILD_ID];
     if (fseeko(f, 0, SEEK_END) == 0) {
         off_t end = ftello(f);
         im.size = end > 0 ? (uint64_t)end : 0;
+        int idlen = m->build_id_len ? build_id(&im, id) : 0;
+        /* another build at the same path (a machine other than the traced one): its names would be wrong */
+        int other = idlen > 0 && ((size_t)idlen != m->build_id_len || memcmp(id, m->build_id, (size_t)idlen) != 0);
         symtab got;
-        if (load_syms(&im, &got) == 0) {
+        if (!other && load_syms(&im, &got) == 0) {
             *st = got;
             st->loaded = 1;
         }
