@@ -4,10 +4,10 @@
 # the verdict tests (tests/gpu/trace.sh, CUDA C and PyTorch), and the overhead
 # on a PyTorch training-style loop: the same loop untraced, under cuprobe trace
 # and under torch.profiler, taken in turn over rounds, medians compared.
-# What comes back lands in $OUT (default ./gpu-trace-out): the recorded traces
-# (fixtures/<case>/*.cptrace, to commit as CI fixtures; the million-kernel one
-# is left out for its size), each case's JSON, HTML and output (reports/),
-# verdicts.txt and overhead.txt.
+# What comes back lands in $OUT (default ./gpu-trace-out), few files: the recorded
+# traces (fixtures.tar.xz: <case>/*.cptrace, to commit as CI fixtures; the
+# million-kernel one is left out for its size), each case's JSON, HTML and output
+# (reports.tar.xz), verdicts.txt and overhead.txt.
 # Usage: bench/gpu_trace.sh [ROUNDS]     (default 5)
 rounds=${1:-5}
 out=${OUT:-./gpu-trace-out}
@@ -40,15 +40,20 @@ log "verdicts"
 cases=${TMPDIR:-/tmp}/cuprobe-gpu-trace-cases
 rm -rf "$cases"
 sh tests/gpu/trace.sh ./cuprobe "$cases" | tee "$out/verdicts.txt"
-mkdir -p "$out/fixtures" "$out/reports"
+# what comes back is a few files: the reports and the traces each packed in one tarball
+pack=${TMPDIR:-/tmp}/cuprobe-gpu-trace-pack
+rm -rf "$pack"; mkdir -p "$pack/fixtures" "$pack/reports"
 for d in "$cases"/*/; do
     n=$(basename "$d")
-    mkdir -p "$out/reports/$n"
-    cp "$d"/report.json "$d"/report.html "$d"/out.txt "$d"/err.txt "$out/reports/$n/" 2>/dev/null
+    mkdir -p "$pack/reports/$n"
+    cp "$d"/report.json "$d"/report.html "$d"/out.txt "$d"/err.txt "$pack/reports/$n/" 2>/dev/null
     [ "$n" = c-million ] && continue          # over 100 MB: not a fixture
     [ -d "$d/trace" ] || continue
-    rm -rf "${out:?}/fixtures/$n"; mkdir -p "$out/fixtures/$n"; cp "$d"/trace/*.cptrace "$out/fixtures/$n/"
+    mkdir -p "$pack/fixtures/$n"; cp "$d"/trace/* "$pack/fixtures/$n/"
 done
+tar -C "$pack" -cJf "$out/reports.tar.xz" reports
+tar -C "$pack" -cJf "$out/fixtures.tar.xz" fixtures
+ls -l "$out"/*.tar.xz; du -sh "$pack"/fixtures/*
 
 log "overhead: a training-style loop, $rounds rounds of untraced / cuprobe trace / torch.profiler in turn"
 loop=tests/gpu/trace/trace_cases.py
@@ -70,7 +75,7 @@ END {
     ma = med(a, n); mb = med(b, n); mc = med(c, n)
     printf "loop wall, median of %d: untraced %.4f s, cuprobe trace %.4f s (%+.2f %%), torch.profiler %.4f s (%+.2f %%)\n",
            n, ma, mb, 100 * (mb - ma) / ma, mc, 100 * (mc - ma) / ma
-    printf "busy: cuprobe trace %.2f %% (whole run), torch.profiler %.2f %% (the timed loop)\n", med(tb, n), med(pb, n)
+    printf "busy over the timed loop: cuprobe trace %.2f %% (its cudaProfilerStart..Stop window), torch.profiler %.2f %%\n", med(tb, n), med(pb, n)
 }' "$out/overhead.raw" | tee "$out/overhead.txt"
 rm -rf "$out/train-trace"
 log "done: $out"

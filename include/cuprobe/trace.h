@@ -196,7 +196,7 @@ typedef struct {
 
 typedef struct {
     int64_t start, end;
-    char kind;               /* 'h' host, 'l' launch, 's' sync */
+    char kind;               /* 'h' host, 'l' launch, 's' sync, 'm' loading GPU code */
     const char *api;         /* the API call in progress (most overlap), or NULL */
     const char *where;       /* the program's frame at the API call in progress that has a stack, or NULL */
     const char *stack;       /* that call's frames, or NULL */
@@ -224,12 +224,14 @@ typedef enum {
 /* One process on one GPU. */
 typedef struct {
     uint32_t pid, device;
-    int64_t span_start, span_end, span_ns;   /* the span: this GPU's first work to its last */
-    int64_t startup_ns, tail_ns;              /* the process's records before and after the span */
+    int64_t span_start, span_end, span_ns;   /* the span: this GPU's first work to its last (in the window) */
+    int64_t startup_ns, tail_ns;              /* the process's records (window) before and after the span */
+    int64_t window_start, window_end;         /* the program's cudaProfilerStart..Stop range; 0, 0: none */
     int64_t busy_ns;                          /* union of kernel, copy and memset time */
     int64_t kernel_ns;                        /* union of kernel time */
     int64_t pageable_ns;                      /* pageable copies not overlapped by other work */
     int64_t idle_host_ns, idle_launch_ns, idle_sync_ns;   /* span - busy, split */
+    int64_t idle_load_ns;                     /* ... and the host loading GPU code (once per module) */
     uint64_t kernels, copies, memsets;
     uint64_t pageable_bytes, pinned_bytes;
     int64_t pageable_copy_ns, pinned_copy_ns;  /* the sums of the copies' own durations */

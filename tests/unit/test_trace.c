@@ -282,6 +282,46 @@ static void test_verdicts(void)
     CHECK_I64(r.gpus[0].idle_launch_ns, 900);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
+    /* the H200's PyTorch GEMM script: a sync after the set-up kernels, then cuBLAS starts
+     * (dlopen, cuInit, 880 cuGetProcAddress, cuLibraryLoadData: an 85.8 ms gap there, 29 ms of
+     * it in the loads) before the GEMMs: library start-up, not the sync's price, and the
+     * verdict is judged without it */
+    put_hdr(&f, 1);
+    put_str(&f, 1, "cudaDeviceSynchronize");
+    put_str(&f, 2, "cuLibraryLoadData");
+    put(&f, kern(0, 100, 0));
+    put(&f, api(50, 110, 1));
+    put(&f, api(120, 920, 2));
+    for (int i = 0; i < 10; i++) put(&f, kern(1000 + i * 400, 1400 + i * 400, 0));
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].idle_load_ns, 890);
+    CHECK_I64(r.gpus[0].idle_sync_ns, 10);          /* the host's own wait, 100-110 */
+    CHECK_I64(r.gpus[0].idle_host_ns, 0);
+    CHECK_I64(r.gpus[0].busy_ns + r.gpus[0].idle_load_ns + r.gpus[0].idle_sync_ns, r.gpus[0].span_ns);
+    CHECK_I64(r.gpus[0].verdict, CP_TV_GPU_BOUND);  /* 4100 of 5000 ns busy, of 4200 without loading */
+    CHECK_I64(r.gpus[0].gaps[0].kind, 'm');
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* a window marked with cudaProfilerStart .. Stop: only what runs in it counts */
+    put_hdr(&f, 1);
+    put_str(&f, 1, "cudaProfilerStart");
+    put_str(&f, 2, "cudaProfilerStop");
+    put(&f, kern(0, 100, 0));                        /* set-up, before the window */
+    put(&f, api(5000, 5010, 1));
+    put(&f, kern(5100, 5900, 0));
+    put(&f, kern(5950, 6500, 0));                    /* cut at the stop */
+    put(&f, api(6400, 6410, 2));
+    put(&f, kern(9000, 9100, 0));                    /* after it */
+    analyze(&f, &t, &r);
+    CHECK_I64(r.gpus[0].window_start, 5010);
+    CHECK_I64(r.gpus[0].window_end, 6400);
+    CHECK_I64(r.gpus[0].span_ns, 1300);
+    CHECK_I64(r.gpus[0].busy_ns, 1250);
+    CHECK_I64(r.gpus[0].startup_ns, 90);
+    CHECK_I64(r.gpus[0].kernels, 2);
+    CHECK_I64(r.gpus[0].kernel_ns, 1250);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
     /* pageable-copy-bound: busy the whole span, but copying pageable memory */
     put_hdr(&f, 1);
     put(&f, copy(0, 900, 9000, CP_MEM_PAGEABLE));

@@ -13,7 +13,17 @@
  *           is the price of that sync, all of it: the host had queued
  *           nothing, so the GPU waits until it launches again (.item() per
  *           step); of any other gap, the part the host spent in such a call;
+ *   load    a gap in which the host started a library or loaded GPU code
+ *           (cuInit, cuGetProcAddress, cuLibraryLoadData, cuModuleLoad*,
+ *           cuLink*: a library's first call, lazy loading): all of it but
+ *           the host's own wait in a synchronising call, since the library's
+ *           start-up on the host (dlopen, its tables) runs between those
+ *           calls too.  It happens once per library or module, so the
+ *           verdict is judged on the span without it;
  *   host    the rest: the host was not submitting work.
+ * A program that marks its steady state with cudaProfilerStart/Stop (the
+ * range nsys --capture-range=cudaProfilerApi uses) is analysed in that
+ * window only.
  * Pageable copies are busy time of a slow kind: the part of their time that
  * no other work overlaps is counted on its own.  See docs/trace-format.md.
  */
@@ -98,6 +108,40 @@ static int is_sync_api(const cp_trace *t, const cp_trace_rec *r)
 {
     const char *n = cp_trace_str(t, r->name);
     return n && cp_trace_is_sync_name(n);
+}
+
+/* A library starting (cuInit, its driver table through cuGetProcAddress)
+ * or GPU code loading (a module's first use, lazy loading). */
+static int is_load_api(const cp_trace *t, const cp_trace_rec *r)
+{
+    const char *n = cp_trace_str(t, r->name);
+    return n && (strstr(n, "LibraryLoad") || strstr(n, "ModuleLoad") || strncmp(n, "cuLink", 6) == 0 ||
+                 strncmp(n, "cuInit", 6) == 0 || strncmp(n, "cuGetProcAddress", 16) == 0);
+}
+
+static int api_named(const cp_trace *t, const cp_trace_rec *r, const char *a, const char *b)
+{
+    const char *n = r->type == CP_TREC_API ? cp_trace_str(t, r->name) : NULL;
+    return n && (strcmp(n, a) == 0 || strcmp(n, b) == 0);
+}
+
+/* The window a program marked with cudaProfilerStart .. cudaProfilerStop
+ * (or the driver's cuProfiler*): from the end of the first start to the
+ * beginning of the last stop after it (the end of the trace without one).
+ * Returns 0 without a start. */
+static int profiler_window(const cp_trace *t, int64_t end, int64_t *w0, int64_t *w1)
+{
+    int64_t s = INT64_MAX, e = INT64_MIN;
+    for (size_t i = 0; i < t->n; i++)
+        if (api_named(t, &t->recs[i], "cudaProfilerStart", "cuProfilerStart") && t->recs[i].end < s) s = t->recs[i].end;
+    if (s == INT64_MAX) return 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (api_named(t, &t->recs[i], "cudaProfilerStop", "cuProfilerStop") && t->recs[i].start >= s &&
+            t->recs[i].start > e)
+            e = t->recs[i].start;
+    *w0 = s;
+    *w1 = e == INT64_MIN ? end : e;
+    return 1;
 }
 
 static int is_pageable(const cp_trace_rec *r)
@@ -264,7 +308,7 @@ static cp_trace_verdict verdict_of(const cp_trace_gpu *g)
 {
     if (g->busy_ns <= 0) return CP_TV_NO_WORK;
     int64_t compute = g->busy_ns - g->pageable_ns;
-    if ((double)compute >= 0.9 * (double)g->span_ns) return CP_TV_GPU_BOUND;
+    if ((double)compute >= 0.9 * (double)(g->span_ns - g->idle_load_ns)) return CP_TV_GPU_BOUND;
     cp_trace_verdict v = CP_TV_HOST_BOUND;
     int64_t most = g->idle_host_ns;
     if (g->idle_sync_ns > most) { most = g->idle_sync_ns; v = CP_TV_SYNC_BOUND; }
@@ -276,7 +320,7 @@ static cp_trace_verdict verdict_of(const cp_trace_gpu *g)
 static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, const cp_trace_opts *o,
                        cp_trace_gpu *g)
 {
-    ivec all = { 0 }, np = { 0 }, sync = { 0 };
+    ivec all = { 0 }, np = { 0 }, sync = { 0 }, load = { 0 };
     cp_trace_gap *gaps = NULL;
     size_t ngaps = 0, capg = 0, ncalls = 0, capc = 0, nact = 0, capa = 0, caps = 0, nkeys = 0;
     call *calls = NULL, *act = NULL;
@@ -293,20 +337,27 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
             if (r->type == CP_TREC_API && push_call(&calls, &ncalls, &capc, (call){ r->start, r->end, r }) < 0) goto out;
             continue;
         }
+        if (r->type == CP_TREC_API && is_load_api(t, r)) {
+            push(&load, r->start, r->end, 0);
+            continue;
+        }
         if (!on_gpu(r) || r->device != dev) continue;
+        if (r->end <= s0 || r->start >= s1) continue;   /* outside the window */
+        int64_t rs = r->start > s0 ? r->start : s0, re = r->end < s1 ? r->end : s1;
         int k = r->type == CP_TREC_KERNEL;
-        push(&all, r->start, r->end, k);
-        if (!is_pageable(r)) push(&np, r->start, r->end, k);
+        push(&all, rs, re, k);
+        if (!is_pageable(r)) push(&np, rs, re, k);
         if (k) g->kernels++;
         else if (r->type == CP_TREC_MEMSET) g->memsets++;
         else g->copies++;
         if (is_pageable(r)) { g->pageable_bytes += r->bytes; g->pageable_copy_ns = sat_add(g->pageable_copy_ns, r->end - r->start); }
         if (is_pinned_host(r)) { g->pinned_bytes += r->bytes; g->pinned_copy_ns = sat_add(g->pinned_copy_ns, r->end - r->start); }
     }
-    if (all.failed || np.failed || sync.failed) goto out;
+    if (all.failed || np.failed || sync.failed || load.failed) goto out;
     merge(&all);
     merge(&np);
     merge(&sync);
+    merge(&load);
     if (all.n) {                      /* the span: first to last GPU work; before and after it apart */
         g->span_start = all.v[0].s;
         g->span_end = all.v[all.n - 1].e;
@@ -320,9 +371,11 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
     g->pageable_ns = g->busy_ns - total(&np);
     {
         ivec kern = { 0 };
-        for (size_t i = 0; i < t->n; i++)
-            if (t->recs[i].type == CP_TREC_KERNEL && t->recs[i].device == dev)
-                push(&kern, t->recs[i].start, t->recs[i].end, 1);
+        for (size_t i = 0; i < t->n; i++) {
+            const cp_trace_rec *r = &t->recs[i];
+            if (r->type == CP_TREC_KERNEL && r->device == dev && r->end > s0 && r->start < s1)
+                push(&kern, r->start > s0 ? r->start : s0, r->end < s1 ? r->end : s1, 1);
+        }
         if (kern.failed) { free(kern.v); goto out; }
         merge(&kern);
         g->kernel_ns = total(&kern);
@@ -341,22 +394,26 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
     }
 
     /* the gaps between two busy intervals */
-    size_t from = 0, next_call = 0;
+    size_t from = 0, from_load = 0, next_call = 0;
     for (size_t i = 1; i < all.n; i++) {
         int64_t gs = all.v[i - 1].e, ge = all.v[i].s;
         if (ge <= gs) continue;
         int64_t len = ge - gs;
         char kind;
+        int64_t ld = overlap(&load, &from_load, gs, ge);
         int64_t sy = overlap(&sync, &from, gs, ge);
-        if (sy > 0 && from < sync.n && sync.v[from].s <= gs && gs < sync.v[from].e)
+        if (ld > 0) ld = len - sy;    /* a library starting: all but the host's own wait */
+        else if (sy > 0 && from < sync.n && sync.v[from].s <= gs && gs < sync.v[from].e)
             sy = len;                 /* the host was waiting when the GPU ran dry: it had queued nothing */
-        if (sy == 0 && all.v[i - 1].kernel && all.v[i].kernel && len < o->launch_gap_ns) {
+        if (sy == 0 && ld == 0 && all.v[i - 1].kernel && all.v[i].kernel && len < o->launch_gap_ns) {
             g->idle_launch_ns += len;
             kind = 'l';
         } else {
+            int64_t ho = len - sy - ld;
             g->idle_sync_ns += sy;
-            g->idle_host_ns += len - sy;
-            kind = 2 * sy > len ? 's' : 'h';
+            g->idle_load_ns += ld;
+            g->idle_host_ns += ho;
+            kind = ld >= sy && ld >= ho ? 'm' : sy >= ho ? 's' : 'h';
         }
         /* the synchronising calls around this gap: which one waited, and where in the program */
         while (next_call < ncalls && calls[next_call].s < ge)
@@ -413,6 +470,7 @@ out:
     free(all.v);
     free(np.v);
     free(sync.v);
+    free(load.v);
     free(gaps);
     free(calls);
     free(act);
@@ -460,6 +518,9 @@ int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, c
             }
         }
         if (!nd) continue;
+        int64_t w0 = 0, w1 = 0;
+        int windowed = profiler_window(t, s1, &w0, &w1);
+        if (windowed) { s0 = w0; s1 = w1; }
         cp_trace_gpu *gs = cp_realloc(r->gpus, (r->ngpus + nd) * sizeof *gs);
         if (!gs) goto fail;
         r->gpus = gs;
@@ -468,6 +529,7 @@ int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, c
                 gpu_free(&r->gpus[r->ngpus]);
                 goto fail;
             }
+            if (windowed) { r->gpus[r->ngpus].window_start = w0; r->gpus[r->ngpus].window_end = w1; }
             r->ngpus++;
         }
     }

@@ -34,7 +34,17 @@ static void rate(FILE *out, const char *what, uint64_t bytes, int64_t ns, double
     else fprintf(out, " (%.2f GB/s)\n", gbps);
 }
 
-static const char *gap_kind(char k) { return k == 'l' ? "launch" : k == 's' ? "sync" : "host"; }
+static const char *gap_kind(char k)
+{
+    return k == 'l' ? "launch" : k == 's' ? "sync" : k == 'm' ? "load" : "host";
+}
+
+/* Busy % of the span without the one-off loading of GPU code, which the
+ * verdict is judged on. */
+static double steady_pct(const cp_trace_gpu *g)
+{
+    return pct(g->busy_ns, g->span_ns - g->idle_load_ns);
+}
 
 #define TOP_SITES 5
 
@@ -71,7 +81,13 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
         fprintf(out, "\nprocess %" PRIu32 ", GPU %" PRIu32 ": busy %.1f %% of ", g->pid, g->device,
                 pct(g->busy_ns, g->span_ns));
         dur(out, g->span_ns);
+        if (g->idle_load_ns > 0) fprintf(out, " (%.1f %% without library start-up)", steady_pct(g));
         fprintf(out, "; verdict: %s\n  %s\n", cp_trace_verdict_name(g->verdict), cp_trace_verdict_advice(g->verdict));
+        if (g->window_end > g->window_start) {
+            fputs("  in the window the program marked (cudaProfilerStart .. cudaProfilerStop, ", out);
+            dur(out, g->window_end - g->window_start);
+            fputs("); the rest of the run is left out\n", out);
+        }
         fprintf(out, "  %" PRIu64 " kernels, %" PRIu64 " copies, %" PRIu64 " memsets\n", g->kernels, g->copies,
                 g->memsets);
         fputs("  the span runs from the GPU's first work to its last; before it ", out);
@@ -87,6 +103,7 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
         snprintf(lg, sizeof lg, "idle: launch gaps (< %.0f us)", (double)r->opts.launch_gap_ns / 1e3);
         line(out, lg, g->idle_launch_ns, g->span_ns);
         line(out, "idle: host in synchronising calls", g->idle_sync_ns, g->span_ns);
+        line(out, "idle: library start-up, code loading", g->idle_load_ns, g->span_ns);
         text_sites(out, g, r->stacks);
         if (g->pageable_bytes || g->pinned_bytes) {
             rate(out, "pageable", g->pageable_bytes, g->pageable_copy_ns, g->pageable_gbps);
@@ -182,11 +199,21 @@ int cp_trace_render_json(FILE *out, const cp_trace_report *r)
         jnum(out, "tail_ns", g->tail_ns, &h);
         jnum(out, "busy_ns", g->busy_ns, &h);
         jdbl(out, "busy_pct", pct(g->busy_ns, g->span_ns), &h);
+        jdbl(out, "steady_busy_pct", steady_pct(g), &h);
+        cp_json_key(out, "window", &h);
+        if (g->window_end > g->window_start) {
+            int w = 1;
+            fputc('{', out);
+            cp_json_member_str(out, "from", "cudaProfilerStart", &w);
+            jnum(out, "ns", g->window_end - g->window_start, &w);
+            fputc('}', out);
+        } else fputs("null", out);
         jnum(out, "kernel_ns", g->kernel_ns, &h);
         jnum(out, "pageable_ns", g->pageable_ns, &h);
         jnum(out, "idle_host_ns", g->idle_host_ns, &h);
         jnum(out, "idle_launch_ns", g->idle_launch_ns, &h);
         jnum(out, "idle_sync_ns", g->idle_sync_ns, &h);
+        jnum(out, "idle_load_ns", g->idle_load_ns, &h);
         jnum(out, "kernels", (int64_t)g->kernels, &h);
         jnum(out, "copies", (int64_t)g->copies, &h);
         jnum(out, "memsets", (int64_t)g->memsets, &h);
@@ -368,7 +395,7 @@ int cp_trace_render_html(FILE *out, const cp_trace_report *r, const cp_trace *t,
         struct { const char *what, *fill; int64_t ns; } part[] = {
             { "busy", "#1f77b4", g->busy_ns - g->pageable_ns }, { "pageable copies", "#ff7f0e", g->pageable_ns },
             { "idle: host", "#bbb", g->idle_host_ns }, { "idle: launch gaps", "#9467bd", g->idle_launch_ns },
-            { "idle: sync", "#d62728", g->idle_sync_ns } };
+            { "idle: sync", "#d62728", g->idle_sync_ns }, { "idle: library start-up", "#8c564b", g->idle_load_ns } };
         fprintf(out, "<svg class=\"bd\" width=\"%d\" height=\"60\" xmlns=\"http://www.w3.org/2000/svg\">\n", HW);
         double x = HX;
         for (size_t k = 0; k < sizeof part / sizeof part[0]; k++) {
@@ -376,7 +403,7 @@ int cp_trace_render_html(FILE *out, const cp_trace_report *r, const cp_trace *t,
             fprintf(out, "<rect x=\"%.1f\" y=\"4\" width=\"%.1f\" height=\"22\" fill=\"%s\" data-tip=\"%s %.1f %%\"/>\n",
                     x, w, part[k].fill, part[k].what, pct(part[k].ns, g->span_ns));
             fprintf(out, "<rect x=\"%d\" y=\"38\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"48\">%s %.1f%%</text>\n",
-                    HX + (int)k * 180, part[k].fill, HX + 14 + (int)k * 180, part[k].what, pct(part[k].ns, g->span_ns));
+                    HX + (int)k * 150, part[k].fill, HX + 14 + (int)k * 150, part[k].what, pct(part[k].ns, g->span_ns));
             x += w;
         }
         fputs("<text x=\"0\" y=\"20\">where time went</text></svg>\n", out);

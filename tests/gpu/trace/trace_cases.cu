@@ -1,7 +1,7 @@
 // Programs of known behaviour for `cuprobe trace` on a GPU machine
 // (tests/gpu/trace.sh builds this with nvcc and checks each verdict):
 //   trace_cases gemm      long compute kernels queued back to back, one sync at the end: busy >= 95 %
-//   trace_cases launch    200000 empty kernels: launch-bound
+//   trace_cases launch    10000 empty kernels: launch-bound
 //   trace_cases million   1,000,000 empty kernels: all traced, none dropped
 //   trace_cases pageable  256 MiB copies from malloc'ed (pageable) memory with a tiny kernel: pageable-copy-bound
 //   trace_cases sync      a short kernel, then a 4-byte copy back and a host read every step (.item()): sync-bound,
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
     } else if (!strcmp(mode, "launch") || !strcmp(mode, "million")) {
-        int n = mode[0] == 'm' ? 1000000 : 200000;
+        int n = mode[0] == 'm' ? 1000000 : 10000;
         for (int i = 0; i < n; i++) empty_kernel<<<1, 32>>>();
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());

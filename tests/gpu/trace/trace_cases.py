@@ -26,7 +26,7 @@ def gemm():
 
 def launch():
     x = torch.zeros(1, device="cuda")
-    for _ in range(100000):
+    for _ in range(4000):
         x = x + 1
     torch.cuda.synchronize()
 
@@ -45,7 +45,7 @@ def sync():
     model = torch.nn.Linear(1024, 1024).cuda()
     x = torch.randn(256, 1024, device="cuda")
     total = 0.0
-    for _ in range(3000):
+    for _ in range(500):
         loss = model(x).square().mean()
         total += loss.item()                    # a sync every step
         time.sleep(0.0002)                      # the host's bookkeeping after it (logging)
@@ -69,6 +69,9 @@ def train(steps, profile):
     for _ in range(20):                          # warm-up, outside the timing
         step()
     torch.cuda.synchronize()
+    # the timed loop is marked with cudaProfilerStart/Stop, so `cuprobe trace` analyses the same
+    # window torch.profiler records
+    torch.cuda.profiler.start()
     if profile:
         from torch.profiler import ProfilerActivity, profile as prof
         with prof(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as p:
@@ -98,6 +101,7 @@ def train(steps, profile):
             step()
         torch.cuda.synchronize()
         wall = time.perf_counter() - t0
+    torch.cuda.profiler.stop()
     print("train wall_s %.4f" % wall)
 
 
