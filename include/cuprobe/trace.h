@@ -37,7 +37,7 @@ enum { CP_TREC_STACK = 9, CP_TREC_MODULE = 10 };
 #define CP_TREC_STACK_HEAD 16u       /* u64 thread, u32 correlation id, u16 depth, u8 domain, u8 flags */
 #define CP_TREC_MODULE_HEAD 32u      /* u64 start, end, bias, u32 path length, u32 build-id length */
 #define CP_TRACE_MAX_BUILD_ID 32u    /* a build id's bytes at most */
-#define CP_TRACE_MAX_DEPTH 64u       /* frames a stack holds at most */
+#define CP_TRACE_MAX_DEPTH 128u      /* frames a stack holds at most (PyTorch is deep below its Python frame) */
 #define CP_STACK_SAMPLED 1u          /* flags: a sampled call, not a synchronising one */
 #define CP_STACK_PYTHON 2u           /* flags: the interpreter's own frames follow the addresses */
 #define CP_TRACE_MAX_PYFRAMES 2048u  /* their text's bytes at most */
