@@ -127,7 +127,7 @@ $(BUILD)/fakes/cupti-nopm/libcupti.so.13: tests/fakes/fake_cupti.c src/inject/cu
 	$(CC) -std=c11 -O1 -g -fPIC -shared -isystem $(CUPTI_INC) -DFAKE_CUPTI_NO_PM -Wall -Wextra -o $@ $< -Wl,-soname,libcupti.so.13
 $(BUILD)/fakes/inject_host: tests/fakes/inject_host.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -o $@ $< -ldl -lpthread
+	$(CC) -std=c11 -O1 -g -fno-omit-frame-pointer -D_GNU_SOURCE -Wall -Wextra -o $@ $< -ldl -lpthread
 
 check-build: $(TOOL) $(UNIT_BIN) $(FAKES) pic bench $(TRACE_LIB) $(TRACE_FAKES)
 

@@ -33,6 +33,17 @@ typedef enum {
     CP_TREC_TYPES
 } cp_trec_type;
 
+/* Where in the program (docs/trace-format.md): the host call stack at an API
+ * call, and the loaded objects its addresses fall in.  Both vary in length. */
+enum { CP_TREC_STACK = 9, CP_TREC_MODULE = 10 };
+#define CP_TREC_STACK_HEAD 16u       /* u64 thread, u32 correlation id, u16 depth, u8 domain, u8 flags */
+#define CP_TREC_MODULE_HEAD 32u      /* u64 start, end, bias, u32 path length, u32 build-id length */
+#define CP_TRACE_MAX_BUILD_ID 32u    /* a build id's bytes at most */
+#define CP_TRACE_MAX_DEPTH 128u      /* frames a stack holds at most (PyTorch is deep below its Python frame) */
+#define CP_STACK_SAMPLED 1u          /* flags: a sampled call, not a synchronising one */
+#define CP_STACK_PYTHON 2u           /* flags: the interpreter's own frames follow the addresses */
+#define CP_TRACE_MAX_PYFRAMES 2048u  /* their text's bytes at most */
+
 /* Body sizes of the fixed-size records (after the 8-byte record head). */
 #define CP_TREC_KERNEL_BODY 64u
 #define CP_TREC_MEMCPY_BODY 40u
@@ -94,6 +105,34 @@ typedef struct {
     int32_t sm_cpct, dram_cpct;
 } cp_trace_rec;
 
+/* A host call stack at an API call, as read; the symbolised names are set
+ * by cp_trace_symbolise. */
+typedef struct {
+    uint64_t tid;
+    uint32_t corr;                       /* the API call's correlation id */
+    uint16_t depth;                      /* addresses at pcs[first ..] */
+    uint8_t domain, flags;
+    size_t first;
+    char *python;                        /* the interpreter's frames, "function\tfile\tline\n" each, or NULL */
+    char *where;                         /* the innermost frame of the program ("train.py:step"), or NULL */
+    char *frames;                        /* the frames, innermost first, or NULL */
+} cp_trace_stack;
+
+/* A loaded object of the traced process: [start, end) mapped, file
+ * addresses = address - bias. */
+typedef struct {
+    uint64_t start, end, bias;
+    char *path;
+    unsigned char build_id[CP_TRACE_MAX_BUILD_ID];   /* the GNU build id the process had loaded */
+    size_t build_id_len;                             /* 0: none known */
+} cp_trace_module;
+
+/* A perf map entry (/tmp/perf-<pid>.map: "START SIZE NAME", hex). */
+typedef struct {
+    uint64_t start, size;
+    char *name;
+} cp_trace_perfsym;
+
 /* One process's trace, as read. */
 typedef struct {
     uint32_t version, pid;
@@ -107,6 +146,14 @@ typedef struct {
     int ended;                           /* an END record was read: the library's last flush ran */
     uint32_t end_signal;                 /* its signal: 0 at exit, else the signal the process died of */
     uint64_t skipped;                    /* records with a time out of bounds, left out */
+    cp_trace_stack *stacks;              /* STACK records, in file order */
+    size_t nstacks, capstacks;
+    uint64_t *pcs;                       /* their return addresses */
+    size_t npcs, cappcs;
+    cp_trace_module *mods;               /* MODULE records, in file order */
+    size_t nmods, capmods;
+    cp_trace_perfsym *perf;              /* the perf map (cp_trace_perfmap_parse), sorted by start */
+    size_t nperf;
 } cp_trace;
 
 /* Encode the header, a record, a string: write at most cap bytes to dst and
@@ -115,6 +162,20 @@ typedef struct {
 size_t cp_trace_encode_header(unsigned char *dst, size_t cap, uint32_t pid, int64_t wall_start_ns);
 size_t cp_trace_encode_rec(unsigned char *dst, size_t cap, const cp_trace_rec *r);
 size_t cp_trace_encode_string(unsigned char *dst, size_t cap, uint32_t id, const char *s, size_t len);
+/* A STACK record of depth addresses (at most CP_TRACE_MAX_DEPTH, innermost
+ * first), with the interpreter's frames (py, pylen bytes, at most
+ * CP_TRACE_MAX_PYFRAMES; NULL: none), and a MODULE record (a path of at most
+ * CP_TRACE_MAX_STRING bytes). */
+size_t cp_trace_encode_stack(unsigned char *dst, size_t cap, uint64_t tid, uint32_t corr, unsigned domain,
+                             unsigned flags, const uint64_t *pcs, size_t depth, const char *py, size_t pylen);
+size_t cp_trace_encode_module(unsigned char *dst, size_t cap, uint64_t start, uint64_t end, uint64_t bias,
+                              const char *path, size_t len, const unsigned char *build_id, size_t idlen);
+/* The GNU build id (an NT_GNU_BUILD_ID note) in n bytes of ELF notes into
+ * id (CP_TRACE_MAX_BUILD_ID bytes): its length, 0 when there is none. */
+size_t cp_trace_note_build_id(const unsigned char *notes, size_t n, unsigned char *id);
+/* 1 when an API call of this name waits for the GPU: *Synchronize*, and a
+ * copy without Async (it waits for the work queued before it). */
+int cp_trace_is_sync_name(const char *name);
 
 /* Parse a whole file held in memory into *t (zeroed first).  Returns 0, or -1
  * with a reason in err (bad magic, an unknown version, a record shorter than
@@ -125,6 +186,26 @@ int cp_trace_parse(const unsigned char *data, size_t n, cp_trace *t, char *err, 
 void cp_trace_free(cp_trace *t);
 /* The string with id, or NULL. */
 const char *cp_trace_str(const cp_trace *t, uint32_t id);
+
+/* Where in the program (src/lib/trace/symbols.c).  Parse a perf map's text
+ * into t->perf (replacing what was there; malformed lines skipped).
+ * Returns the entries kept, or -1 (out of memory). */
+int cp_trace_perfmap_parse(cp_trace *t, const char *text, size_t n);
+/* Name every stack's frames: an address in a perf map entry is a Python
+ * function ("py::step:/path/train.py"); one in a module the nearest symbol
+ * of that file's ELF .symtab or .dynsym (read now, from the module's path,
+ * and only when its GNU build id is the one recorded), else module+offset.  Sets each stack's frames and where (the first Python
+ * frame, else the first frame outside the CUDA, PyTorch, C and Python
+ * runtimes' own libraries).  Returns 0, or -1 (out of memory). */
+int cp_trace_symbolise(cp_trace *t);
+/* The nearest function symbol at or below file address va of an ELF image
+ * held in memory (.symtab, else .dynsym): its name into out and va's
+ * offset from it into *off; 0, or -1 (none, or not an ELF file). */
+int cp_trace_elf_symbol(const unsigned char *data, size_t n, uint64_t va, char *out, size_t outn, uint64_t *off);
+/* The GNU build id of an ELF image in memory (its SHT_NOTE sections) into
+ * id (CP_TRACE_MAX_BUILD_ID bytes): its length, 0 when it has none, -1 when
+ * it is not a readable ELF file. */
+int cp_trace_elf_build_id(const unsigned char *data, size_t n, unsigned char *id);
 
 /* Analysis options. */
 typedef struct {
@@ -170,7 +251,18 @@ typedef struct {
     int64_t start, end;
     char kind;               /* 'h' host, 'l' launch, 's' sync, 'm' loading GPU code */
     const char *api;         /* the API call in progress (most overlap), or NULL */
+    const char *where;       /* the program's frame at the API call in progress that has a stack, or NULL */
+    const char *stack;       /* that call's frames, or NULL */
 } cp_trace_gap;
+
+/* Synchronisation idle time gathered by the program's place that waited. */
+#define CP_TRACE_NO_PROGRAM_FRAME "(a stack with no frame of the program)"
+typedef struct {
+    const char *where;       /* "train.py:step", CP_TRACE_NO_PROGRAM_FRAME, or NULL: no stack was recorded */
+    const char *api;         /* the synchronising call, or NULL: none named */
+    int64_t ns;
+    uint64_t gaps;
+} cp_trace_site;
 
 typedef struct {
     int64_t start, end, busy_ns;
@@ -203,6 +295,8 @@ typedef struct {
     size_t ngaps;                              /* the longest, longest first */
     cp_trace_window *win;
     size_t nwin;
+    cp_trace_site *sites;                      /* idle_sync_ns by place, most first */
+    size_t nsites;
     cp_trace_verdict verdict;
     cp_trace_counters ctr;
 } cp_trace_gpu;
@@ -239,6 +333,7 @@ typedef struct {
     size_t ngpus;
     uint64_t dropped;                          /* over every process */
     uint64_t api_calls, overhead_records;
+    uint64_t stacks;                           /* STACK records over every process */
     size_t processes;
     int truncated;                             /* some file ended inside a record */
 } cp_trace_report;
@@ -269,8 +364,10 @@ int cp_trace_render_chrome(FILE *out, const cp_trace *traces, size_t n);
 /* One self-contained HTML page: timeline and idle breakdown, no network. */
 int cp_trace_render_html(FILE *out, const cp_trace_report *r, const cp_trace *traces, size_t n);
 
-/* Read every *.cptrace file of dir (sorted by name) into a fresh array.
- * Returns the count (0: none there) or -1 with a reason in err. */
+/* Read every *.cptrace file of dir (sorted by name) into a fresh array,
+ * with the perf map <pid>.perf.map beside each where there is one, and
+ * symbolise their stacks.  Returns the count (0: none there) or -1 with a
+ * reason in err. */
 int cp_trace_load_dir(const char *dir, cp_trace **out, char *err, size_t errn);
 void cp_trace_free_all(cp_trace *t, size_t n);
 

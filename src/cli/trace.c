@@ -4,6 +4,7 @@
  * did: its exit code, or, where a signal killed it, the same signal (as
  * timeout(1) does: the shell sees 128 + N and prints its own line; no core
  * of ours); `--analyze DIR` analyses a trace recorded before. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -45,10 +46,45 @@ static int find_lib(char *out, size_t cap)
     return 0;
 }
 
-/* Run argv (with the injection library where lib is set, its hardware
- * counters asked for where counters is) and return its exit code as a
- * shell gives it (128 + signal), the signal in *sig (0: none). */
-static int run_program(char **argv, const char *lib, const char *dir, int counters, int *sig)
+/* CPython 3.12+ names its functions in /tmp/perf-<pid>.map when
+ * PYTHONPERFSUPPORT=1 (the trace's stacks hold its trampolines' addresses):
+ * keep each traced process's map beside its trace as <pid>.perf.map, so
+ * --analyze can name them later, elsewhere.  The map in /tmp goes when it
+ * was cuprobe that turned it on. */
+static void keep_perf_maps(const char *dir, int ours)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        unsigned long pid = strtoul(e->d_name, &end, 10);
+        if (end == e->d_name || strcmp(end, ".cptrace") != 0) continue;
+        char from[64], to[PATH_MAX];
+        snprintf(from, sizeof from, "/tmp/perf-%lu.map", pid);
+        if (snprintf(to, sizeof to, "%s/%lu.perf.map", dir, pid) >= (int)sizeof to) continue;
+        FILE *in = fopen(from, "rb");
+        if (!in) continue;
+        FILE *out = fopen(to, "wb");
+        char buf[65536];
+        size_t got;
+        int bad = !out;
+        while (out && (got = fread(buf, 1, sizeof buf, in)) > 0)
+            if (fwrite(buf, 1, got, out) != got) bad = 1;
+        if (ferror(in)) bad = 1;
+        if (out && fclose(out) != 0) bad = 1;
+        fclose(in);
+        if (bad) cli_error(0, "cannot keep %s in %s: Python functions will not be named", from, dir);
+        else if (ours) unlink(from);
+    }
+    closedir(d);
+}
+
+/* Run argv (traced through lib into dir where lib is set, its hardware
+ * counters asked for where counters is, with PYTHONPERFSUPPORT=1 where perf
+ * is) and return its exit code as a shell gives it (128 + signal), the
+ * signal in *sig (0: none). */
+static int run_program(char **argv, const char *lib, const char *dir, int counters, int perf, int *sig)
 {
     *sig = 0;
     struct sigaction ign, old_int, old_quit;
@@ -63,7 +99,8 @@ static int run_program(char **argv, const char *lib, const char *dir, int counte
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
         if (lib && (setenv("CUDA_INJECTION64_PATH", lib, 1) != 0 || setenv("CUPROBE_TRACE_DIR", dir, 1) != 0 ||
-                    (counters ? setenv("CUPROBE_TRACE_COUNTERS", "1", 1) : unsetenv("CUPROBE_TRACE_COUNTERS")) != 0))
+                    (counters ? setenv("CUPROBE_TRACE_COUNTERS", "1", 1) : unsetenv("CUPROBE_TRACE_COUNTERS")) != 0 ||
+                    (perf && setenv("PYTHONPERFSUPPORT", "1", 1) != 0)))
             _exit(127);
         execvp(argv[0], argv);
         int e = errno;
@@ -183,8 +220,10 @@ int cmd_trace(int argc, char **argv)
     if (!have)
         cli_error(0, "no injection library (" TRACE_LIB ": built where cupti.h is found; or set CUPROBE_TRACE_LIB): "
                      "running the program untraced");
-    int sig = 0, rc = run_program(cmd, have ? lib : NULL, dir, counters, &sig);
+    int perf = getenv("PYTHONPERFSUPPORT") == NULL;        /* the user's own choice stands */
+    int sig = 0, rc = run_program(cmd, have ? lib : NULL, dir, counters, perf, &sig);
     if (!have) return die_like(sig, rc);
+    keep_perf_maps(dir, perf);
     fflush(stdout);
     fputs("\n", stdout);
     if (analyze(dir, json, html, chrome, 1) == 0) cli_error(0, "trace kept in %s (cuprobe trace --analyze %s)", dir, dir);

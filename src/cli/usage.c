@@ -169,6 +169,10 @@ void cli_print_man(FILE *out)
           "$CUDA_HOME or /usr/local/cuda)\n"
           ".TP\n.B CUPROBE_TRACE_COUNTERS_US\n"
           "trace \\-\\-counters: the PM sampling interval in microseconds (default 100)\n", out);
+    fputs(".TP\n.B CUPROBE_TRACE_STACKS=0\ntrace without host call stacks (trace)\n.TP\n.B CUPROBE_TRACE_STACK_EVERY=N\n"
+          "take the stack of one in N API calls that do not synchronise (default 100; 0: none) (trace)\n.TP\n"
+          ".B PYTHONPERFSUPPORT\nset to 1 for the traced program unless set already, so that CPython 3.12+ names its "
+          "functions in /tmp/perf\\-PID.map (kept in the trace folder) (trace)\n", out);
 }
 
 /* "cuprobe: " and the message, as safe text: the words it names come from

@@ -58,7 +58,6 @@ static const char *const dram_write = "dramc__write_throughput.avg.pct_of_peak_s
 static struct {
     CUptiResult (*GetResultString)(CUptiResult, const char **);
     CUptiResult (*GetTimestamp)(uint64_t *);
-    CUptiResult (*Subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
     CUptiResult (*EnableCallback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
     CUptiResult (*GetDeviceId)(CUcontext, uint32_t *);
     CUptiResult (*ProfilerInitialize)(CUpti_Profiler_Initialize_Params *);
@@ -417,7 +416,7 @@ static void *decoder_main(void *arg)
 /* See trace_inject.h. */
 void cp_counters_callback(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
 {
-    if (dom != CUPTI_CB_DOMAIN_RESOURCE || cbid != CUPTI_CBID_RESOURCE_CONTEXT_CREATED || !data) return;
+    if (dom != CUPTI_CB_DOMAIN_RESOURCE || cbid != CUPTI_CBID_RESOURCE_CONTEXT_CREATED || !data || !pm.GetDeviceId) return;
     const CUpti_ResourceData *rd = data;
     uint32_t device = 0;
     if (pm.GetDeviceId(rd->context, &device) != CUPTI_SUCCESS || device >= MAX_DEVICES) return;
@@ -444,12 +443,6 @@ void cp_counters_callback(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const
     pthread_mutex_unlock(&cs.lock);
 }
 
-static void CUPTIAPI on_resource(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
-{
-    (void)user;
-    cp_counters_callback(dom, cbid, data);
-}
-
 /* See trace_inject.h. */
 int cp_counters_start(void *h)
 {
@@ -460,7 +453,7 @@ int cp_counters_start(void *h)
 #define SYM(m, n) (*(void **)&pm.m = dlsym(h, n))
     SYM(GetResultString, "cuptiGetResultString");
     SYM(GetTimestamp, "cuptiGetTimestamp");
-    if (!SYM(Subscribe, "cuptiSubscribe") || !SYM(EnableCallback, "cuptiEnableCallback") ||
+    if (!dlsym(h, "cuptiSubscribe") || !SYM(EnableCallback, "cuptiEnableCallback") ||
         !SYM(GetDeviceId, "cuptiGetDeviceId") || !SYM(ProfilerInitialize, "cuptiProfilerInitialize") ||
         !SYM(DeviceGetChipName, "cuptiDeviceGetChipName") ||
         !SYM(GetCounterAvailability, "cuptiPmSamplingGetCounterAvailability") ||
@@ -480,7 +473,7 @@ int cp_counters_start(void *h)
         return 0;
     }
 #undef SYM
-    CUptiResult r = pm.Subscribe(&cs.sub, on_resource, NULL);
+    CUptiResult r = cp_inject_subscriber(h, &cs.sub);  /* the library's one subscriber: cp_counters_callback */
     if (r == CUPTI_SUCCESS) r = pm.EnableCallback(1, cs.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     if (r != CUPTI_SUCCESS) {
         config_record(CP_CTR_ALL_DEVICES, status_of(r), NULL, "cuptiSubscribe", r);

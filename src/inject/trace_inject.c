@@ -40,6 +40,7 @@
 #include <cupti.h>
 #include "cuprobe/trace.h"
 #include "trace_inject.h"
+#include "trace_stacks.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define BUF_SIZE (8u << 20)          /* one CUPTI buffer */
@@ -112,6 +113,30 @@ void cp_inject_say(const char *what, const char *detail)
     say(what, detail);
 }
 
+/* The one subscriber's callback: each domain to the part that enabled it. */
+static void CUPTIAPI dispatch(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
+{
+    (void)user;
+    if (dom == CUPTI_CB_DOMAIN_RESOURCE) cp_counters_callback(dom, cbid, data);
+    else if (dom == CUPTI_CB_DOMAIN_RUNTIME_API || dom == CUPTI_CB_DOMAIN_DRIVER_API) cps_callback(dom, cbid, data);
+}
+
+/* See trace_inject.h. */
+CUptiResult cp_inject_subscriber(void *libcupti, CUpti_SubscriberHandle *out)
+{
+    static int tried;
+    static CUptiResult r = CUPTI_ERROR_NOT_SUPPORTED;
+    static CUpti_SubscriberHandle sub;
+    if (!tried) {
+        tried = 1;
+        CUptiResult (*subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
+        *(void **)&subscribe = dlsym(libcupti, "cuptiSubscribe");
+        if (subscribe) r = subscribe(&sub, dispatch, NULL);
+    }
+    *out = sub;
+    return r;
+}
+
 static const char *cupti_error(CUptiResult r)
 {
     const char *s = NULL;
@@ -156,36 +181,69 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-static void queue(chunk *c)
+static int room(chunk *c, size_t n);
+
+static void queue_locked(chunk *c)
 {
-    pthread_mutex_lock(&st.lock);
     c->next = NULL;
     if (st.tail) st.tail->next = c;
     else st.head = c;
     st.tail = c;
     pthread_cond_signal(&st.wake);
+}
+
+static void queue(chunk *c)
+{
+    pthread_mutex_lock(&st.lock);
+    queue_locked(c);
     pthread_mutex_unlock(&st.lock);
+}
+
+/* Hand n malloc'ed bytes (whole records) to the writer, which frees them:
+ * 1 when queued; 0 when the library is not writing (untraced, after fork)
+ * or, where wait is 0, when the lock is taken or the queue full (the
+ * caller keeps them). */
+static int hand(unsigned char *data, size_t n, int wait)
+{
+    if (wait) pthread_mutex_lock(&st.lock);
+    else if (pthread_mutex_trylock(&st.lock) != 0) return 0;
+    int ok = !st.disabled && st.running && st.pid == getpid() && (wait || st.outstanding < MAX_BUFFERS);
+    chunk *c = ok ? calloc(1, sizeof *c) : NULL;
+    if (c) {
+        c->data = data;
+        c->len = c->cap = n;
+        st.outstanding++;                           /* the writer counts it down */
+        queue_locked(c);
+    }
+    pthread_mutex_unlock(&st.lock);
+    return c != NULL;
 }
 
 /* See trace_inject.h. */
 void cp_inject_write(const unsigned char *data, size_t n)
 {
-    pthread_mutex_lock(&st.lock);
-    int ok = !st.disabled && st.running && st.pid == getpid();
-    if (ok) st.outstanding++;                       /* the writer counts it down */
-    pthread_mutex_unlock(&st.lock);
-    if (!ok) return;
-    chunk *c = calloc(1, sizeof *c);
-    if (c && !(c->data = malloc(n ? n : 1))) { free(c); c = NULL; }
-    if (!c) {
-        pthread_mutex_lock(&st.lock);
-        st.outstanding--;
-        pthread_mutex_unlock(&st.lock);
-        return;
+    unsigned char *copy = malloc(n ? n : 1);
+    if (!copy) return;
+    memcpy(copy, data, n);
+    if (!hand(copy, n, 1)) free(copy);
+}
+
+/* See trace_inject.h. */
+int cp_inject_offer(unsigned char *data, size_t n)
+{
+    return hand(data, n, 0);
+}
+
+/* The stack records taken since the last buffer, into c (lock held). */
+static void add_stacks(chunk *c)
+{
+    size_t len = 0;
+    unsigned char *p = cps_take(&len);
+    if (p && room(c, len)) {
+        memcpy(c->data + c->len, p, len);
+        c->len += len;
     }
-    memcpy(c->data, data, n);
-    c->len = c->cap = n;
-    queue(c);
+    free(p);
 }
 
 /* Room for n more bytes in c (a failed growth leaves it unchanged: 0). */
@@ -357,6 +415,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             cp_trace_rec d = { .type = CP_TREC_DROPPED, .bytes = dropped };
             emit(c, &d);
         }
+        add_stacks(c);
     }
     pthread_mutex_unlock(&st.lock);
     free(buffer);
@@ -378,7 +437,11 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 static int finish(uint32_t signo)
 {
     cp_counters_stop();                             /* its last samples, before the last flush */
+    cps_stop();
     cu.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    size_t left = 0;
+    unsigned char *stacks = cps_take(&left);        /* the stacks no buffer took along, before the END */
+    if (stacks && !hand(stacks, left, 1)) free(stacks);
     chunk *c = calloc(1, sizeof *c);
     if (c && (c->data = malloc(64)) != NULL) {
         c->cap = 64;
@@ -503,6 +566,7 @@ static void after_fork(void) { pthread_mutex_unlock(&st.lock); }
 static void in_child(void)
 {
     pthread_mutex_unlock(&st.lock);
+    cps_child();
     st.disabled = 1;
     st.running = 0;
     if (st.fd >= 0) close(st.fd);
@@ -653,6 +717,7 @@ static int start(void)
     if (cu.ActivityFlushPeriod) cu.ActivityFlushPeriod(FLUSH_PERIOD_MS);
     const char *ctr = getenv("CUPROBE_TRACE_COUNTERS");
     if (ctr && strcmp(ctr, "1") == 0) cp_counters_start(h);     /* hardware counters: or a reason why not */
+    cps_start(h);                                   /* where in the program: stacks, or said why not */
     pthread_atfork(before_fork, after_fork, in_child);
     atexit(at_exit);
     catch_fatal();

@@ -25,7 +25,7 @@
 #   stdout-to:  FILE            send stdout to FILE (e.g. /dev/full) instead of the
 #                               checked output file (stdout/stdout-is then see nothing)
 #   max-ms:     N               the run must take at most N milliseconds
-#   needs:      PATH            run the case only where PATH exists (@BUILD@: the build folder;
+#   needs:      PATH            run the case only where PATH exists (any number of lines; @BUILD@: the build folder;
 #                               e.g. what builds only where an SDK header is found); else skip it
 #
 # After every case the runner looks for processes left behind: the tool runs
@@ -52,8 +52,8 @@ for case in tests/cli/cases/${CLI_CASES:-*}.case; do
     [ -n "$fixture" ] && cp -R "tests/fixtures/$fixture" "$snap"
     mkdir -p "$snap"
     sub() { sed "s#@SNAP@#$snap#g; s#@ROOT@#$root#g; s#@BUILD@#$root/$build#g"; }
-    need=$(field needs "$case" | sub)
-    if [ -n "$need" ] && [ ! -e "$need" ]; then printf 'skip   cli %s: no %s\n' "$name" "$need"; continue; fi
+    need=$(field needs "$case" | sub | while IFS= read -r n; do [ -e "$n" ] || { echo "$n"; break; }; done)
+    if [ -n "$need" ]; then printf 'skip   cli %s: no %s\n' "$name" "$need"; continue; fi
     field remove "$case" | while IFS= read -r p; do rm -rf "${snap:?}/$p"; done
     field write "$case" | sub | while IFS= read -r w; do
         p=${w%% = *}; t=${w#* = }; mkdir -p "$(dirname "$snap/$p")"; rm -rf "${snap:?}/$p"; printf '%b' "$t" >"$snap/$p"; done

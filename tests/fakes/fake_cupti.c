@@ -15,6 +15,17 @@
  *                             NAME:US:SM:DRAM,... (SM and DRAM: the % of peak PM sampling reads
  *                             while it runs)
  *   FAKE_CUPTI_DROPPED=N      records it says it dropped
+ *   FAKE_CUPTI_CB_BUSY=1      cuptiSubscribe fails (another tool holds the callback API)
+ * CUPTI's one subscriber: cuptiSubscribe once a process (a second call fails as
+ * CUPTI's does, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED), its callback
+ * serving both cuptiEnableDomain (the API domains) and cuptiEnableCallback
+ * (the resource domain).
+ * The callback API: fake_cupti_call(cbid), which the test host calls as a
+ * program calls the runtime, runs the subscriber's callback at the entry and
+ * exit of runtime call cbid (1 cudaDeviceSynchronize, 2 cudaLaunchKernel),
+ * with a driver call (cuCtxSynchronize) inside each synchronisation; the
+ * n-th synchronisation gets correlation id 100000 + n and the n-th launch
+ * 10 + n, the ids the steps' API records of those calls carry.
  * PM sampling and the profiler host API (`cuprobe trace --counters`), left out
  * when built with -DFAKE_CUPTI_NO_PM (a libcupti older than the API):
  *   FAKE_CUPTI_PM=WHAT        privileges: cuptiPmSamplingEnable refuses (NVreg_RestrictProfilingToAdminUsers);
@@ -39,6 +50,9 @@
 #include <cupti_target.h>
 #include "../../src/inject/cupti_host.h"
 
+static CUpti_CallbackFunc g_cb;
+static void *g_cb_user;
+static uint32_t g_syncs, g_launches;
 static CUpti_BuffersCallbackRequestFunc g_req;
 static CUpti_BuffersCallbackCompleteFunc g_done;
 static int g_flushed;
@@ -85,6 +99,51 @@ CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain d, uint32_t cbid,
     if (d != CUPTI_CB_DOMAIN_RUNTIME_API || cbid >= 4) return CUPTI_ERROR_INVALID_PARAMETER;
     *name = rt[cbid];
     return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle *sub, CUpti_CallbackFunc cb, void *user)
+{
+    if (env("FAKE_CUPTI_CB_BUSY", 0) || g_cb) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+#ifndef FAKE_CUPTI_NO_PM
+    const char *pm = getenv("FAKE_CUPTI_PM");           /* PM sampling's own way to say it */
+    if (pm && strcmp(pm, "busy") == 0) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+#endif
+    g_cb = cb;
+    g_cb_user = user;
+    *sub = (CUpti_SubscriberHandle)&g_cb;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle sub, CUpti_CallbackDomain d)
+{
+    (void)enable;
+    (void)d;
+    return sub == (CUpti_SubscriberHandle)&g_cb ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+static void callback(CUpti_CallbackDomain d, uint32_t cbid, const char *name, uint32_t corr, CUpti_ApiCallbackSite site)
+{
+    CUpti_CallbackData data;
+    memset(&data, 0, sizeof data);
+    data.callbackSite = site;
+    data.functionName = name;
+    data.correlationId = corr;
+    g_cb(g_cb_user, d, cbid, &data);
+}
+
+/* A runtime call of the program (the test host's); not part of libcupti. */
+void fake_cupti_call(uint32_t cbid);
+void fake_cupti_call(uint32_t cbid)
+{
+    if (!g_cb || (cbid != 1 && cbid != 2)) return;
+    const char *name = cbid == 1 ? "cudaDeviceSynchronize" : "cudaLaunchKernel";
+    uint32_t corr = cbid == 1 ? 100000 + g_syncs++ : 10 + g_launches++;
+    callback(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, name, corr, CUPTI_API_ENTER);
+    if (cbid == 1) {
+        callback(CUPTI_CB_DOMAIN_DRIVER_API, 126, "cuCtxSynchronize", corr + 50000, CUPTI_API_ENTER);
+        callback(CUPTI_CB_DOMAIN_DRIVER_API, 126, "cuCtxSynchronize", corr + 50000, CUPTI_API_EXIT);
+    }
+    callback(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, name, corr, CUPTI_API_EXIT);
 }
 
 static size_t rec_size(CUpti_ActivityKind k)
@@ -224,6 +283,7 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
     plan();
     out_buf o = { 0 };
     long threads = env("FAKE_CUPTI_THREADS", 0);
+    uint32_t launches = 0, syncs = 0;                   /* fake_cupti_call's correlation ids */
     for (size_t i = 0; i < g_nev; i++) {
         const event *ev = &g_ev[i];
         uint32_t tid = threads > 0 ? 100 + (uint32_t)(ev->step % threads) : 77;
@@ -240,9 +300,9 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
                 m->end = ev->e;
             }
         } else if (ev->what == 2) {
-            api(&o, 1, ev->s, ev->e, 0, tid);
+            api(&o, 1, ev->s, ev->e, 100000 + syncs++, tid);
         } else {
-            uint32_t corr = (uint32_t)i + 10;
+            uint32_t corr = 10 + launches++;
             api(&o, 2, ev->s, ev->s + 2000, corr, tid);
             CUpti_ActivityKernel10 *k = slot(&o, sizeof *k);
             if (k) {
@@ -264,7 +324,6 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
 #ifndef FAKE_CUPTI_NO_PM
 /* --------------------------------------------- PM sampling, host API -- */
 
-static CUpti_CallbackFunc g_cb;
 static int g_stopped;
 static size_t g_next_sample, g_max_samples = 1;
 static int dummy_obj, dummy_host;
@@ -281,21 +340,12 @@ CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t *t)
     return CUPTI_SUCCESS;
 }
 
-CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle *sub, CUpti_CallbackFunc cb, void *user)
-{
-    (void)user;
-    if (pm_fails("busy")) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
-    *sub = (CUpti_SubscriberHandle)&dummy_obj;
-    g_cb = cb;
-    return CUPTI_SUCCESS;
-}
-
 CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t on, CUpti_SubscriberHandle sub, CUpti_CallbackDomain d, CUpti_CallbackId id)
 {
-    (void)sub;
+    if (sub != (CUpti_SubscriberHandle)&g_cb) return CUPTI_ERROR_INVALID_PARAMETER;
     if (on && d == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && g_cb) {
         CUpti_ResourceData rd = { .context = (CUcontext)&dummy_host };    /* the program's first context */
-        g_cb(NULL, d, id, &rd);
+        g_cb(g_cb_user, d, id, &rd);
     }
     return CUPTI_SUCCESS;
 }

@@ -18,6 +18,15 @@
  *   kill           raise SIGKILL          _exit N _exit(N) (no atexit)
  *   exit N         exit with status N (after a forked child)
  *   thread-exit N  a second thread calls exit(N) while the main thread waits
+ *   train N        N times train_step(): a launch and a synchronisation through
+ *                  the fake libcupti's fake_cupti_call (its callback API)
+ *   eval N         the same from eval_step()
+ *   launch N       N launches alone (sampled stacks)
+ *   bench N        N synchronisations; the time per call on stderr
+ *   perfmap        as CPython 3.12 does when PYTHONPERFSUPPORT=1 (only then):
+ *                  write /tmp/perf-<pid>.map, here with one entry that names
+ *                  train_step's code "py::step:/home/user/train.py"
+ * Built with frame pointers and its .symtab kept, so its functions have names.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -52,6 +61,34 @@ static void sleep_ms(long ms)
     while (nanosleep(&t, &t) != 0) {}
 }
 
+static void (*api_call)(uint32_t);
+static volatile int sink;
+
+#define fake_call(cbid) (api_call ? api_call(cbid) : (void)0)
+
+void train_step(void) __attribute__((noinline));
+void train_step(void)
+{
+    fake_call(2);
+    fake_call(1);
+    sink++;                       /* no tail call: this frame stays on the stack */
+}
+
+void eval_step(void) __attribute__((noinline));
+void eval_step(void)
+{
+    fake_call(2);
+    fake_call(1);
+    sink++;
+}
+
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
 int main(int argc, char **argv)
 {
     const char *lib = getenv("CUDA_INJECTION64_PATH");
@@ -63,9 +100,13 @@ int main(int argc, char **argv)
             return 99;
         }
     }
+    const char *cupti = getenv("CUPROBE_CUPTI");
+    void *ch = cupti ? dlopen(cupti, RTLD_NOW | RTLD_NOLOAD) : NULL;   /* the one the library loaded */
+    if (ch) *(void **)&api_call = dlsym(ch, "fake_cupti_call");
     pid_t child = -1;
     for (int i = 1; i < argc; i++) {
         const char *w = argv[i], *arg = i + 1 < argc ? argv[i + 1] : "0";
+        long n = strtol(arg, NULL, 10);
         if (strcmp(w, "say") == 0 && i + 1 < argc) {
             puts(argv[++i]);
             fflush(stdout);
@@ -84,14 +125,12 @@ int main(int argc, char **argv)
             if (p < 0 || waitpid(p, &status, 0) < 0) return 98;
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         } else if (strcmp(w, "flush") == 0) {
-            const char *cupti = getenv("CUPROBE_CUPTI");
-            void *h = cupti ? dlopen(cupti, RTLD_NOW | RTLD_NOLOAD) : NULL;
-            int (*flush)(unsigned) = h ? (int (*)(unsigned))dlsym(h, "cuptiActivityFlushAll") : NULL;
+            int (*flush)(unsigned) = ch ? (int (*)(unsigned))dlsym(ch, "cuptiActivityFlushAll") : NULL;
             if (flush) flush(0);
         } else if (strcmp(w, "sleep") == 0) {
             sleep_ms(strtol(argv[++i], NULL, 10));
         } else if (strcmp(w, "threads") == 0) {
-            long n = strtol(argv[++i], NULL, 10);
+            i++;
             pthread_t t[64];
             if (n < 1 || n > 64) return 97;
             for (long k = 0; k < n; k++)
@@ -120,6 +159,29 @@ int main(int argc, char **argv)
             if (pthread_create(&t, NULL, exit_from_thread, (void *)(intptr_t)strtol(arg, NULL, 10)) != 0) return 95;
             pthread_join(t, NULL);
             return 94;                                   /* never: the thread's exit ends the process */
+        } else if (strcmp(w, "train") == 0 && i + 1 < argc) {
+            for (long k = 0; k < n; k++) train_step();
+            i++;
+        } else if (strcmp(w, "eval") == 0 && i + 1 < argc) {
+            for (long k = 0; k < n; k++) eval_step();
+            i++;
+        } else if (strcmp(w, "launch") == 0 && i + 1 < argc) {
+            for (long k = 0; k < n; k++) fake_call(2);
+            i++;
+        } else if (strcmp(w, "perfmap") == 0) {
+            const char *on = getenv("PYTHONPERFSUPPORT");
+            char path[64];
+            snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+            FILE *m = on && strcmp(on, "1") == 0 ? fopen(path, "w") : NULL;
+            if (m) {
+                fprintf(m, "%lx 40 py::step:/home/user/train.py\n", (unsigned long)(uintptr_t)&train_step);
+                fclose(m);
+            }
+        } else if (strcmp(w, "bench") == 0 && i + 1 < argc) {
+            double t0 = now_ns();
+            for (long k = 0; k < n; k++) fake_call(1);
+            fprintf(stderr, "inject_host: %.0f ns per synchronising call\n", n > 0 ? (now_ns() - t0) / (double)n : 0.0);
+            i++;
         }
     }
     if (child > 0) waitpid(child, NULL, 0);

@@ -1,4 +1,5 @@
-/* Fuzz the trace file reader, and the analysis and renderers over what it read. */
+/* Fuzz the trace file reader, and the symbolisation, analysis and renderers
+ * over what it read (the same bytes read as a perf map too). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (memchr(err, '\0', sizeof err) == NULL) abort();
         return 0;
     }
+    if (cp_trace_perfmap_parse(&t, (const char *)data, size) < 0 || cp_trace_symbolise(&t) < 0) {
+        cp_trace_free(&t);
+        return 0;
+    }
+    for (size_t i = 0; i < t.nstacks; i++)
+        if (t.stacks[i].depth > CP_TRACE_MAX_DEPTH || t.stacks[i].first + t.stacks[i].depth > t.npcs) abort();
     cp_trace_report r;
     if (cp_trace_analyze(&t, 1, NULL, &r) == 0) {
         FILE *null = fopen("/dev/null", "w");

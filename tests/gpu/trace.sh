@@ -64,6 +64,13 @@ check() {   # name, mode
     else ok "$1"; fi
 }
 
+# where in the program: the first place of the sync time (sync_sites) names the case's function
+where_check() {   # name, expected "file:function"
+    got=$(grep -o '"sync_sites": \[{"where": [^,]*' "$keep/$1/report.json" | head -1 | sed 's/.*"where": //; s/"//g')
+    if [ "$got" = "$2" ]; then ok "$1-where"
+    else bad "$1-where" "the sync time's first place is '$got', expected $2 (stacks: $(field stacks "$keep/$1/report.json"))"; fi
+}
+
 # CUDA C: built here with nvcc (or taken prebuilt from $build/gpu-trace/trace_cases)
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 bin=$build/gpu-trace/trace_cases
@@ -73,7 +80,9 @@ if [ ! -x "$bin" ] && [ -x "$nvcc" ]; then
 fi
 if [ -x "$bin" ]; then
     for c in $cases; do
-        if run_case "c-$c" "$bin" "$c" && grep -q "^$c done" "$keep/c-$c/out.txt"; then check "c-$c" "$c"
+        if run_case "c-$c" "$bin" "$c" && grep -q "^$c done" "$keep/c-$c/out.txt"; then
+            check "c-$c" "$c"
+            [ "$c" = sync ] && where_check c-sync "trace_cases:sync_steps"
         else bad "c-$c" "the program failed: $(tail -2 "$keep/c-$c/err.txt")"; fi
     done
     # a million kernels, every one recorded, none dropped
@@ -132,6 +141,10 @@ if "$py" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)'
     for c in $cases; do
         if run_case "py-$c" "$py" "$dir/trace_cases.py" "$c" && grep -q "^$c done" "$keep/py-$c/out.txt"; then
             check "py-$c" "$c"
+            if [ "$c" != sync ]; then :
+            elif "$py" -c 'import sys; sys.exit(0 if hasattr(sys, "activate_stack_trampoline") else 1)'; then
+                where_check py-sync "trace_cases.py:sync"    # through CPython's perf map
+            else skip py-sync-where "$py has no perf trampoline (CPython 3.12+ names its functions)"; fi
         else bad "py-$c" "the program failed: $(tail -2 "$keep/py-$c/err.txt")"; fi
     done
 else

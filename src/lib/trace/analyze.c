@@ -110,10 +110,7 @@ static int64_t overlap(const ivec *a, size_t *from, int64_t s, int64_t e)
 static int is_sync_api(const cp_trace *t, const cp_trace_rec *r)
 {
     const char *n = cp_trace_str(t, r->name);
-    if (!n) return 0;
-    if (strstr(n, "Synchronize")) return 1;
-    /* a copy without Async waits for the work queued before it */
-    return (strncmp(n, "cudaMemcpy", 10) == 0 || strncmp(n, "cuMemcpy", 8) == 0) && !strstr(n, "Async");
+    return n && cp_trace_is_sync_name(n);
 }
 
 /* A library starting (cuInit, its driver table through cuGetProcAddress)
@@ -211,21 +208,95 @@ static int kernel_table(const cp_trace *t, uint32_t dev, cp_trace_gpu *g)
     return 0;
 }
 
-/* The API call (of any thread) that overlaps [s, e) most, or NULL. */
-static const char *api_during(const cp_trace *t, int64_t s, int64_t e)
+/* Stacks by correlation id, for the lookups below. */
+typedef struct {
+    uint32_t corr;
+    const cp_trace_stack *s;
+} stack_key;
+
+static int by_stack_corr(const void *a, const void *b)
 {
-    const char *best = NULL;
-    int64_t most = 0;
+    const stack_key *x = a, *y = b;
+    return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+static const cp_trace_stack *stack_of(const stack_key *k, size_t n, uint32_t corr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k[mid].corr < corr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && k[lo].corr == corr ? k[lo].s : NULL;
+}
+
+/* The API call (of any thread) that overlaps [s, e) most into gap->api, and
+ * of those with a stack, the one that overlaps most into where and stack. */
+static void api_during(const cp_trace *t, const stack_key *k, size_t nk, cp_trace_gap *gap)
+{
+    int64_t most = 0, most_st = 0, s = gap->start, e = gap->end;
     for (size_t i = 0; i < t->n; i++) {
         const cp_trace_rec *r = &t->recs[i];
         if (r->type != CP_TREC_API) continue;
         int64_t lo = r->start > s ? r->start : s, hi = r->end < e ? r->end : e;
         if (hi - lo > most) {
             most = hi - lo;
-            best = cp_trace_str(t, r->name);
+            gap->api = cp_trace_str(t, r->name);
+        }
+        const cp_trace_stack *st = hi - lo > most_st && nk ? stack_of(k, nk, r->corr) : NULL;
+        if (st && (st->where || st->frames)) {
+            most_st = hi - lo;
+            gap->where = st->where;
+            gap->stack = st->frames;
         }
     }
-    return best;
+}
+
+/* A synchronising API call, for the sweep over the gaps. */
+typedef struct {
+    int64_t s, e;
+    const cp_trace_rec *r;
+} call;
+
+static int by_call_start(const void *a, const void *b)
+{
+    const call *x = a, *y = b;
+    return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* Append c to *v (n used of cap); 0, or -1 (out of memory). */
+static int push_call(call **v, size_t *n, size_t *cap, call c)
+{
+    call *q = grown(*v, *n, cap, sizeof *q);
+    if (!q) return -1;
+    *v = q;
+    (*v)[(*n)++] = c;
+    return 0;
+}
+
+static int same(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* Add ns of sync idle time to the site (where, api); 0, or -1 (out of memory). */
+static int add_site(cp_trace_gpu *g, size_t *cap, const char *where, const char *api, int64_t ns)
+{
+    for (size_t i = 0; i < g->nsites; i++)
+        if (same(g->sites[i].where, where) && same(g->sites[i].api, api)) {
+            g->sites[i].ns = cp_trace_sat_add(g->sites[i].ns, ns);
+            g->sites[i].gaps++;
+            return 0;
+        }
+    cp_trace_site *p = grown(g->sites, g->nsites, cap, sizeof *p);
+    if (!p) return -1;
+    g->sites = p;
+    g->sites[g->nsites++] = (cp_trace_site){ where, api, ns, 1 };
+    return 0;
+}
+
+static int by_site_ns(const void *a, const void *b)
+{
+    const cp_trace_site *x = a, *y = b;
+    return x->ns > y->ns ? -1 : x->ns < y->ns;
 }
 
 static cp_trace_verdict verdict_of(const cp_trace_gpu *g)
@@ -246,7 +317,9 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
 {
     ivec all = { 0 }, np = { 0 }, sync = { 0 }, load = { 0 };
     cp_trace_gap *gaps = NULL;
-    size_t ngaps = 0, capg = 0;
+    size_t ngaps = 0, capg = 0, ncalls = 0, capc = 0, nact = 0, capa = 0, caps = 0, nkeys = 0;
+    call *calls = NULL, *act = NULL;
+    stack_key *keys = NULL;
     int rc = -1;
     memset(g, 0, sizeof *g);
     g->pid = t->pid;
@@ -256,6 +329,7 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
         const cp_trace_rec *r = &t->recs[i];
         if (r->type == CP_TREC_SYNC || (r->type == CP_TREC_API && is_sync_api(t, r))) {
             push(&sync, r->start, r->end, 0);
+            if (r->type == CP_TREC_API && push_call(&calls, &ncalls, &capc, (call){ r->start, r->end, r }) < 0) goto out;
             continue;
         }
         if (r->type == CP_TREC_API && is_load_api(t, r)) {
@@ -305,8 +379,17 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
     if (g->pageable_copy_ns > 0) g->pageable_gbps = (double)g->pageable_bytes / (double)g->pageable_copy_ns;
     if (g->pinned_copy_ns > 0) g->pinned_gbps = (double)g->pinned_bytes / (double)g->pinned_copy_ns;
 
+    if (calls) qsort(calls, ncalls, sizeof *calls, by_call_start);
+    if (t->nstacks) {
+        keys = cp_malloc(t->nstacks * sizeof *keys);
+        if (!keys) goto out;
+        for (size_t i = 0; i < t->nstacks; i++) keys[i] = (stack_key){ t->stacks[i].corr, &t->stacks[i] };
+        qsort(keys, t->nstacks, sizeof *keys, by_stack_corr);
+        nkeys = t->nstacks;
+    }
+
     /* the gaps between two busy intervals */
-    size_t from = 0, from_load = 0;
+    size_t from = 0, from_load = 0, next_call = 0;
     for (size_t i = 1; i < all.n; i++) {
         int64_t gs = all.v[i - 1].e, ge = all.v[i].s;
         if (ge <= gs) continue;
@@ -327,14 +410,33 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
             g->idle_host_ns += ho;
             kind = ld >= sy && ld >= ho ? 'm' : sy >= ho ? 's' : 'h';
         }
+        /* the synchronising calls around this gap: which one waited, and where in the program */
+        while (next_call < ncalls && calls[next_call].s < ge)
+            if (push_call(&act, &nact, &capa, calls[next_call++]) < 0) goto out;
+        for (size_t a = 0; a < nact;)
+            if (act[a].e <= gs) act[a] = act[--nact];
+            else a++;
+        if (kind != 'l' && sy > 0) {
+            const call *best = NULL;
+            int64_t most = -1;
+            for (size_t a = 0; a < nact; a++) {
+                int64_t lo = act[a].s > gs ? act[a].s : gs, hi = act[a].e < ge ? act[a].e : ge;
+                int64_t ov = hi - lo + (act[a].s <= gs ? len : 0);     /* the one the GPU ran dry in first */
+                if (ov > most) { most = ov; best = &act[a]; }
+            }
+            const cp_trace_stack *st = best && nkeys ? stack_of(keys, nkeys, best->r->corr) : NULL;
+            const char *where = !st ? NULL : st->where ? st->where : CP_TRACE_NO_PROGRAM_FRAME;
+            if (add_site(g, &caps, where, best ? cp_trace_str(t, best->r->name) : NULL, sy) < 0) goto out;
+        }
         cp_trace_gap *gv = grown(gaps, ngaps, &capg, sizeof *gv);
         if (!gv) goto out;
         gaps = gv;
-        gaps[ngaps++] = (cp_trace_gap){ gs, ge, kind, NULL };
+        gaps[ngaps++] = (cp_trace_gap){ gs, ge, kind, NULL, NULL, NULL };
     }
+    if (g->sites) qsort(g->sites, g->nsites, sizeof *g->sites, by_site_ns);
     if (gaps) qsort(gaps, ngaps, sizeof *gaps, by_gap_len);
     if (ngaps > (size_t)o->top_gaps) ngaps = (size_t)(o->top_gaps > 0 ? o->top_gaps : 0);
-    for (size_t i = 0; i < ngaps; i++) gaps[i].api = api_during(t, gaps[i].start, gaps[i].end);
+    for (size_t i = 0; i < ngaps; i++) api_during(t, keys, nkeys, &gaps[i]);
     g->gaps = gaps;
     g->ngaps = ngaps;
     gaps = NULL;
@@ -361,6 +463,9 @@ out:
     free(sync.v);
     free(load.v);
     free(gaps);
+    free(calls);
+    free(act);
+    free(keys);
     return rc;
 }
 
@@ -369,6 +474,7 @@ static void gpu_free(cp_trace_gpu *g)
     free(g->ktab);
     free(g->gaps);
     free(g->win);
+    free(g->sites);
 }
 
 /* ------------------------------------------------ processes, threads -- */
@@ -536,6 +642,7 @@ int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, c
         pr->end_signal = t->end_signal;
         if (analyze_proc(t, pr) < 0) goto fail;
         r->dropped += t->dropped;
+        r->stacks += t->nstacks;
         r->truncated |= t->truncated;
         int64_t s0 = INT64_MAX, s1 = INT64_MIN;
         uint32_t devs[64];

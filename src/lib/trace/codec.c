@@ -43,6 +43,15 @@ static size_t body_size(unsigned type)
     }
 }
 
+/* Zero n bytes at dst and write a record head of type; the body's start. */
+static unsigned char *rec_head(unsigned char *dst, unsigned type, size_t n)
+{
+    memset(dst, 0, n);
+    put16(dst, type);
+    put16(dst + 2, (uint32_t)n);
+    return dst + CP_TRACE_REC_HEAD;
+}
+
 /* The file header; see trace.h. */
 size_t cp_trace_encode_header(unsigned char *dst, size_t cap, uint32_t pid, int64_t wall_start_ns)
 {
@@ -131,6 +140,73 @@ size_t cp_trace_encode_string(unsigned char *dst, size_t cap, uint32_t id, const
     return n;
 }
 
+/* A STACK record; see trace.h. */
+size_t cp_trace_encode_stack(unsigned char *dst, size_t cap, uint64_t tid, uint32_t corr, unsigned domain,
+                             unsigned flags, const uint64_t *pcs, size_t depth, const char *py, size_t pylen)
+{
+    if (depth > CP_TRACE_MAX_DEPTH || (py && pylen > CP_TRACE_MAX_PYFRAMES)) return 0;
+    flags = py ? flags | CP_STACK_PYTHON : flags & ~CP_STACK_PYTHON;
+    size_t n = CP_TRACE_REC_HEAD + CP_TREC_STACK_HEAD + 8 * depth + (py ? 8 + ((pylen + 7) & ~(size_t)7) : 0);
+    if (cap < n) return n;
+    unsigned char *b = rec_head(dst, CP_TREC_STACK, n);
+    put64(b, tid);
+    put32(b + 8, corr);
+    put16(b + 12, (uint32_t)depth);
+    b[14] = (unsigned char)domain;
+    b[15] = (unsigned char)flags;
+    for (size_t i = 0; i < depth; i++) put64(b + CP_TREC_STACK_HEAD + 8 * i, pcs[i]);
+    if (py) {
+        unsigned char *q = b + CP_TREC_STACK_HEAD + 8 * depth;
+        put32(q, (uint32_t)pylen);
+        if (pylen) memcpy(q + 8, py, pylen);
+    }
+    return n;
+}
+
+/* A MODULE record; see trace.h. */
+size_t cp_trace_encode_module(unsigned char *dst, size_t cap, uint64_t start, uint64_t end, uint64_t bias,
+                              const char *path, size_t len, const unsigned char *build_id, size_t idlen)
+{
+    if (len > CP_TRACE_MAX_STRING || idlen > CP_TRACE_MAX_BUILD_ID) return 0;
+    size_t plen = (len + 7) & ~(size_t)7;
+    size_t n = CP_TRACE_REC_HEAD + CP_TREC_MODULE_HEAD + plen + ((idlen + 7) & ~(size_t)7);
+    if (cap < n) return n;
+    unsigned char *b = rec_head(dst, CP_TREC_MODULE, n);
+    put64(b, start);
+    put64(b + 8, end);
+    put64(b + 16, bias);
+    put32(b + 24, (uint32_t)len);
+    put32(b + 28, (uint32_t)idlen);
+    if (len) memcpy(b + CP_TREC_MODULE_HEAD, path, len);
+    if (idlen) memcpy(b + CP_TREC_MODULE_HEAD + plen, build_id, idlen);
+    return n;
+}
+
+/* See trace.h. */
+size_t cp_trace_note_build_id(const unsigned char *p, size_t n, unsigned char *id)
+{
+    size_t off = 0;
+    while (n - off >= 12) {
+        uint32_t namesz = get32(p + off), descsz = get32(p + off + 4), type = get32(p + off + 8);
+        size_t name_pad = ((size_t)namesz + 3) & ~(size_t)3, desc_pad = ((size_t)descsz + 3) & ~(size_t)3;
+        off += 12;
+        if (name_pad > n - off || desc_pad > n - off - name_pad) return 0;
+        if (type == 3 && namesz == 4 && memcmp(p + off, "GNU", 4) == 0 && descsz && descsz <= CP_TRACE_MAX_BUILD_ID) {
+            memcpy(id, p + off + name_pad, descsz);
+            return descsz;
+        }
+        off += name_pad + desc_pad;
+    }
+    return 0;
+}
+
+/* See trace.h. */
+int cp_trace_is_sync_name(const char *n)
+{
+    if (strstr(n, "Synchronize")) return 1;
+    return (strncmp(n, "cudaMemcpy", 10) == 0 || strncmp(n, "cuMemcpy", 8) == 0) && !strstr(n, "Async");
+}
+
 static void decode(unsigned type, const unsigned char *b, cp_trace_rec *r)
 {
     memset(r, 0, sizeof *r);
@@ -207,6 +283,77 @@ static int add_string(cp_trace *t, uint32_t id, const unsigned char *s, size_t l
     return 0;
 }
 
+/* A STACK record's body of blen bytes: 0, or -1 (bad, or out of memory). */
+static int add_stack(cp_trace *t, const unsigned char *b, size_t blen)
+{
+    if (blen < CP_TREC_STACK_HEAD) return -1;
+    size_t depth = get16(b + 12);
+    if (depth > CP_TRACE_MAX_DEPTH || depth > (blen - CP_TREC_STACK_HEAD) / 8) return -1;
+    if (t->nstacks == t->capstacks) {
+        size_t cap = t->capstacks ? t->capstacks * 2 : 64;
+        cp_trace_stack *p = cp_realloc(t->stacks, cap * sizeof *p);
+        if (!p) return -2;
+        t->stacks = p;
+        t->capstacks = cap;
+    }
+    if (t->cappcs - t->npcs < depth) {
+        size_t cap = t->cappcs ? t->cappcs * 2 : 1024;
+        uint64_t *p = cp_realloc(t->pcs, cap * sizeof *p);
+        if (!p) return -2;
+        t->pcs = p;
+        t->cappcs = cap;
+    }
+    cp_trace_stack *st = &t->stacks[t->nstacks++];
+    memset(st, 0, sizeof *st);
+    st->tid = get64(b);
+    st->corr = get32(b + 8);
+    st->depth = (uint16_t)depth;
+    st->domain = b[14];
+    st->flags = b[15];
+    st->first = t->npcs;
+    for (size_t i = 0; i < depth; i++) t->pcs[t->npcs++] = get64(b + CP_TREC_STACK_HEAD + 8 * i);
+    if (st->flags & CP_STACK_PYTHON) {            /* the interpreter's frames after the addresses */
+        size_t at = CP_TREC_STACK_HEAD + 8 * depth;
+        if (blen - at < 8) return -1;
+        size_t len = get32(b + at);
+        if (len > CP_TRACE_MAX_PYFRAMES || len > blen - at - 8) return -1;
+        if (!(st->python = cp_malloc(len + 1))) return -2;
+        memcpy(st->python, b + at + 8, len);
+        st->python[len] = '\0';
+    }
+    return 0;
+}
+
+/* A MODULE record's body: 0, -1 or -2, as add_stack. */
+static int add_module(cp_trace *t, const unsigned char *b, size_t blen)
+{
+    if (blen < CP_TREC_MODULE_HEAD) return -1;
+    size_t len = get32(b + 24), idlen = get32(b + 28), plen = (len + 7) & ~(size_t)7;
+    if (len > CP_TRACE_MAX_STRING || plen > blen - CP_TREC_MODULE_HEAD || idlen > CP_TRACE_MAX_BUILD_ID ||
+        idlen > blen - CP_TREC_MODULE_HEAD - plen)
+        return -1;
+    if (t->nmods == t->capmods) {
+        size_t cap = t->capmods ? t->capmods * 2 : 64;
+        cp_trace_module *p = cp_realloc(t->mods, cap * sizeof *p);
+        if (!p) return -2;
+        t->mods = p;
+        t->capmods = cap;
+    }
+    char *path = cp_malloc(len + 1);
+    if (!path) return -2;
+    memcpy(path, b + CP_TREC_MODULE_HEAD, len);
+    path[len] = '\0';
+    cp_trace_module *m = &t->mods[t->nmods++];
+    m->start = get64(b);
+    m->end = get64(b + 8);
+    m->bias = get64(b + 16);
+    m->path = path;
+    memset(m->build_id, 0, sizeof m->build_id);
+    memcpy(m->build_id, b + CP_TREC_MODULE_HEAD + plen, idlen);
+    m->build_id_len = idlen;
+    return 0;
+}
+
 /* Parse a file in memory; see trace.h. */
 int cp_trace_parse(const unsigned char *data, size_t n, cp_trace *t, char *err, size_t errn)
 {
@@ -234,6 +381,12 @@ int cp_trace_parse(const unsigned char *data, size_t n, cp_trace *t, char *err, 
             if (id == 0 || id > CP_TRACE_MAX_STRING_ID || len > CP_TRACE_MAX_STRING || len > blen - 8)
                 return fail(err, errn, "a bad trace string record", t);
             if (add_string(t, id, b + 8, len) < 0) return fail(err, errn, "out of memory", t);
+        } else if (type == CP_TREC_STACK) {
+            int k = add_stack(t, b, blen);
+            if (k < 0) return fail(err, errn, k == -2 ? "out of memory" : "a bad trace stack record", t);
+        } else if (type == CP_TREC_MODULE) {
+            int k = add_module(t, b, blen);
+            if (k < 0) return fail(err, errn, k == -2 ? "out of memory" : "a bad trace module record", t);
         } else if (body_size(type)) {
             if (blen < body_size(type)) return fail(err, errn, "a trace record shorter than its type", t);
             if (type == CP_TREC_END) {                      /* not a record of the run: how it ended */
@@ -274,6 +427,17 @@ void cp_trace_free(cp_trace *t)
     for (size_t i = 0; i < t->nstrings; i++) free(t->strings[i]);
     free(t->strings);
     free(t->recs);
+    for (size_t i = 0; i < t->nstacks; i++) {
+        free(t->stacks[i].python);
+        free(t->stacks[i].where);
+        free(t->stacks[i].frames);
+    }
+    free(t->stacks);
+    free(t->pcs);
+    for (size_t i = 0; i < t->nmods; i++) free(t->mods[i].path);
+    free(t->mods);
+    for (size_t i = 0; i < t->nperf; i++) free(t->perf[i].name);
+    free(t->perf);
     memset(t, 0, sizeof *t);
 }
 

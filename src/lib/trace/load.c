@@ -1,5 +1,6 @@
 /* Reading a trace folder: every *.cptrace file in it, one per process. */
 #include <dirent.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,17 @@ int cp_trace_load_dir(const char *dir, cp_trace **out, char *err, size_t errn)
         else if (cp_trace_parse((const unsigned char *)b.data, b.len, &t[i], why, sizeof why) < 0) bad = 1;
         cp_buf_free(&b);
         cp_buf_free(&path);
+        if (!bad && t[i].nstacks) {          /* where in the program: the perf map beside it, then the names */
+            cp_buf map = { 0 }, mpath = { 0 };
+            cp_buf_printf(&mpath, "%s/%" PRIu32 ".perf.map", dir, t[i].pid);
+            if (!mpath.failed && read_file(mpath.data, &map) == 0 && map.len &&
+                cp_trace_perfmap_parse(&t[i], map.data, map.len) < 0)
+                bad = 1;
+            if (!bad && cp_trace_symbolise(&t[i]) < 0) bad = 1;
+            if (bad) snprintf(why, sizeof why, "out of memory");
+            cp_buf_free(&map);
+            cp_buf_free(&mpath);
+        }
         if (bad) {
             snprintf(err, errn, "%s: %s", names[i], why);
             cp_trace_free_all(t, n);

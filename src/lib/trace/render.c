@@ -131,6 +131,28 @@ static void counters_text(FILE *out, const cp_trace_gpu *g, int top)
 }
 
 
+#define TOP_SITES 5
+
+/* Where the program waited: the sync idle time by place, as text. */
+static void text_sites(FILE *out, const cp_trace_gpu *g, uint64_t stacks)
+{
+    if (!g->idle_sync_ns) return;
+    int64_t idle = g->span_ns - g->busy_ns;
+    fputs("  where the program waited (synchronisation by the call's place; the program's innermost frame)\n", out);
+    for (size_t k = 0; k < g->nsites && k < TOP_SITES; k++) {
+        const cp_trace_site *s = &g->sites[k];
+        fprintf(out, "    %5.1f %% of idle time: synchronisation from ", pct(s->ns, idle));
+        cp_text_put(out, s->where ? s->where : "a place not recorded");
+        fputs(" (", out);
+        cp_text_put(out, s->api ? s->api : "no API call named");
+        fprintf(out, "), %" PRIu64 " gap(s)\n", s->gaps);
+    }
+    if (g->nsites > TOP_SITES) fprintf(out, "    ... and %zu more places\n", g->nsites - TOP_SITES);
+    if (!stacks)
+        fputs("    no call stack was recorded (a trace without stacks, CUPTI's callback API held by another tool, "
+              "or CUPROBE_TRACE_STACKS=0)\n", out);
+}
+
 /* See trace.h. */
 int cp_trace_render_text(FILE *out, const cp_trace_report *r)
 {
@@ -167,6 +189,7 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
         line(out, lg, g->idle_launch_ns, g->span_ns);
         line(out, "idle: host in synchronising calls", g->idle_sync_ns, g->span_ns);
         line(out, "idle: library start-up, code loading", g->idle_load_ns, g->span_ns);
+        text_sites(out, g, r->stacks);
         if (g->pageable_bytes || g->pinned_bytes) {
             rate(out, "pageable", g->pageable_bytes, g->pageable_copy_ns, g->pageable_gbps);
             rate(out, "pinned", g->pinned_bytes, g->pinned_copy_ns, g->pinned_gbps);
@@ -193,6 +216,10 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
             dur(out, gp->end - gp->start);
             fprintf(out, "  %-6s  ", gap_kind(gp->kind));
             cp_text_put(out, gp->api ? gp->api : "(no API call in progress)");
+            if (gp->where) {
+                fputs(" from ", out);
+                cp_text_put(out, gp->where);
+            }
             fputc('\n', out);
         }
         if (g->nwin) {
@@ -268,6 +295,7 @@ int cp_trace_render_json(FILE *out, const cp_trace_report *r)
     cp_json_key(out, "truncated", &f);
     fputs(r->truncated ? "true" : "false", out);
     jnum(out, "api_calls", (int64_t)r->api_calls, &f);
+    jnum(out, "stacks", (int64_t)r->stacks, &f);
     jnum(out, "launch_gap_ns", r->opts.launch_gap_ns, &f);
     cp_json_key(out, "gpus", &f);
     fputs("[\n", out);
@@ -335,6 +363,25 @@ int cp_trace_render_json(FILE *out, const cp_trace_report *r)
             cp_json_member_str(out, "kind", gap_kind(g->gaps[k].kind), &e);
             cp_json_key(out, "api", &e);
             cp_json_str(out, g->gaps[k].api);
+            cp_json_key(out, "where", &e);
+            cp_json_str(out, g->gaps[k].where);
+            cp_json_key(out, "stack", &e);
+            cp_json_str(out, g->gaps[k].stack);
+            fputc('}', out);
+        }
+        fputc(']', out);
+        cp_json_key(out, "sync_sites", &h);
+        fputc('[', out);
+        for (size_t k = 0; k < g->nsites; k++) {
+            int e = 1;
+            fputs(k ? ", {" : "{", out);
+            cp_json_key(out, "where", &e);
+            cp_json_str(out, g->sites[k].where);
+            cp_json_key(out, "api", &e);
+            cp_json_str(out, g->sites[k].api);
+            jnum(out, "ns", g->sites[k].ns, &e);
+            jdbl(out, "idle_share", g->span_ns > g->busy_ns ? (double)g->sites[k].ns / (double)(g->span_ns - g->busy_ns) : 0.0, &e);
+            jnum(out, "gaps", (int64_t)g->sites[k].gaps, &e);
             fputc('}', out);
         }
         fputc(']', out);
@@ -552,9 +599,28 @@ int cp_trace_render_html(FILE *out, const cp_trace_report *r, const cp_trace *t,
             fprintf(out, "<li>+%.3f ms: %.3f ms, %s, ", (double)(g->gaps[k].start - g->span_start) / 1e6,
                     (double)(g->gaps[k].end - g->gaps[k].start) / 1e6, gap_kind(g->gaps[k].kind));
             cp_xml_text(out, g->gaps[k].api ? g->gaps[k].api : "no API call in progress");
+            if (g->gaps[k].where) {
+                fputs(" from <b data-tip=\"", out);
+                cp_xml_text(out, g->gaps[k].stack ? g->gaps[k].stack : "");
+                fputs("\">", out);
+                cp_xml_text(out, g->gaps[k].where);
+                fputs("</b>", out);
+            }
             fputs("</li>\n", out);
         }
         fputs("</ul>\n", out);
+        if (g->idle_sync_ns) {
+            fputs("<h3>where the program waited</h3>\n<ul>\n", out);
+            int64_t idle = g->span_ns - g->busy_ns;
+            for (size_t k = 0; k < g->nsites && k < TOP_SITES; k++) {
+                fprintf(out, "<li>%.1f %% of idle time: synchronisation from ", pct(g->sites[k].ns, idle));
+                cp_xml_text(out, g->sites[k].where ? g->sites[k].where : "a place not recorded (no call stack)");
+                fputs(" (", out);
+                cp_xml_text(out, g->sites[k].api ? g->sites[k].api : "no API call named");
+                fputs(")</li>\n", out);
+            }
+            fputs("</ul>\n", out);
+        }
     }
     if (r->nprocs)
         fputs("<h2>processes and host threads</h2>\n<p>API time: the union of a thread's CUDA calls; sync: of its "
