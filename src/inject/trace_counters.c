@@ -40,8 +40,8 @@
  * takes is used.  PM sampling takes single-pass sets alone (SetConfig says
  * CUPTI_ERROR_NOT_SUPPORTED otherwise), and on GH100 the composite
  * sm__throughput and dram__throughput need several passes: the later sets are
- * the raw counters ncu's own PM sampling section reads.  The last DRAM
- * choice is two metrics summed. */
+ * the raw counters ncu's own PM sampling section reads.  The dramc__read
+ * choice is summed with dramc__write. */
 static const char *const sm_names[] = {
     "sm__throughput.avg.pct_of_peak_sustained_elapsed",
     "sm__inst_executed_realtime.avg.pct_of_peak_sustained_elapsed",
@@ -50,17 +50,20 @@ static const char *const dram_names[] = {
     "dram__throughput.avg.pct_of_peak_sustained_elapsed",
     "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
     "dramc__read_throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram__bytes.avg.pct_of_peak_sustained_elapsed",
 };
+#define DRAMC_READ 2                 /* summed with dram_write */
 static const char *const dram_write = "dramc__write_throughput.avg.pct_of_peak_sustained_elapsed";
 #define N_SM (sizeof sm_names / sizeof sm_names[0])
 #define N_DRAM (sizeof dram_names / sizeof dram_names[0])
-static const struct { uint8_t sm, dram; } sets[] = { { 0, 0 }, { 1, 1 }, { 1, 2 } };
+static const struct { uint8_t sm, dram; } sets[] = { { 0, 0 }, { 1, 1 }, { 1, DRAMC_READ }, { 1, 3 } };
 #define N_SETS (sizeof sets / sizeof sets[0])
 /* string ids: the metric names first (SM, DRAM, the write one), then reasons */
 #define STR_SM(i) (CP_TRACE_COUNTER_STRINGS + (uint32_t)(i))
 #define STR_DRAM(i) (CP_TRACE_COUNTER_STRINGS + (uint32_t)N_SM + (uint32_t)(i))
 #define STR_WRITE (CP_TRACE_COUNTER_STRINGS + (uint32_t)(N_SM + N_DRAM))
 #define STR_REASONS (CP_TRACE_COUNTER_STRINGS + 8u)
+_Static_assert(N_SM + N_DRAM + 1 <= 8, "the metric names' string ids run into the reasons'");
 
 static struct {
     CUptiResult (*GetResultString)(CUptiResult, const char **);
@@ -300,7 +303,7 @@ static void start_device(uint32_t device)
     size_t nt = 0, tried = 0;
     for (size_t k = 0; k < N_SETS && !d->on; k++) {
         const char *m[3] = { sm_names[sets[k].sm], dram_names[sets[k].dram], dram_write };
-        size_t nm = sets[k].dram == N_DRAM - 1 ? 3 : 2;
+        size_t nm = sets[k].dram == DRAMC_READ ? 3 : 2;
         int ok = 1;
         for (size_t i = 0; i < nm; i++) ok = ok && known(d->host, m[i]);
         if (!ok) continue;
