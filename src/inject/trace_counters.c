@@ -342,7 +342,8 @@ static void start_device(uint32_t device)
         if (r != CUPTI_SUCCESS) {
             /* Turing and GA100 trigger on the SYS clock alone: its cycles, taken at about 1 GHz */
             sc.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_SYSCLK_INTERVAL;
-            r = pm.SetConfig(&sc);
+            CUptiResult r2 = pm.SetConfig(&sc);
+            r = r2 == CUPTI_SUCCESS || r != CUPTI_ERROR_NOT_SUPPORTED ? r2 : r;   /* a refusal of either: the set's */
         }
         if (r == CUPTI_SUCCESS) {
             d->on = 1;
@@ -370,11 +371,6 @@ static void start_device(uint32_t device)
     if (!tried) {
         config_record(device, CP_CTR_UNSUPPORTED, NULL, "cuptiProfilerHostGetMetricProperties",
                       CUPTI_ERROR_INVALID_METRIC_NAME, NULL);
-        if (d->obj) {
-            CUpti_PmSampling_Disable_Params dp = { .structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE,
-                                                   .pPmSamplingObject = d->obj };
-            pm.Disable(&dp);
-        }
         free_dev(d);
         return;
     }
