@@ -2,13 +2,16 @@
 # cuprobe trace --counters on the GPU machine, in one call: build (bench/trace_setup.sh)
 # and tests/gpu/trace/counters_cases.cu (nvcc), trace its three kernels of known bounds
 # (fma_loop compute-bound, triad memory-bound, chase latency-bound) with --counters,
-# measure the same kernels with ncu and the same metrics, and print one table:
-# kernel, share of GPU time, cuprobe's SM % and DRAM %, ncu's, and the labels (ncu's by
-# the same rule); then the overhead of --counters: the program's wall (its kernels'
+# measure the same kernels with ncu, with the metrics cuprobe says it used (read from its
+# JSON) and with sm__throughput / dram__throughput, and print one table: kernel, share of
+# GPU time, cuprobe's SM % and DRAM %, ncu's of the same metrics, ncu's sm__throughput
+# and dram__throughput, and the labels (ncu's by the same rule, from the same metrics and
+# from the throughputs); then the overhead of --counters: the program's wall (its kernels'
 # phases) and the whole command's, traced without and with --counters, medians of 3.
 # Without ncu (or without permission for it) cuprobe's figures are still printed.
 # What comes back lands in $OUT (default ./gpu-trace-counters-out): counters.txt (all of
-# the above), cuprobe.txt / cuprobe.json / cuprobe.err (the --counters run), ncu.csv,
+# the above), cuprobe.txt / cuprobe.out (the program's stdout, then the report) /
+# cuprobe.json (the report alone) / cuprobe.err (the --counters run), ncu.csv,
 # overhead.raw, and fixture/*.cptrace (the trace, to commit as a CI fixture).
 # Usage: bench/gpu_trace_counters.sh [SCALE]     (launches times SCALE; default 1)
 scale=${1:-1}
@@ -25,14 +28,35 @@ if [ -x "$nvcc" ]; then
     "$nvcc" -O2 -arch=sm_90 -o "$bin" tests/gpu/trace/counters_cases.cu 2>"$out/nvcc.err" || { cat "$out/nvcc.err"; exit 1; }
 fi
 [ -x "$bin" ] || { echo "no nvcc ($nvcc) and no prebuilt $bin"; exit 1; }
-metrics=sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+base=sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
 tmp=${TMPDIR:-/tmp}/cuprobe-gpu-counters
 rm -rf "$tmp"
 mkdir -p "$tmp"
 
 log "cuprobe trace --counters -- $bin all $scale"
-./cuprobe trace --counters --json --out "$tmp/trace" -- "$bin" all "$scale" >"$out/cuprobe.json" 2>"$out/cuprobe.err"
+./cuprobe trace --counters --json --out "$tmp/trace" -- "$bin" all "$scale" >"$out/cuprobe.out" 2>"$out/cuprobe.err"
 echo "exit $?"
+# the program's own lines come first: the report is from the line starting {"schema" on
+sed -n '/^{"schema"/,$p' "$out/cuprobe.out" >"$out/cuprobe.json"
+[ -s "$out/cuprobe.json" ] || echo "no JSON report in $out/cuprobe.out"
+# the metrics cuprobe used, for ncu to measure the same ones
+used=$("$py" -c '
+import json, sys
+try:
+    rep = json.load(open(sys.argv[1]))
+except (OSError, ValueError):
+    sys.exit(0)
+seen = []
+for g in rep.get("gpus", []):
+    c = g.get("counters") or {}
+    for m in [c.get("sm_metric")] + list(c.get("dram_metrics") or []):
+        if m and m not in seen: seen.append(m)
+print(",".join(seen))' "$out/cuprobe.json")
+echo "metrics cuprobe used: ${used:-none}"
+metrics=$base
+for m in $(echo "$used" | tr , ' '); do
+    case ",$metrics," in *",$m,"*) ;; *) metrics="$metrics,$m" ;; esac
+done
 cat "$out/cuprobe.err"
 ./cuprobe trace --analyze "$tmp/trace" >"$out/cuprobe.txt" 2>&1
 sed -n '/hardware counters/,/bound: SM or DRAM/p' "$out/cuprobe.txt"
@@ -48,6 +72,12 @@ if [ -x "$ncu" ]; then
         k=${km%%:*}
         "$ncu" --metrics "$metrics,gpu__time_duration.sum" -k "$k" -c 5 --csv "$bin" "${km#*:}" 0.2 \
             >"$tmp/ncu-$k.out" 2>&1
+        if ! grep -q '^"' "$tmp/ncu-$k.out" && [ "$metrics" != "$base" ]; then
+            echo "ncu refused $metrics for $k:"; grep -v '^"' "$tmp/ncu-$k.out" | tail -3
+            echo "again with $base alone"
+            "$ncu" --metrics "$base,gpu__time_duration.sum" -k "$k" -c 5 --csv "$bin" "${km#*:}" 0.2 \
+                >"$tmp/ncu-$k.out" 2>&1
+        fi
         grep '^"' "$tmp/ncu-$k.out" >>"$out/ncu.csv"
         grep -q '^"' "$tmp/ncu-$k.out" || { echo "ncu gave no figures for $k:"; grep -v '^"' "$tmp/ncu-$k.out" | tail -5; }
     done
@@ -87,6 +117,10 @@ def label(sm, dram, cut):
     if b >= cut: return "memory-bound"
     return "neither"
 def f(v): return "-" if v is None else "%.1f" % v
+def total(k, ms):
+    v = [mean(k, m) for m in ms]
+    return None if not ms or None in v else sum(v)
+SMT, DRT = "sm__throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed"
 for g in rep["gpus"]:
     c = g.get("counters")
     print("process %d, GPU %d: %d kernels, busy %.1f %%" % (g["pid"], g["device"], g["kernels"], g["busy_pct"] or 0))
@@ -100,13 +134,20 @@ for g in rep["gpus"]:
               (c["samples"], c["interval_ns"] // 1000, c["clock"], 100.0 * c["sampled_kernel_ns"] / max(g["kernel_ns"], 1)))
         print("  metrics: SM %s; DRAM %s" % (c["sm_metric"], " + ".join(c["dram_metrics"])))
     cut = c.get("bound_pct", 60)
-    print("  %-10s %6s  %8s %8s  %8s %8s  %-13s %-13s" % ("kernel", "share", "cp SM%", "cp DRAM%", "ncu SM%", "ncu DRAM%", "cuprobe", "ncu"))
+    sm_used = [c["sm_metric"]] if c.get("sm_metric") else []
+    dram_used = list(c.get("dram_metrics") or [])
+    print("  ncu same: the metrics above, measured by ncu (DRAM summed as cuprobe does); ncu tput: sm__throughput, dram__throughput")
+    print("  %-10s %6s  %8s %8s  %9s %9s  %9s %9s  %-13s %-13s %-13s" % ("kernel", "share", "cp SM%", "cp DRAM%",
+          "same SM%", "same DRAM", "tput SM%", "tput DRAM", "cuprobe", "ncu same", "ncu tput"))
     for k in g["kernel_table"]:
+        n = k["name"]
         sm, dr = k.get("sm_pct"), k.get("dram_pct")
-        nsm = mean(k["name"], "sm__throughput.avg.pct_of_peak_sustained_elapsed")
-        ndr = mean(k["name"], "dram__throughput.avg.pct_of_peak_sustained_elapsed")
-        print("  %-10s %5.1f%%  %8s %8s  %8s %8s  %-13s %-13s" % (k["name"][:10], 100 * (k["share"] or 0), f(sm), f(dr), f(nsm), f(ndr),
-              k.get("bound", "unmeasured"), label(nsm, ndr, cut) if k["name"] in ncu else "-"))
+        ssm, sdr = total(n, sm_used), total(n, dram_used)
+        nsm, ndr = mean(n, SMT), mean(n, DRT)
+        seen = n in ncu
+        print("  %-10s %5.1f%%  %8s %8s  %9s %9s  %9s %9s  %-13s %-13s %-13s" % (n[:10], 100 * (k["share"] or 0), f(sm), f(dr),
+              f(ssm), f(sdr), f(nsm), f(ndr), k.get("bound", "unmeasured"),
+              label(ssm, sdr, cut) if seen and (sm_used or dram_used) else "-", label(nsm, ndr, cut) if seen else "-"))
 if not ncu:
     print("  (no ncu figures: see above)")
 EOF

@@ -88,4 +88,14 @@ typedef struct {
 } cp_host_config_params;
 #define CP_HOST_CONFIG_SIZE CUPTI_PROFILER_STRUCT_SIZE(cp_host_config_params, pConfigImage)
 
+/* cuptiProfilerHostGetNumOfPasses: the passes a config image needs */
+typedef struct {
+    size_t structSize;
+    void *pPriv;
+    size_t configImageSize;
+    uint8_t *pConfigImage;
+    size_t numOfPasses;
+} cp_host_passes_params;
+#define CP_HOST_PASSES_SIZE CUPTI_PROFILER_STRUCT_SIZE(cp_host_passes_params, numOfPasses)
+
 #endif

@@ -35,8 +35,13 @@
 #define DECODE_PERIOD_MS 100u
 #define DEFAULT_INTERVAL_US 100u
 
-/* The metrics, best first, for SM and for DRAM throughput; the first one the
- * chip knows is used.  The last DRAM choice is two metrics summed. */
+/* The metrics for SM and for DRAM throughput, and the sets of one of each
+ * tried in turn (best first): the first set the chip knows and PM sampling
+ * takes is used.  PM sampling takes single-pass sets alone (SetConfig says
+ * CUPTI_ERROR_NOT_SUPPORTED otherwise), and on GH100 the composite
+ * sm__throughput and dram__throughput need several passes: the later sets are
+ * the raw counters ncu's own PM sampling section reads.  The dramc__read
+ * choice is summed with dramc__write. */
 static const char *const sm_names[] = {
     "sm__throughput.avg.pct_of_peak_sustained_elapsed",
     "sm__inst_executed_realtime.avg.pct_of_peak_sustained_elapsed",
@@ -45,15 +50,20 @@ static const char *const dram_names[] = {
     "dram__throughput.avg.pct_of_peak_sustained_elapsed",
     "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
     "dramc__read_throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram__bytes.avg.pct_of_peak_sustained_elapsed",
 };
+#define DRAMC_READ 2                 /* summed with dram_write */
 static const char *const dram_write = "dramc__write_throughput.avg.pct_of_peak_sustained_elapsed";
 #define N_SM (sizeof sm_names / sizeof sm_names[0])
 #define N_DRAM (sizeof dram_names / sizeof dram_names[0])
+static const struct { uint8_t sm, dram; } sets[] = { { 0, 0 }, { 1, 1 }, { 1, DRAMC_READ }, { 1, 3 } };
+#define N_SETS (sizeof sets / sizeof sets[0])
 /* string ids: the metric names first (SM, DRAM, the write one), then reasons */
 #define STR_SM(i) (CP_TRACE_COUNTER_STRINGS + (uint32_t)(i))
 #define STR_DRAM(i) (CP_TRACE_COUNTER_STRINGS + (uint32_t)N_SM + (uint32_t)(i))
 #define STR_WRITE (CP_TRACE_COUNTER_STRINGS + (uint32_t)(N_SM + N_DRAM))
 #define STR_REASONS (CP_TRACE_COUNTER_STRINGS + 8u)
+_Static_assert(N_SM + N_DRAM + 1 <= 8, "the metric names' string ids run into the reasons'");
 
 static struct {
     CUptiResult (*GetResultString)(CUptiResult, const char **);
@@ -80,6 +90,7 @@ static struct {
     CUptiResult (*HostGetConfigImageSize)(cp_host_config_size_params *);
     CUptiResult (*HostGetConfigImage)(cp_host_config_params *);
     CUptiResult (*HostEvaluateToGpuValues)(cp_host_eval_params *);
+    CUptiResult (*HostGetNumOfPasses)(cp_host_passes_params *);     /* optional */
 } pm;
 
 typedef struct {
@@ -196,7 +207,8 @@ static int64_t clock_ns(clockid_t c)
 
 /* The COUNTERS record of a device (CP_CTR_ALL_DEVICES before any): its
  * status, the metrics, why (a failure: also said on stderr), and the clocks. */
-static void config_record(uint32_t device, cp_ctr_status st, const pmdev *d, const char *call, CUptiResult r)
+static void config_record(uint32_t device, cp_ctr_status st, const pmdev *d, const char *call, CUptiResult r,
+                          const char *tries)
 {
     cp_trace_rec c;
     memset(&c, 0, sizeof c);
@@ -221,7 +233,8 @@ static void config_record(uint32_t device, cp_ctr_status st, const pmdev *d, con
         }
     } else if (st != CP_CTR_OK) {
         char why[512];
-        if (call) snprintf(why, sizeof why, "%s; %s said %s", status_words(st), call, err_name(r));
+        if (tries) snprintf(why, sizeof why, "%s; %s", status_words(st), tries);
+        else if (call) snprintf(why, sizeof why, "%s; %s said %s", status_words(st), call, err_name(r));
         else snprintf(why, sizeof why, "%s", status_words(st));
         if (cs.next_reason <= CP_TRACE_MAX_STRING_ID) {
             c.name = cs.next_reason++;
@@ -238,14 +251,18 @@ static void config_record(uint32_t device, cp_ctr_status st, const pmdev *d, con
         if (r_ != CUPTI_SUCCESS) { call = what; res = r_; goto fail; } \
     } while (0)
 
-/* The first of names[] the chip knows, or NULL. */
-static const char *known(cp_host_object *host, const char *const *names, size_t n)
+/* Whether the chip knows the metric. */
+static int known(cp_host_object *host, const char *name)
 {
-    for (size_t i = 0; i < n; i++) {
-        cp_host_props_params p = { .structSize = CP_HOST_PROPS_SIZE, .pHostObject = host, .pMetricName = names[i] };
-        if (pm.HostGetMetricProperties(&p) == CUPTI_SUCCESS) return names[i];
-    }
-    return NULL;
+    cp_host_props_params p = { .structSize = CP_HOST_PROPS_SIZE, .pHostObject = host, .pMetricName = name };
+    return pm.HostGetMetricProperties(&p) == CUPTI_SUCCESS;
+}
+
+/* A metric's name up to its first dot, for the reason text. */
+static int short_name(char *out, size_t n, const char *metric)
+{
+    const char *dot = strchr(metric, '.');
+    return snprintf(out, n, "%.*s", dot ? (int)(dot - metric) : (int)strlen(metric), metric);
 }
 
 static void free_dev(pmdev *d)
@@ -281,38 +298,86 @@ static void start_device(uint32_t device)
                                .pChipName = chip.pChipName, .pCounterAvailabilityImage = d->avail };
     CALL(HostInitialize, &hi, "cuptiProfilerHostInitialize");
     d->host = hi.pHostObject;
-    d->metrics[0] = known(d->host, sm_names, N_SM);
-    d->metrics[1] = known(d->host, dram_names, N_DRAM);
-    if (!d->metrics[0] || !d->metrics[1]) {
+    char tries[400] = "";
+    size_t nt = 0, tried = 0;
+    for (size_t k = 0; k < N_SETS && !d->on; k++) {
+        const char *m[3] = { sm_names[sets[k].sm], dram_names[sets[k].dram], dram_write };
+        size_t nm = sets[k].dram == DRAMC_READ ? 3 : 2;
+        int ok = 1;
+        for (size_t i = 0; i < nm; i++) ok = ok && known(d->host, m[i]);
+        if (!ok) continue;
+        if (tried++) {                          /* a fresh host object: its metrics add up */
+            cp_host_deinit_params hd = { .structSize = CP_HOST_DEINIT_SIZE, .pHostObject = d->host };
+            pm.HostDeinitialize(&hd);
+            d->host = NULL;
+            hi.pHostObject = NULL;
+            CALL(HostInitialize, &hi, "cuptiProfilerHostInitialize");
+            d->host = hi.pHostObject;
+        }
+        memcpy(d->metrics, m, sizeof m);
+        d->nmetrics = nm;
+        cp_host_add_params add = { .structSize = CP_HOST_ADD_SIZE, .pHostObject = d->host,
+                                   .ppMetricNames = d->metrics, .numMetrics = d->nmetrics };
+        CALL(HostConfigAddMetrics, &add, "cuptiProfilerHostConfigAddMetrics");
+        cp_host_config_size_params cz = { .structSize = CP_HOST_CONFIG_SIZE_SIZE, .pHostObject = d->host };
+        CALL(HostGetConfigImageSize, &cz, "cuptiProfilerHostGetConfigImageSize");
+        free(d->config);
+        if (!(d->config = calloc(1, cz.configImageSize + 1))) goto oom;
+        cp_host_config_params ci = { .structSize = CP_HOST_CONFIG_SIZE, .pHostObject = d->host,
+                                     .configImageSize = cz.configImageSize, .pConfigImage = d->config };
+        CALL(HostGetConfigImage, &ci, "cuptiProfilerHostGetConfigImage");
+        if (!d->obj) {
+            CUpti_PmSampling_Enable_Params en = { .structSize = CUpti_PmSampling_Enable_Params_STRUCT_SIZE,
+                                                  .deviceIndex = device };
+            CALL(Enable, &en, "cuptiPmSamplingEnable");
+            d->obj = en.pPmSamplingObject;
+        }
+        CUpti_PmSampling_SetConfig_Params sc = {
+            .structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE, .pPmSamplingObject = d->obj,
+            .configSize = cz.configImageSize, .pConfig = d->config, .hardwareBufferSize = HW_BUFFER,
+            .samplingInterval = cs.interval_ns, .triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL,
+            .hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST };
+        CUptiResult r = pm.SetConfig(&sc);
+        if (r != CUPTI_SUCCESS) {
+            /* Turing and GA100 trigger on the SYS clock alone: its cycles, taken at about 1 GHz */
+            sc.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_SYSCLK_INTERVAL;
+            CUptiResult r2 = pm.SetConfig(&sc);
+            r = r2 == CUPTI_SUCCESS || r != CUPTI_ERROR_NOT_SUPPORTED ? r2 : r;   /* a refusal of either: the set's */
+        }
+        if (r == CUPTI_SUCCESS) {
+            d->on = 1;
+            break;
+        }
+        if (r != CUPTI_ERROR_NOT_SUPPORTED) {
+            call = "cuptiPmSamplingSetConfig";
+            res = r;
+            goto fail;
+        }
+        /* refused (several passes, most likely): say so, try the next set */
+        char a[64], b[64];
+        short_name(a, sizeof a, m[0]);
+        short_name(b, sizeof b, m[1]);
+        cp_host_passes_params np = { .structSize = CP_HOST_PASSES_SIZE, .configImageSize = cz.configImageSize,
+                                     .pConfigImage = d->config };
+        char passes[32] = "";
+        if (pm.HostGetNumOfPasses && pm.HostGetNumOfPasses(&np) == CUPTI_SUCCESS && np.numOfPasses > 1)
+            snprintf(passes, sizeof passes, ", %zu passes", np.numOfPasses);
+        int w = snprintf(tries + nt, sizeof tries - nt, "%scuptiPmSamplingSetConfig said %s for %s+%s%s%s",
+                         nt ? "; " : "", err_name(r), a, b, nm == 3 ? "+write" : "", passes);
+        if (w > 0) nt = nt + (size_t)w < sizeof tries ? nt + (size_t)w : sizeof tries - 1;
+        res = r;
+    }
+    if (!tried) {
         config_record(device, CP_CTR_UNSUPPORTED, NULL, "cuptiProfilerHostGetMetricProperties",
-                      CUPTI_ERROR_INVALID_METRIC_NAME);
+                      CUPTI_ERROR_INVALID_METRIC_NAME, NULL);
         free_dev(d);
         return;
     }
-    d->nmetrics = 2;
-    if (d->metrics[1] == dram_names[N_DRAM - 1]) d->metrics[d->nmetrics++] = dram_write;
-    cp_host_add_params add = { .structSize = CP_HOST_ADD_SIZE, .pHostObject = d->host,
-                               .ppMetricNames = d->metrics, .numMetrics = d->nmetrics };
-    CALL(HostConfigAddMetrics, &add, "cuptiProfilerHostConfigAddMetrics");
-    cp_host_config_size_params cz = { .structSize = CP_HOST_CONFIG_SIZE_SIZE, .pHostObject = d->host };
-    CALL(HostGetConfigImageSize, &cz, "cuptiProfilerHostGetConfigImageSize");
-    if (!(d->config = calloc(1, cz.configImageSize + 1))) goto oom;
-    cp_host_config_params ci = { .structSize = CP_HOST_CONFIG_SIZE, .pHostObject = d->host,
-                                 .configImageSize = cz.configImageSize, .pConfigImage = d->config };
-    CALL(HostGetConfigImage, &ci, "cuptiProfilerHostGetConfigImage");
-    CUpti_PmSampling_Enable_Params en = { .structSize = CUpti_PmSampling_Enable_Params_STRUCT_SIZE, .deviceIndex = device };
-    CALL(Enable, &en, "cuptiPmSamplingEnable");
-    d->obj = en.pPmSamplingObject;
-    CUpti_PmSampling_SetConfig_Params sc = {
-        .structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE, .pPmSamplingObject = d->obj,
-        .configSize = cz.configImageSize, .pConfig = d->config, .hardwareBufferSize = HW_BUFFER,
-        .samplingInterval = cs.interval_ns, .triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL,
-        .hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST };
-    if (pm.SetConfig(&sc) != CUPTI_SUCCESS) {
-        /* Turing and GA100 trigger on the SYS clock alone: its cycles, taken at about 1 GHz */
-        sc.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_SYSCLK_INTERVAL;
-        CALL(SetConfig, &sc, "cuptiPmSamplingSetConfig");
+    if (!d->on) {
+        config_record(device, status_of(res), NULL, NULL, res, tries);
+        goto disable;
     }
+    d->on = 0;
     CUpti_PmSampling_GetCounterDataSize_Params ds = {
         .structSize = CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE, .pPmSamplingObject = d->obj,
         .pMetricNames = d->metrics, .numMetrics = d->nmetrics, .maxSamples = MAX_SAMPLES };
@@ -326,13 +391,14 @@ static void start_device(uint32_t device)
     CUpti_PmSampling_Start_Params sp = { .structSize = CUpti_PmSampling_Start_Params_STRUCT_SIZE, .pPmSamplingObject = d->obj };
     CALL(Start, &sp, "cuptiPmSamplingStart");
     d->on = 1;
-    config_record(device, CP_CTR_OK, d, NULL, CUPTI_SUCCESS);
+    config_record(device, CP_CTR_OK, d, NULL, CUPTI_SUCCESS, NULL);
     return;
 oom:
     call = "out of memory";
     res = CUPTI_ERROR_OUT_OF_MEMORY;
 fail:
-    config_record(device, status_of(res), NULL, call, res);
+    config_record(device, status_of(res), NULL, call, res, NULL);
+disable:
     if (d->obj) {
         CUpti_PmSampling_Disable_Params dp = { .structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE,
                                                .pPmSamplingObject = d->obj };
@@ -430,7 +496,7 @@ void cp_counters_callback(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const
             cs.profiler = r == CUPTI_SUCCESS;
         }
         if (cs.profiler) start_device(device);
-        else config_record(device, status_of(r), NULL, "cuptiProfilerInitialize", r);
+        else config_record(device, status_of(r), NULL, "cuptiProfilerInitialize", r, NULL);
         if (cs.dev[device].on && !cs.thread) {
             sigset_t all, old;                      /* the decoder takes no signal of the program's */
             sigfillset(&all);
@@ -469,14 +535,15 @@ int cp_counters_start(void *h)
         !SYM(HostGetConfigImageSize, "cuptiProfilerHostGetConfigImageSize") ||
         !SYM(HostGetConfigImage, "cuptiProfilerHostGetConfigImage") ||
         !SYM(HostEvaluateToGpuValues, "cuptiProfilerHostEvaluateToGpuValues")) {
-        config_record(CP_CTR_ALL_DEVICES, CP_CTR_NO_API, NULL, NULL, CUPTI_SUCCESS);
+        config_record(CP_CTR_ALL_DEVICES, CP_CTR_NO_API, NULL, NULL, CUPTI_SUCCESS, NULL);
         return 0;
     }
+    SYM(HostGetNumOfPasses, "cuptiProfilerHostGetNumOfPasses");
 #undef SYM
     CUptiResult r = cp_inject_subscriber(h, &cs.sub);  /* the library's one subscriber: cp_counters_callback */
     if (r == CUPTI_SUCCESS) r = pm.EnableCallback(1, cs.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     if (r != CUPTI_SUCCESS) {
-        config_record(CP_CTR_ALL_DEVICES, status_of(r), NULL, "cuptiSubscribe", r);
+        config_record(CP_CTR_ALL_DEVICES, status_of(r), NULL, "cuptiSubscribe", r, NULL);
         return 0;
     }
     cs.started = 1;

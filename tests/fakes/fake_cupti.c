@@ -30,7 +30,10 @@
  * when built with -DFAKE_CUPTI_NO_PM (a libcupti older than the API):
  *   FAKE_CUPTI_PM=WHAT        privileges: cuptiPmSamplingEnable refuses (NVreg_RestrictProfilingToAdminUsers);
  *                             unsupported: the GPU has none; busy: another subscriber holds CUPTI;
- *                             sysclk-only: no time-interval trigger (Turing, GA100)
+ *                             sysclk-only: no time-interval trigger (Turing, GA100);
+ *                             multipass: SetConfig refuses a config holding a composite metric
+ *                             (sm__throughput, dram__throughput, gpu__dram_throughput: several
+ *                             passes, as on GH100), cuptiProfilerHostGetNumOfPasses says 2
  *   FAKE_CUPTI_PM_US=N        the sampling interval the samples come at (default 100)
  *   FAKE_CUPTI_PM_METRICS=L   the metric names the chip knows (default sm__throughput and dram__throughput's)
  * A context is "created" when the resource callback is enabled; samples are
@@ -327,6 +330,7 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
 static int g_stopped;
 static size_t g_next_sample, g_max_samples = 1;
 static int dummy_obj, dummy_host;
+static int g_composite;                 /* the host object's config holds a composite metric */
 
 static int pm_fails(const char *what)
 {
@@ -379,6 +383,7 @@ CUptiResult CUPTIAPI cuptiPmSamplingGetCounterAvailability(CUpti_PmSampling_GetC
 
 CUptiResult CUPTIAPI cuptiProfilerHostInitialize(cp_host_init_params *p)
 {
+    g_composite = 0;
     p->pHostObject = (cp_host_object *)&dummy_host;
     return CUPTI_SUCCESS;
 }
@@ -401,6 +406,10 @@ CUptiResult CUPTIAPI cuptiProfilerHostGetMetricProperties(cp_host_props_params *
 
 CUptiResult CUPTIAPI cuptiProfilerHostConfigAddMetrics(cp_host_add_params *p)
 {
+    static const char *const composite[] = { "sm__throughput.", "dram__throughput.", "gpu__dram_throughput." };
+    for (size_t i = 0; i < p->numMetrics; i++)
+        for (size_t k = 0; k < sizeof composite / sizeof composite[0]; k++)
+            if (strncmp(p->ppMetricNames[i], composite[k], strlen(composite[k])) == 0) g_composite = 1;
     return p->numMetrics ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
 }
 
@@ -413,6 +422,13 @@ CUptiResult CUPTIAPI cuptiProfilerHostGetConfigImageSize(cp_host_config_size_par
 CUptiResult CUPTIAPI cuptiProfilerHostGetConfigImage(cp_host_config_params *p)
 {
     memset(p->pConfigImage, 1, p->configImageSize);
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiProfilerHostGetNumOfPasses(cp_host_passes_params *p)
+{
+    if (!p->pConfigImage) return CUPTI_ERROR_INVALID_PARAMETER;
+    p->numOfPasses = pm_fails("multipass") && g_composite ? 2 : 1;
     return CUPTI_SUCCESS;
 }
 
@@ -433,6 +449,7 @@ CUptiResult CUPTIAPI cuptiPmSamplingSetConfig(CUpti_PmSampling_SetConfig_Params 
 {
     if (pm_fails("sysclk-only") && p->triggerMode == CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL)
         return CUPTI_ERROR_NOT_SUPPORTED;
+    if (pm_fails("multipass") && g_composite) return CUPTI_ERROR_NOT_SUPPORTED;
     return p->pConfig && p->samplingInterval ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
 }
 
