@@ -94,6 +94,47 @@ void train_step_here(void)
     sink++;
 }
 
+/* A statically linked CUDA runtime's entry point and a C++ function of the
+ * program, under the names nvcc's objects give them. */
+void static_runtime_entry(void) __asm__("cudaMemcpy") __attribute__((noinline, used));
+void static_runtime_entry(void)
+{
+    static volatile int sink;
+    sink++;
+}
+void cxx_function(void) __asm__("_Z10sync_stepsPf") __attribute__((noinline, used));
+void cxx_function(void)
+{
+    static volatile int sink;
+    sink++;
+}
+
+/* The program's frame is the first outside the CUDA runtime linked into it
+ * (the H200's C sync case named trace_cases:cudaMemcpy), and its C++ name is
+ * written as in the source (_Z10sync_stepsPf -> sync_steps). */
+static void test_static_runtime(void)
+{
+    static fbuf f;
+    char exe[1024];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    CHECK(l > 0);
+    exe[l > 0 ? l : 0] = '\0';
+    dl_iterate_phdr(first_object, NULL);
+    uint64_t pcs[2] = { (uint64_t)(uintptr_t)&static_runtime_entry + 1, (uint64_t)(uintptr_t)&cxx_function + 1 };
+    put_hdr(&f, 9);
+    put_module(&f, self.lo, self.hi, self.bias, exe);
+    put_stack(&f, 77, pcs, 2);
+    cp_trace t;
+    char err[128];
+    CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == 0);
+    CHECK_I64(cp_trace_symbolise(&t), 0);
+    const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+    char want[1100];
+    snprintf(want, sizeof want, "%s:sync_steps", base);
+    CHECK_STR(t.stacks[0].where, want);
+    cp_trace_free(&t);
+}
+
 static void test_records(void)
 {
     static fbuf f;
@@ -398,6 +439,7 @@ static void test_load_dir(void)
 int main(void)
 {
     RUN(test_records);
+    RUN(test_static_runtime);
     RUN(test_python_frames);
     RUN(test_perfmap);
     RUN(test_symbolise);

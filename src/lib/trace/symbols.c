@@ -291,6 +291,45 @@ static int runtime_module(const char *base)
     return 0;
 }
 
+/* The CUDA runtime linked into the program itself (nvcc links libcudart
+ * statically by default): its API entry points (cudaMemcpy ...) and its
+ * internals (cudart::..., __cudart...) are CUDA's frames, not the program's. */
+static int runtime_symbol(const char *name)
+{
+    if (strncmp(name, "cuda", 4) == 0 && name[4] >= 'A' && name[4] <= 'Z') return 1;
+    return strncmp(name, "__cuda", 6) == 0 || strncmp(name, "cudart", 6) == 0 || strncmp(name, "_ZN6cudart", 10) == 0;
+}
+
+/* A C++ function name as written, for the common Itanium forms: _Z3fooPf
+ * -> foo, _ZN2ns3fooEv -> ns::foo (const/volatile marks after N skipped).
+ * Anything else (templates, operators, substitutions) stays as it is. */
+static void demangle(const char *m, char *out, size_t n)
+{
+    snprintf(out, n, "%s", m);
+    if (strncmp(m, "_Z", 2) != 0) return;
+    const char *p = m + 2;
+    int nested = *p == 'N';
+    if (nested) {
+        p++;
+        while (*p == 'K' || *p == 'V' || *p == 'r') p++;
+    }
+    char buf[512];
+    size_t k = 0;
+    for (int part = 0;; part++) {
+        if (*p < '1' || *p > '9') break;
+        unsigned long len = strtoul(p, (char **)&p, 10);
+        if (len == 0 || len > strlen(p) || k + len + 3 >= sizeof buf) return;
+        if (part) { buf[k++] = ':'; buf[k++] = ':'; }
+        memcpy(buf + k, p, len);
+        k += len;
+        p += len;
+        if (!nested) break;
+    }
+    if (!k || (nested && *p != 'E')) return;
+    buf[k] = '\0';
+    snprintf(out, n, "%s", buf);
+}
+
 typedef struct {
     uint64_t start;
     size_t i;                /* index in t->mods */
@@ -390,8 +429,12 @@ static int frame(ctx *c, uint64_t a, cp_buf *b, cp_buf *where)
     const sym *s = st ? sym_at(st, va) : NULL;
     if (s) cp_buf_printf(b, "%s+0x%llx (%s)", st->names + s->name, (unsigned long long)(va - s->value), base);
     else cp_buf_printf(b, "%s+0x%llx", base, (unsigned long long)va);
-    if (runtime_module(base) || !*base) return 0;
-    if (s) cp_buf_printf(where, "%s:%s", base, st->names + s->name);
+    if (runtime_module(base) || !*base || (s && runtime_symbol(st->names + s->name))) return 0;
+    if (s) {
+        char name[512];
+        demangle(st->names + s->name, name, sizeof name);
+        cp_buf_printf(where, "%s:%s", base, name);
+    }
     else cp_buf_printf(where, "%s+0x%llx", base, (unsigned long long)va);
     return 2;
 }
