@@ -327,6 +327,18 @@ static int sync_trace(const sync_call *c, size_t n, cp_trace *t)
     return 0;
 }
 
+/* The site's figures, as a test expects them. */
+static void check_site(const cp_trace_site *s, const char *where, const char *api, int64_t ns, uint64_t gaps,
+                       uint64_t sampled, uint64_t calls)
+{
+    CHECK(where ? s->where && strcmp(s->where, where) == 0 : s->where == NULL);
+    CHECK_STR(s->api, api);
+    CHECK_I64(s->ns, ns);
+    CHECK_I64(s->gaps, gaps);
+    CHECK_I64(s->sampled, sampled);
+    CHECK_I64(s->calls, calls);
+}
+
 /* Stacks are a sample: 8 cudaMemcpy of one thread, 4 with a stack (3 at
  * a.c:hot, 1 at b.c:cold); the other 4's time is shared 3:1, the remainder
  * of the integer shares to the larger, the sites adding up to idle_sync_ns. */
@@ -343,17 +355,8 @@ static void test_sampled_sites(void)
     const cp_trace_gpu *g = &r.gpus[0];
     CHECK_I64(g->idle_sync_ns, 801);
     CHECK_I64(g->nsites, 2);
-    CHECK_STR(g->sites[0].where, "a.c:hot");
-    CHECK_STR(g->sites[0].api, "cudaMemcpy");
-    CHECK_I64(g->sites[0].ns, 601);        /* 300 + 401 * 3/4 = 300.75, and the remainder 1 */
-    CHECK_I64(g->sites[0].gaps, 6);
-    CHECK_I64(g->sites[0].sampled, 3);
-    CHECK_I64(g->sites[0].calls, 6);
-    CHECK_STR(g->sites[1].where, "b.c:cold");
-    CHECK_I64(g->sites[1].ns, 200);        /* 100 + 401 / 4 = 100.25 */
-    CHECK_I64(g->sites[1].gaps, 2);
-    CHECK_I64(g->sites[1].sampled, 1);
-    CHECK_I64(g->sites[1].calls, 2);
+    check_site(&g->sites[0], "a.c:hot", "cudaMemcpy", 601, 6, 3, 6);    /* 300 + 401 * 3/4 = 300.75, +1 remainder */
+    check_site(&g->sites[1], "b.c:cold", "cudaMemcpy", 200, 2, 1, 2);   /* 100 + 401 / 4 = 100.25 */
     char *s = render(0, &r);
     CHECK(s && strstr(s, " 75.0 % of idle time: synchronisation from a.c:hot (cudaMemcpy), 6 gap(s), 3 of 6 calls' "
                          "stacks taken: the rest shared out as those\n"));
@@ -386,22 +389,9 @@ static void test_sampled_threads(void)
     const cp_trace_gpu *g = &r.gpus[0];
     CHECK_I64(g->idle_sync_ns, 500);
     CHECK_I64(g->nsites, 3);
-    CHECK_STR(g->sites[0].where, "b.c:two");
-    CHECK_I64(g->sites[0].ns, 250);
-    CHECK_I64(g->sites[0].gaps, 2);
-    CHECK_I64(g->sites[0].sampled, 1);
-    CHECK_I64(g->sites[0].calls, 2);
-    CHECK_STR(g->sites[1].where, "a.c:one");
-    CHECK_I64(g->sites[1].ns, 150);
-    CHECK_I64(g->sites[1].gaps, 2);
-    CHECK_I64(g->sites[1].sampled, 1);
-    CHECK_I64(g->sites[1].calls, 2);
-    CHECK(g->sites[2].where == NULL);
-    CHECK_STR(g->sites[2].api, "cudaDeviceSynchronize");
-    CHECK_I64(g->sites[2].ns, 100);
-    CHECK_I64(g->sites[2].gaps, 1);
-    CHECK_I64(g->sites[2].sampled, 0);
-    CHECK_I64(g->sites[2].calls, 1);
+    check_site(&g->sites[0], "b.c:two", "cudaMemcpy", 250, 2, 1, 2);
+    check_site(&g->sites[1], "a.c:one", "cudaMemcpy", 150, 2, 1, 2);
+    check_site(&g->sites[2], NULL, "cudaDeviceSynchronize", 100, 1, 0, 1);
     CHECK_I64(g->sites[0].ns + g->sites[1].ns + g->sites[2].ns, g->idle_sync_ns);
     char *s = render(0, &r);
     CHECK(s && strstr(s, " 20.0 % of idle time: synchronisation from a place not recorded (cudaDeviceSynchronize), 1 gap(s)\n"));
