@@ -262,6 +262,8 @@ typedef struct {
     const char *api;         /* the synchronising call, or NULL: none named */
     int64_t ns;
     uint64_t gaps;
+    uint64_t sampled;        /* synchronising calls whose stack names this place */
+    uint64_t calls;          /* sampled, and the calls without a stack shared out as those (their ns and gaps too) */
 } cp_trace_site;
 
 typedef struct {

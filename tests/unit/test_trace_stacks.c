@@ -296,25 +296,26 @@ static void test_symbolise(void)
     CHECK_STR(t.stacks[3].where, "a.py:f");
     const cp_trace_gpu *g = &r.gpus[0];
     CHECK_I64(g->idle_sync_ns, 600);
-    CHECK_I64(g->nsites, 2);
+    CHECK_I64(g->nsites, 1);               /* the call without a stack: counted as the two with one */
     CHECK_STR(g->sites[0].where, "train.py:step");
     CHECK_STR(g->sites[0].api, "cudaStreamSynchronize");
-    CHECK_I64(g->sites[0].ns, 400);
-    CHECK_I64(g->sites[0].gaps, 2);
-    CHECK(g->sites[1].where == NULL);
-    CHECK_I64(g->sites[1].ns, 200);
+    CHECK_I64(g->sites[0].ns, 600);
+    CHECK_I64(g->sites[0].gaps, 3);
+    CHECK_I64(g->sites[0].sampled, 2);
+    CHECK_I64(g->sites[0].calls, 3);
     CHECK_I64(g->ngaps, 3);
     CHECK_STR(g->gaps[0].where, "train.py:step");
     CHECK(g->gaps[2].where == NULL && g->gaps[2].stack == NULL);
     char *s = render(0, &r);
-    CHECK(s && strstr(s, " 66.7 % of idle time: synchronisation from train.py:step (cudaStreamSynchronize), 2 gap(s)"));
-    CHECK(s && strstr(s, " 33.3 % of idle time: synchronisation from a place not recorded (cudaStreamSynchronize)"));
+    CHECK(s && strstr(s, "100.0 % of idle time: synchronisation from train.py:step (cudaStreamSynchronize), 3 gap(s), "
+                         "2 of 3 calls' stacks taken: the rest shared out as those\n"));
+    CHECK(s && !strstr(s, "a place not recorded"));
     CHECK(s && strstr(s, "cudaStreamSynchronize from train.py:step\n"));
     free(s);
     s = render(1, &r);
     CHECK(s && json_ok(s));
-    CHECK(s && strstr(s, "\"sync_sites\": [{\"where\": \"train.py:step\", \"api\": \"cudaStreamSynchronize\", \"ns\": 400, "
-                         "\"idle_share\": 0.6666666667, \"gaps\": 2}, {\"where\": null"));
+    CHECK(s && strstr(s, "\"sync_sites\": [{\"where\": \"train.py:step\", \"api\": \"cudaStreamSynchronize\", \"ns\": 600, "
+                         "\"idle_share\": 1, \"gaps\": 3, \"sampled\": 2, \"calls\": 3}]"));
     CHECK(s && strstr(s, "\"stacks\": 4"));
     static char schema[16384];
     CHECK(schema_load("docs/trace.schema.json", schema, sizeof schema));
@@ -327,6 +328,121 @@ static void test_symbolise(void)
     t.mods[0].path = cp_strdup("/nonexistent/prog");
     CHECK_I64(cp_trace_symbolise(&t), 0);
     CHECK(t.stacks[2].where && strncmp(t.stacks[2].where, "prog+0x", 7) == 0);
+    cp_trace_free(&t);
+}
+
+/* One synchronising call per gap: kernels end to end with a gap before
+ * each next one, the call waiting from before the gap to its end. */
+typedef struct {
+    int64_t len;             /* the gap's length */
+    uint32_t name;           /* 2 cudaMemcpy, 3 cudaDeviceSynchronize */
+    uint64_t tid;
+    const char *where;       /* its stack's place, or NULL: no stack */
+} sync_call;
+
+/* Parse the trace of the calls c[0..n) and give the stacks their places (no symbolisation). */
+static int sync_trace(const sync_call *c, size_t n, cp_trace *t)
+{
+    static fbuf f;
+    static const uint64_t pcs[] = { 0x1000 };
+    put_hdr(&f, 9);
+    put_str(&f, 1, "k");
+    put_str(&f, 2, "cudaMemcpy");
+    put_str(&f, 3, "cudaDeviceSynchronize");
+    int64_t at = 0;
+    put(&f, kern(0, 100));
+    for (size_t i = 0; i < n; i++) {
+        int64_t gs = at + 100, ge = gs + c[i].len;
+        cp_trace_rec r = api(gs - 50, ge, c[i].name, (uint32_t)(700 + i));
+        r.tid = c[i].tid;
+        put(&f, r);
+        if (c[i].where) put_stack(&f, (uint32_t)(700 + i), pcs, 1);
+        put(&f, kern(ge, ge + 100));
+        at = ge;
+    }
+    char err[128];
+    if (cp_trace_parse(f.b, f.n, t, err, sizeof err) != 0) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (c[i].where && k < t->nstacks) t->stacks[k++].where = cp_strdup(c[i].where);
+    return 0;
+}
+
+/* The site's figures, as a test expects them. */
+static void check_site(const cp_trace_site *s, const char *where, const char *api, int64_t ns, uint64_t gaps,
+                       uint64_t sampled, uint64_t calls)
+{
+    CHECK(where ? s->where && strcmp(s->where, where) == 0 : s->where == NULL);
+    CHECK_STR(s->api, api);
+    CHECK_I64(s->ns, ns);
+    CHECK_I64(s->gaps, gaps);
+    CHECK_I64(s->sampled, sampled);
+    CHECK_I64(s->calls, calls);
+}
+
+/* Stacks are a sample: 8 cudaMemcpy of one thread, 4 with a stack (3 at
+ * a.c:hot, 1 at b.c:cold); the other 4's time is shared 3:1, the remainder
+ * of the integer shares to the larger, the sites adding up to idle_sync_ns. */
+static void test_sampled_sites(void)
+{
+    static const sync_call c[] = {
+        { 100, 2, 1, "a.c:hot" }, { 100, 2, 1, "a.c:hot" }, { 100, 2, 1, "b.c:cold" }, { 100, 2, 1, "a.c:hot" },
+        { 100, 2, 1, NULL }, { 100, 2, 1, NULL }, { 100, 2, 1, NULL }, { 101, 2, 1, NULL },
+    };
+    cp_trace t;
+    CHECK_I64(sync_trace(c, sizeof c / sizeof c[0], &t), 0);
+    cp_trace_report r;
+    CHECK(cp_trace_analyze(&t, 1, NULL, &r) == 0);
+    const cp_trace_gpu *g = &r.gpus[0];
+    CHECK_I64(g->idle_sync_ns, 801);
+    CHECK_I64(g->nsites, 2);
+    check_site(&g->sites[0], "a.c:hot", "cudaMemcpy", 601, 6, 3, 6);    /* 300 + 401 * 3/4 = 300.75, +1 remainder */
+    check_site(&g->sites[1], "b.c:cold", "cudaMemcpy", 200, 2, 1, 2);   /* 100 + 401 / 4 = 100.25 */
+    char *s = render(0, &r);
+    CHECK(s && strstr(s, " 75.0 % of idle time: synchronisation from a.c:hot (cudaMemcpy), 6 gap(s), 3 of 6 calls' "
+                         "stacks taken: the rest shared out as those\n"));
+    CHECK(s && strstr(s, " 25.0 % of idle time: synchronisation from b.c:cold (cudaMemcpy), 2 gap(s), 1 of 2 calls' "));
+    CHECK(s && !strstr(s, "a place not recorded"));
+    free(s);
+    s = render(1, &r);
+    CHECK(s && json_ok(s));
+    CHECK(s && strstr(s, "\"ns\": 601, \"idle_share\": 0.7503121099, \"gaps\": 6, \"sampled\": 3, \"calls\": 6}"));
+    free(s);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+}
+
+/* The same thread's stacks first, then any thread's; an API with no stack
+ * at all stays a place not recorded. */
+static void test_sampled_threads(void)
+{
+    static const sync_call c[] = {
+        { 100, 2, 1, "a.c:one" },   /* thread 1 */
+        { 100, 2, 2, "b.c:two" },   /* thread 2 */
+        { 100, 2, 2, NULL },        /* thread 2's: to b.c:two only */
+        { 100, 3, 1, NULL },        /* cudaDeviceSynchronize: no stack of it anywhere */
+        { 100, 2, 3, NULL },        /* thread 3 has none: 1:1 over both, the odd gap to the first */
+    };
+    cp_trace t;
+    CHECK_I64(sync_trace(c, sizeof c / sizeof c[0], &t), 0);
+    cp_trace_report r;
+    CHECK(cp_trace_analyze(&t, 1, NULL, &r) == 0);
+    const cp_trace_gpu *g = &r.gpus[0];
+    CHECK_I64(g->idle_sync_ns, 500);
+    CHECK_I64(g->nsites, 3);
+    check_site(&g->sites[0], "b.c:two", "cudaMemcpy", 250, 2, 1, 2);
+    check_site(&g->sites[1], "a.c:one", "cudaMemcpy", 150, 2, 1, 2);
+    check_site(&g->sites[2], NULL, "cudaDeviceSynchronize", 100, 1, 0, 1);
+    CHECK_I64(g->sites[0].ns + g->sites[1].ns + g->sites[2].ns, g->idle_sync_ns);
+    char *s = render(0, &r);
+    CHECK(s && strstr(s, " 20.0 % of idle time: synchronisation from a place not recorded (cudaDeviceSynchronize), 1 gap(s)\n"));
+    free(s);
+    s = render(1, &r);
+    CHECK(s && json_ok(s));
+    CHECK(s && strstr(s, "{\"where\": null, \"api\": \"cudaDeviceSynchronize\", \"ns\": 100, \"idle_share\": 0.2, "
+                         "\"gaps\": 1, \"sampled\": 0, \"calls\": 1}"));
+    free(s);
+    cp_trace_report_free(&r);
     cp_trace_free(&t);
 }
 
@@ -443,6 +559,8 @@ int main(void)
     RUN(test_python_frames);
     RUN(test_perfmap);
     RUN(test_symbolise);
+    RUN(test_sampled_sites);
+    RUN(test_sampled_threads);
     RUN(test_elf);
     RUN(test_alloc_failures);
     RUN(test_load_dir);

@@ -277,26 +277,122 @@ static int push_call(call **v, size_t *n, size_t *cap, call c)
 
 static int same(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
 
-/* Add ns of sync idle time to the site (where, api); 0, or -1 (out of memory). */
-static int add_site(cp_trace_gpu *g, size_t *cap, const char *where, const char *api, int64_t ns)
-{
-    for (size_t i = 0; i < g->nsites; i++)
-        if (same(g->sites[i].where, where) && same(g->sites[i].api, api)) {
-            g->sites[i].ns = cp_trace_sat_add(g->sites[i].ns, ns);
-            g->sites[i].gaps++;
-            return 0;
-        }
-    cp_trace_site *p = grown(g->sites, g->nsites, cap, sizeof *p);
-    if (!p) return -1;
-    g->sites = p;
-    g->sites[g->nsites++] = (cp_trace_site){ where, api, ns, 1 };
-    return 0;
-}
-
 static int by_site_ns(const void *a, const void *b)
 {
     const cp_trace_site *x = a, *y = b;
     return x->ns > y->ns ? -1 : x->ns < y->ns;
+}
+
+/* Sync idle time by (place, API call, host thread) before the calls without
+ * a stack are shared out: where NULL is such calls. */
+typedef struct {
+    const char *where, *api;
+    uint64_t tid;
+    int64_t ns;
+    uint64_t gaps, calls;    /* calls: distinct synchronising calls (with a stack, where set) */
+    int64_t sh_ns;           /* shares of the calls without a stack that this one took */
+    uint64_t sh_gaps, sh_calls;
+} part;
+
+/* Add a gap's ns to the part (where, api, tid), a new call if fresh; 0, or -1 (out of memory). */
+static int add_part(part **v, size_t *n, size_t *cap, const char *where, const char *api, uint64_t tid,
+                    int64_t ns, int fresh)
+{
+    for (size_t i = 0; i < *n; i++) {
+        part *p = &(*v)[i];
+        if (same(p->where, where) && same(p->api, api) && p->tid == tid) {
+            p->ns = cp_trace_sat_add(p->ns, ns);
+            p->gaps++;
+            p->calls += (uint64_t)fresh;
+            return 0;
+        }
+    }
+    part *q = grown(*v, *n, cap, sizeof *q);
+    if (!q) return -1;
+    *v = q;
+    (*v)[(*n)++] = (part){ where, api, tid, ns, 1, (uint64_t)fresh, 0, 0, 0 };
+    return 0;
+}
+
+/* x * w / sum without overflow (w <= sum, sum > 0). */
+static int64_t share_of(int64_t x, uint64_t w, uint64_t sum)
+{
+    return (x / (int64_t)sum) * (int64_t)w + (int64_t)((uint64_t)(x % (int64_t)sum) * w / sum);
+}
+
+/* Share the unrecorded part u out over the recorded parts of its API call in
+ * its thread (all: in any thread), in proportion to their calls; integer
+ * shares, the remainder to the one with the most calls.  1 if it was shared. */
+static int share_out(part *v, size_t n, const part *u, int all)
+{
+    uint64_t sum = 0;
+    size_t big = n;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].where && v[i].calls && same(v[i].api, u->api) && (all || v[i].tid == u->tid)) {
+            sum += v[i].calls;
+            if (big == n || v[i].calls > v[big].calls) big = i;
+        }
+    if (!sum) return 0;
+    int64_t ns = 0;
+    uint64_t gaps = 0, calls = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].where && v[i].calls && same(v[i].api, u->api) && (all || v[i].tid == u->tid)) {
+            int64_t a = share_of(u->ns, v[i].calls, sum);
+            uint64_t b = (uint64_t)share_of((int64_t)u->gaps, v[i].calls, sum);
+            uint64_t c = (uint64_t)share_of((int64_t)u->calls, v[i].calls, sum);
+            v[i].sh_ns += a;
+            v[i].sh_gaps += b;
+            v[i].sh_calls += c;
+            ns += a;
+            gaps += b;
+            calls += c;
+        }
+    v[big].sh_ns += u->ns - ns;
+    v[big].sh_gaps += u->gaps - gaps;
+    v[big].sh_calls += u->calls - calls;
+    return 1;
+}
+
+/* Add to the site (where, api); 0, or -1 (out of memory). */
+static int add_site(cp_trace_gpu *g, size_t *cap, const char *where, const char *api, int64_t ns, uint64_t gaps,
+                    uint64_t sampled, uint64_t calls)
+{
+    for (size_t i = 0; i < g->nsites; i++) {
+        cp_trace_site *s = &g->sites[i];
+        if (same(s->where, where) && same(s->api, api)) {
+            s->ns = cp_trace_sat_add(s->ns, ns);
+            s->gaps += gaps;
+            s->sampled += sampled;
+            s->calls += calls;
+            return 0;
+        }
+    }
+    cp_trace_site *p = grown(g->sites, g->nsites, cap, sizeof *p);
+    if (!p) return -1;
+    g->sites = p;
+    g->sites[g->nsites++] = (cp_trace_site){ where, api, ns, gaps, sampled, calls };
+    return 0;
+}
+
+/* The sites from the parts: the time of synchronising calls without a stack
+ * is sampling's, shared out as the recorded calls of the same API in the same
+ * thread (else in any thread) were; where none of that API has a stack, it
+ * stays "a place not recorded".  The sites' ns add up to the parts'. */
+static int sites_of(cp_trace_gpu *g, part *v, size_t n)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!v[i].where && (share_out(v, n, &v[i], 0) || share_out(v, n, &v[i], 1))) v[i].ns = -1;
+    for (size_t i = 0; i < n; i++) {
+        const part *p = &v[i];
+        if (p->ns < 0) continue;     /* shared out */
+        int rc = p->where ? add_site(g, &cap, p->where, p->api, cp_trace_sat_add(p->ns, p->sh_ns), p->gaps + p->sh_gaps,
+                                     p->calls, p->calls + p->sh_calls)
+                          : add_site(g, &cap, NULL, p->api, p->ns, p->gaps, 0, p->calls);
+        if (rc < 0) return -1;
+    }
+    if (g->sites) qsort(g->sites, g->nsites, sizeof *g->sites, by_site_ns);
+    return 0;
 }
 
 static cp_trace_verdict verdict_of(const cp_trace_gpu *g)
@@ -317,8 +413,10 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
 {
     ivec all = { 0 }, np = { 0 }, sync = { 0 }, load = { 0 };
     cp_trace_gap *gaps = NULL;
-    size_t ngaps = 0, capg = 0, ncalls = 0, capc = 0, nact = 0, capa = 0, caps = 0, nkeys = 0;
+    size_t ngaps = 0, capg = 0, ncalls = 0, capc = 0, nact = 0, capa = 0, nparts = 0, capp = 0, nkeys = 0;
     call *calls = NULL, *act = NULL;
+    part *parts = NULL;
+    const cp_trace_rec *last = NULL;
     stack_key *keys = NULL;
     int rc = -1;
     memset(g, 0, sizeof *g);
@@ -426,14 +524,18 @@ static int analyze_gpu(const cp_trace *t, uint32_t dev, int64_t s0, int64_t s1, 
             }
             const cp_trace_stack *st = best && nkeys ? stack_of(keys, nkeys, best->r->corr) : NULL;
             const char *where = !st ? NULL : st->where ? st->where : CP_TRACE_NO_PROGRAM_FRAME;
-            if (add_site(g, &caps, where, best ? cp_trace_str(t, best->r->name) : NULL, sy) < 0) goto out;
+            int fresh = best && best->r != last;      /* a call waits across the gaps it spans: counted once */
+            if (best) last = best->r;
+            if (add_part(&parts, &nparts, &capp, where, best ? cp_trace_str(t, best->r->name) : NULL,
+                         best ? best->r->tid : 0, sy, fresh) < 0)
+                goto out;
         }
         cp_trace_gap *gv = grown(gaps, ngaps, &capg, sizeof *gv);
         if (!gv) goto out;
         gaps = gv;
         gaps[ngaps++] = (cp_trace_gap){ gs, ge, kind, NULL, NULL, NULL };
     }
-    if (g->sites) qsort(g->sites, g->nsites, sizeof *g->sites, by_site_ns);
+    if (sites_of(g, parts, nparts) < 0) goto out;
     if (gaps) qsort(gaps, ngaps, sizeof *gaps, by_gap_len);
     if (ngaps > (size_t)o->top_gaps) ngaps = (size_t)(o->top_gaps > 0 ? o->top_gaps : 0);
     for (size_t i = 0; i < ngaps; i++) api_during(t, keys, nkeys, &gaps[i]);
@@ -465,6 +567,7 @@ out:
     free(gaps);
     free(calls);
     free(act);
+    free(parts);
     free(keys);
     return rc;
 }

@@ -145,7 +145,11 @@ static void text_sites(FILE *out, const cp_trace_gpu *g, uint64_t stacks)
         cp_text_put(out, s->where ? s->where : "a place not recorded");
         fputs(" (", out);
         cp_text_put(out, s->api ? s->api : "no API call named");
-        fprintf(out, "), %" PRIu64 " gap(s)\n", s->gaps);
+        fprintf(out, "), %" PRIu64 " gap(s)", s->gaps);
+        if (s->where && s->calls > s->sampled)      /* sampling: the calls without a stack, shared out */
+            fprintf(out, ", %" PRIu64 " of %" PRIu64 " calls' stacks taken: the rest shared out as those", s->sampled,
+                    s->calls);
+        fputc('\n', out);
     }
     if (g->nsites > TOP_SITES) fprintf(out, "    ... and %zu more places\n", g->nsites - TOP_SITES);
     if (!stacks)
@@ -382,6 +386,8 @@ int cp_trace_render_json(FILE *out, const cp_trace_report *r)
             jnum(out, "ns", g->sites[k].ns, &e);
             jdbl(out, "idle_share", g->span_ns > g->busy_ns ? (double)g->sites[k].ns / (double)(g->span_ns - g->busy_ns) : 0.0, &e);
             jnum(out, "gaps", (int64_t)g->sites[k].gaps, &e);
+            jnum(out, "sampled", (int64_t)g->sites[k].sampled, &e);
+            jnum(out, "calls", (int64_t)g->sites[k].calls, &e);
             fputc('}', out);
         }
         fputc(']', out);
