@@ -4,23 +4,22 @@
  * library's one subscriber) runs on the program's own thread at the entry
  * and exit of the API calls it is enabled for: by default only the
  * synchronising calls' ids (sync_rt and sync_drv below: the waits,
- * *Synchronize* and the copies without Async, as cp_trace_is_sync_name
- * names them), one cuptiEnableCallback each, so that the program's other
- * calls (a launch,
- * ~11 calls a PyTorch op) cost nothing; the whole runtime and driver API
- * domains only when the user asks for sampled stacks of the other calls
+ * *Synchronize* and the copies without Async, as cp_trace_is_sync_name names
+ * them), one cuptiEnableCallback each, so that the program's other calls (a
+ * launch, ~11 calls a PyTorch op) cost nothing; the whole runtime and driver
+ * API domains only when the user asks for sampled stacks of the other calls
  * (CUPROBE_TRACE_STACK_EVERY=N > 0: one in N, at most STACKS_PER_S a
- * second).  The stack is taken at the call's EXIT: the frames are the
- * same, the wait is over, and the call starts when the program made it
- * (an unwind at the entry of a sync delays the call past the moment the
- * GPU runs dry, so the idle gap would no longer begin inside it).  A
- * synchronising call's stack is always taken (up to SYNC_STACKS_PER_S a
- * second: a program that syncs more often than that is told so by its sync
- * share anyway): the native stack with glibc's backtrace() (at most
- * CP_TRACE_MAX_DEPTH frames), encoded as a STACK record (the call's
- * correlation id, the same at exit as at entry, the thread, the return
- * addresses).  A driver call made inside an enabled runtime call is not
- * taken again: the runtime call's stack holds it.
+ * second).  The stack is taken at the call's EXIT: the frames are the same,
+ * the wait is over, and the call starts when the program made it (an unwind
+ * at the entry of a sync delays the call past the moment the GPU runs dry,
+ * so the idle gap would no longer begin inside it).  A synchronising call's
+ * stack is always taken (up to SYNC_STACKS_PER_S a second: a program that
+ * syncs more often than that is told so by its sync share anyway): the
+ * native stack with glibc's backtrace() (at most CP_TRACE_MAX_DEPTH frames),
+ * encoded as a STACK record (the call's correlation id, the same at exit as
+ * at entry, the thread, the return addresses).  A driver call made inside an
+ * enabled runtime call is not taken again: the runtime call's stack holds
+ * it.
  *
  * The addresses mean something only beside the loaded objects: MODULE
  * records (path, address range, load bias) for every object
