@@ -170,7 +170,8 @@ void cli_print_man(FILE *out)
           ".TP\n.B CUPROBE_TRACE_COUNTERS_US\n"
           "trace \\-\\-counters: the PM sampling interval in microseconds (default 100)\n", out);
     fputs(".TP\n.B CUPROBE_TRACE_STACKS=0\ntrace without host call stacks (trace)\n.TP\n.B CUPROBE_TRACE_STACK_EVERY=N\n"
-          "take the stack of one in N API calls that do not synchronise (default 100; 0: none) (trace)\n.TP\n"
+          "also take the stack of one in N API calls that do not synchronise (default 0: none; N > 0 makes CUPTI call "
+          "back at every API call, which costs the program time at each) (trace)\n.TP\n"
           ".B PYTHONPERFSUPPORT\nset to 1 for the traced program unless set already, so that CPython 3.12+ names its "
           "functions in /tmp/perf\\-PID.map (kept in the trace folder) (trace)\n", out);
 }

@@ -1,16 +1,25 @@
 /*
  * Where in the program: the host call stack at CUDA API calls, for
- * libcuprobe-trace.so (see trace_stacks.h).  CUPTI's callback API (the
- * runtime and driver API domains, on the library's one subscriber) runs on
- * the program's own thread at every API call's entry; for a synchronising call (the rule of
- * cp_trace_is_sync_name: *Synchronize*, copies without Async) always (up to
- * SYNC_STACKS_PER_S a second: an unwind costs microseconds, and a program
- * that syncs more often than that is told so by its sync share anyway), for
- * any other call one in CUPROBE_TRACE_STACK_EVERY (default 100) and at most
- * STACKS_PER_S a second, it takes the native stack with glibc's backtrace()
- * (at most CP_TRACE_MAX_DEPTH frames) and encodes a STACK record (the call's
- * correlation id, the thread, the return addresses).  A driver call made
- * inside a runtime call is not taken again: the runtime call's stack holds it.
+ * libcuprobe-trace.so (see trace_stacks.h).  CUPTI's callback API (on the
+ * library's one subscriber) runs on the program's own thread at the entry
+ * and exit of the API calls it is enabled for: by default only the
+ * synchronising calls' ids (sync_rt and sync_drv below: the waits,
+ * *Synchronize* and the copies without Async, as cp_trace_is_sync_name names
+ * them), one cuptiEnableCallback each, so that the program's other calls (a
+ * launch, ~11 calls a PyTorch op) cost nothing; the whole runtime and driver
+ * API domains only when the user asks for sampled stacks of the other calls
+ * (CUPROBE_TRACE_STACK_EVERY=N > 0: one in N, at most STACKS_PER_S a
+ * second).  The stack is taken at the call's EXIT: the frames are the same,
+ * the wait is over, and the call starts when the program made it (an unwind
+ * at the entry of a sync delays the call past the moment the GPU runs dry,
+ * so the idle gap would no longer begin inside it).  A synchronising call's
+ * stack is always taken (up to SYNC_STACKS_PER_S a second: a program that
+ * syncs more often than that is told so by its sync share anyway): the
+ * native stack with glibc's backtrace() (at most CP_TRACE_MAX_DEPTH frames),
+ * encoded as a STACK record (the call's correlation id, the same at exit as
+ * at entry, the thread, the return addresses).  A driver call made inside an
+ * enabled runtime call is not taken again: the runtime call's stack holds
+ * it.
  *
  * The addresses mean something only beside the loaded objects: MODULE
  * records (path, address range, load bias) for every object
@@ -48,7 +57,7 @@
 #define PENDING_MAX (16u << 20)
 #define STACKS_PER_S 200             /* sampled calls' stacks a second, at most */
 #define SYNC_STACKS_PER_S 1000       /* synchronising calls' stacks a second, at most (a stack costs ~5 us) */
-#define DEFAULT_EVERY 100
+#define DEFAULT_EVERY 0               /* sampled stacks of other calls: only when asked */
 #define MAX_CBID 8192u
 
 typedef struct {
@@ -57,6 +66,7 @@ typedef struct {
 
 static struct {
     CUptiResult (*EnableDomain)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain);
+    CUptiResult (*EnableCallback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
     CUptiResult (*GetResultString)(CUptiResult, const char **);
 } cb;
 
@@ -97,7 +107,7 @@ static struct {
 
 #define PY_FRAMES 8
 
-static _Thread_local int tl_in_runtime;   /* inside a runtime call: its driver calls are not taken */
+static _Thread_local int tl_in_runtime;   /* inside an enabled runtime call: its driver calls are not taken */
 static _Thread_local long tl_calls;
 
 /* Room for n more pending bytes (lock held); 0: past the bound or no memory. */
@@ -367,12 +377,14 @@ void cps_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const CUpti_CallbackData *d = data;
     int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
-    if (d->callbackSite == CUPTI_API_EXIT) {
-        if (runtime && tl_in_runtime > 0) tl_in_runtime--;
+    if (d->callbackSite == CUPTI_API_ENTER) {     /* only counted: the stack is taken at the exit */
+        if (runtime) tl_in_runtime++;
         return;
     }
-    if (runtime) tl_in_runtime++;
-    else if (tl_in_runtime > 0) return;           /* the runtime call around it has (or had) its turn */
+    if (d->callbackSite != CUPTI_API_EXIT) return;
+    if (runtime) {
+        if (tl_in_runtime > 0) tl_in_runtime--;
+    } else if (tl_in_runtime > 0) return;         /* the runtime call around it has its turn at its exit */
     if (!atomic_load_explicit(&sk.on, memory_order_relaxed)) return;
     int sync = is_sync_call(runtime, cbid, d->functionName);
     if (sync ? !within(&sk.syncs, SYNC_STACKS_PER_S) : !sample_now()) return;
@@ -380,6 +392,104 @@ void cps_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void
 }
 
 /* ------------------------------------------------------ start and end -- */
+
+/* The synchronising calls (cp_trace_is_sync_name's rule), every version
+ * CUPTI names: the callbacks enabled when no sampled stacks are asked. */
+static const CUpti_CallbackId sync_rt[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DArrayToArray_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DArrayToArray_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DFromArray_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DFromArray_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DToArray_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DToArray_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3D_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3D_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DPeer_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DPeer_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyArrayToArray_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyArrayToArray_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromArray_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromArray_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArray_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArray_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeer_v4000,
+};
+static const CUpti_CallbackId sync_drv[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoA,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoA_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoA_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoD,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoD_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoD_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoA,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoA_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoA_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoH,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoH_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoH_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoA,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoA_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoA_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DUnaligned,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DUnaligned_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DUnaligned_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy3D,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy3D_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy3D_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DPeer,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DPeer_ptds,
+};
+
+/* Call back where stacks are due: the whole API domains when other calls
+ * are sampled, else the synchronising calls alone (an id this libcupti
+ * refuses, one it does not know, is left out).  0: refused, all of them. */
+static int enable_callbacks(CUpti_SubscriberHandle sub)
+{
+    if (sk.every > 0)
+        return cb.EnableDomain(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API) == CUPTI_SUCCESS &&
+               cb.EnableDomain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) == CUPTI_SUCCESS;
+    size_t on = 0;
+    for (size_t i = 0; i < sizeof sync_rt / sizeof sync_rt[0]; i++)
+        on += cb.EnableCallback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, sync_rt[i]) == CUPTI_SUCCESS;
+    for (size_t i = 0; i < sizeof sync_drv / sizeof sync_drv[0]; i++)
+        on += cb.EnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, sync_drv[i]) == CUPTI_SUCCESS;
+    return on > 0;
+}
 
 /* See trace_stacks.h. */
 int cps_start(void *cupti)
@@ -394,7 +504,8 @@ int cps_start(void *cupti)
         if (*end == '\0' && v >= 0) sk.every = v;
     }
 #define SYM(m, n) (*(void **)&cb.m = dlsym(cupti, n))
-    if (!dlsym(cupti, "cuptiSubscribe") || !SYM(EnableDomain, "cuptiEnableDomain")) {
+    if (!dlsym(cupti, "cuptiSubscribe") || !SYM(EnableDomain, "cuptiEnableDomain") ||
+        !SYM(EnableCallback, "cuptiEnableCallback")) {
         cp_inject_say("libcupti lacks the callback API; tracing without call stacks", NULL);
         return 0;
     }
@@ -415,8 +526,7 @@ int cps_start(void *cupti)
         cp_inject_say("CUPTI's callback API is held by another tool; tracing without call stacks", s ? s : "CUPTI error");
         return 0;
     }
-    if (cb.EnableDomain(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API) != CUPTI_SUCCESS ||
-        cb.EnableDomain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS) {
+    if (!enable_callbacks(sub)) {
         cp_inject_say("CUPTI would not call back at API calls; tracing without call stacks", NULL);
         return 0;
     }

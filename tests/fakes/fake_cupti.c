@@ -16,14 +16,20 @@
  *                             while it runs)
  *   FAKE_CUPTI_DROPPED=N      records it says it dropped
  *   FAKE_CUPTI_CB_BUSY=1      cuptiSubscribe fails (another tool holds the callback API)
+ *   FAKE_CUPTI_API_CB_REFUSE=1  cuptiEnableDomain / cuptiEnableCallback refuse the API domains
+ *   FAKE_CUPTI_CB_COUNT=1     at exit, say on stderr how many API callbacks were made
+ *                             ("fake_cupti: N API callbacks, of which L for launches")
  * CUPTI's one subscriber: cuptiSubscribe once a process (a second call fails as
  * CUPTI's does, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED), its callback
- * serving both cuptiEnableDomain (the API domains) and cuptiEnableCallback
- * (the resource domain).
- * The callback API: fake_cupti_call(cbid), which the test host calls as a
+ * serving both cuptiEnableDomain (the API domains: every id of the domain)
+ * and cuptiEnableCallback (one id of the API domains, or the resource domain).
+ * The callback API: fake_cupti_call(what), which the test host calls as a
  * program calls the runtime, runs the subscriber's callback at the entry and
- * exit of runtime call cbid (1 cudaDeviceSynchronize, 2 cudaLaunchKernel),
- * with a driver call (cuCtxSynchronize) inside each synchronisation; the
+ * exit of runtime call what (1 cudaDeviceSynchronize, 2 cudaLaunchKernel;
+ * the callback gets CUPTI's ids, CUPTI_RUNTIME_TRACE_CBID_...), with a
+ * driver call (cuCtxSynchronize) inside each synchronisation, each only
+ * where its id is enabled, the entry from fake_cupti_api_enter and the exit
+ * from fake_cupti_api_exit (so a stack names the site it was taken at); the
  * n-th synchronisation gets correlation id 100000 + n and the n-th launch
  * 10 + n, the ids the steps' API records of those calls carry.
  * PM sampling and the profiler host API (`cuprobe trace --counters`), left out
@@ -56,6 +62,9 @@
 static CUpti_CallbackFunc g_cb;
 static void *g_cb_user;
 static uint32_t g_syncs, g_launches;
+#define FAKE_MAX_CBID 4096u
+static unsigned char g_api_on[2][FAKE_MAX_CBID];   /* [driver, runtime][cbid]: called back */
+static unsigned long g_api_calls, g_launch_calls;
 static CUpti_BuffersCallbackRequestFunc g_req;
 static CUpti_BuffersCallbackCompleteFunc g_done;
 static int g_flushed;
@@ -119,34 +128,64 @@ CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle *sub, CUpti_CallbackF
 
 CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle sub, CUpti_CallbackDomain d)
 {
-    (void)enable;
-    (void)d;
-    return sub == (CUpti_SubscriberHandle)&g_cb ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
+    if (sub != (CUpti_SubscriberHandle)&g_cb) return CUPTI_ERROR_INVALID_PARAMETER;
+    int api = d == CUPTI_CB_DOMAIN_RUNTIME_API || d == CUPTI_CB_DOMAIN_DRIVER_API;
+    if (api && env("FAKE_CUPTI_API_CB_REFUSE", 0)) return CUPTI_ERROR_NOT_SUPPORTED;
+    if (api)
+        memset(g_api_on[d == CUPTI_CB_DOMAIN_RUNTIME_API], enable ? 1 : 0, FAKE_MAX_CBID);
+    return CUPTI_SUCCESS;
 }
 
 static void callback(CUpti_CallbackDomain d, uint32_t cbid, const char *name, uint32_t corr, CUpti_ApiCallbackSite site)
 {
+    if (cbid >= FAKE_MAX_CBID || !g_api_on[d == CUPTI_CB_DOMAIN_RUNTIME_API][cbid]) return;
     CUpti_CallbackData data;
     memset(&data, 0, sizeof data);
     data.callbackSite = site;
     data.functionName = name;
     data.correlationId = corr;
+    g_api_calls++;
+    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000) g_launch_calls++;
     g_cb(g_cb_user, d, cbid, &data);
 }
 
-/* A runtime call of the program (the test host's); not part of libcupti. */
-void fake_cupti_call(uint32_t cbid);
-void fake_cupti_call(uint32_t cbid)
+/* The entry and the exit of an API call, each its own frame. */
+void fake_cupti_api_enter(CUpti_CallbackDomain d, uint32_t cbid, const char *name, uint32_t corr) __attribute__((noinline));
+void fake_cupti_api_enter(CUpti_CallbackDomain d, uint32_t cbid, const char *name, uint32_t corr)
 {
-    if (!g_cb || (cbid != 1 && cbid != 2)) return;
-    const char *name = cbid == 1 ? "cudaDeviceSynchronize" : "cudaLaunchKernel";
-    uint32_t corr = cbid == 1 ? 100000 + g_syncs++ : 10 + g_launches++;
-    callback(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, name, corr, CUPTI_API_ENTER);
-    if (cbid == 1) {
-        callback(CUPTI_CB_DOMAIN_DRIVER_API, 126, "cuCtxSynchronize", corr + 50000, CUPTI_API_ENTER);
-        callback(CUPTI_CB_DOMAIN_DRIVER_API, 126, "cuCtxSynchronize", corr + 50000, CUPTI_API_EXIT);
+    callback(d, cbid, name, corr, CUPTI_API_ENTER);
+    __asm__ volatile("" ::: "memory");            /* no tail call: this frame stays on the stack */
+}
+void fake_cupti_api_exit(CUpti_CallbackDomain d, uint32_t cbid, const char *name, uint32_t corr) __attribute__((noinline));
+void fake_cupti_api_exit(CUpti_CallbackDomain d, uint32_t cbid, const char *name, uint32_t corr)
+{
+    callback(d, cbid, name, corr, CUPTI_API_EXIT);
+    __asm__ volatile("" ::: "memory");
+}
+
+static void __attribute__((destructor)) say_counts(void)
+{
+    if (env("FAKE_CUPTI_CB_COUNT", 0))
+        fprintf(stderr, "fake_cupti: %lu API callbacks, of which %lu for launches\n", g_api_calls, g_launch_calls);
+}
+
+/* A runtime call of the program (the test host's); not part of libcupti. */
+void fake_cupti_call(uint32_t what);
+void fake_cupti_call(uint32_t what)
+{
+    if (!g_cb || (what != 1 && what != 2)) return;
+    const char *name = what == 1 ? "cudaDeviceSynchronize" : "cudaLaunchKernel";
+    uint32_t cbid = what == 1 ? CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020
+                              : CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
+    uint32_t corr = what == 1 ? 100000 + g_syncs++ : 10 + g_launches++;
+    fake_cupti_api_enter(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, name, corr);
+    if (what == 1) {
+        fake_cupti_api_enter(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, "cuCtxSynchronize",
+                             corr + 50000);
+        fake_cupti_api_exit(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, "cuCtxSynchronize",
+                            corr + 50000);
     }
-    callback(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, name, corr, CUPTI_API_EXIT);
+    fake_cupti_api_exit(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, name, corr);
 }
 
 static size_t rec_size(CUpti_ActivityKind k)
@@ -347,6 +386,12 @@ CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t *t)
 CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t on, CUpti_SubscriberHandle sub, CUpti_CallbackDomain d, CUpti_CallbackId id)
 {
     if (sub != (CUpti_SubscriberHandle)&g_cb) return CUPTI_ERROR_INVALID_PARAMETER;
+    if (d == CUPTI_CB_DOMAIN_RUNTIME_API || d == CUPTI_CB_DOMAIN_DRIVER_API) {
+        if (env("FAKE_CUPTI_API_CB_REFUSE", 0)) return CUPTI_ERROR_NOT_SUPPORTED;
+        if (id >= FAKE_MAX_CBID) return CUPTI_ERROR_INVALID_PARAMETER;
+        g_api_on[d == CUPTI_CB_DOMAIN_RUNTIME_API][id] = on ? 1 : 0;
+        return CUPTI_SUCCESS;
+    }
     if (on && d == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && g_cb) {
         CUpti_ResourceData rd = { .context = (CUcontext)&dummy_host };    /* the program's first context */
         g_cb(g_cb_user, d, id, &rd);

@@ -21,7 +21,7 @@
  *   train N        N times train_step(): a launch and a synchronisation through
  *                  the fake libcupti's fake_cupti_call (its callback API)
  *   eval N         the same from eval_step()
- *   launch N       N launches alone (sampled stacks)
+ *   launch N       N launches alone (sampled stacks when CUPROBE_TRACE_STACK_EVERY asks)
  *   bench N        N synchronisations; the time per call on stderr
  *   perfmap        as CPython 3.12 does when PYTHONPERFSUPPORT=1 (only then):
  *                  write /tmp/perf-<pid>.map, here with one entry that names
