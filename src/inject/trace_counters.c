@@ -300,7 +300,12 @@ static void start_device(uint32_t device)
     d->host = hi.pHostObject;
     char tries[400] = "";
     size_t nt = 0, tried = 0;
-    for (size_t k = 0; k < N_SETS && !d->on; k++) {
+    /* The later sets reached a working configuration on the H200 (2026-12-01), but the process then
+     * ended in "double free" at exit, cause not yet found: until it is, only the first set is tried
+     * unless CUPROBE_TRACE_COUNTERS_SETS=all asks for every one (the tests over the fake do). */
+    const char *all = getenv("CUPROBE_TRACE_COUNTERS_SETS");
+    size_t nsets = all && strcmp(all, "all") == 0 ? N_SETS : 1;
+    for (size_t k = 0; k < nsets && !d->on; k++) {
         const char *m[3] = { sm_names[sets[k].sm], dram_names[sets[k].dram], dram_write };
         size_t nm = sets[k].dram == DRAMC_READ ? 3 : 2;
         int ok = 1;
