@@ -86,6 +86,17 @@ static int first_object(struct dl_phdr_info *info, size_t size, void *arg)
     return 1;
 }
 
+/* This test program's path into exe (and its mapping into self); returns
+ * its base name. */
+static const char *self_exe(char *exe, size_t n)
+{
+    ssize_t l = readlink("/proc/self/exe", exe, n - 1);
+    CHECK(l > 0);
+    exe[l > 0 ? l : 0] = '\0';
+    dl_iterate_phdr(first_object, NULL);
+    return strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+}
+
 /* A function of this program for the lookups to name. */
 void train_step_here(void) __attribute__((noinline));
 void train_step_here(void)
@@ -116,10 +127,7 @@ static void test_static_runtime(void)
 {
     static fbuf f;
     char exe[1024];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    CHECK(l > 0);
-    exe[l > 0 ? l : 0] = '\0';
-    dl_iterate_phdr(first_object, NULL);
+    const char *base = self_exe(exe, sizeof exe);
     uint64_t pcs[2] = { (uint64_t)(uintptr_t)&static_runtime_entry + 1, (uint64_t)(uintptr_t)&cxx_function + 1 };
     put_hdr(&f, 9);
     put_module(&f, self.lo, self.hi, self.bias, exe);
@@ -128,7 +136,6 @@ static void test_static_runtime(void)
     char err[128];
     CHECK(cp_trace_parse(f.b, f.n, &t, err, sizeof err) == 0);
     CHECK_I64(cp_trace_symbolise(&t), 0);
-    const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
     char want[1100];
     snprintf(want, sizeof want, "%s:sync_steps", base);
     CHECK_STR(t.stacks[0].where, want);
@@ -271,10 +278,7 @@ static void test_symbolise(void)
 {
     static fbuf f;
     char exe[1024];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    CHECK(l > 0);
-    exe[l > 0 ? l : 0] = '\0';
-    dl_iterate_phdr(first_object, NULL);
+    const char *base = self_exe(exe, sizeof exe);
     stacks_trace(&f, exe);
     cp_trace t;
     char err[128];
@@ -285,7 +289,6 @@ static void test_symbolise(void)
     CHECK_STR(t.stacks[0].frames, "py::step:/home/u/train.py < py::<module>:/home/u/train.py");
     CHECK_STR(t.stacks[1].where, "train.py:step");      /* a Python frame first, wherever it is */
     CHECK(t.stacks[1].frames && strstr(t.stacks[1].frames, "0xf < train_step_here+0x") != NULL);
-    const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
     char want[1100];
     snprintf(want, sizeof want, "%s:train_step_here", base);
     CHECK_STR(t.stacks[2].where, want);                 /* no Python frame: the program's own */
@@ -470,8 +473,7 @@ static void test_elf(void)
     /* stacks of a module recorded with this build id are named; with another, not */
     static fbuf f;
     char exe[1024];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[l > 0 ? l : 0] = '\0';
+    self_exe(exe, sizeof exe);
     for (int wrong = 0; wrong < 2 && idlen > 0; wrong++) {
         memcpy(g_id, id, (size_t)idlen);
         g_idlen = (size_t)idlen;
@@ -498,8 +500,7 @@ static void test_alloc_failures(void)
 {
     static fbuf f;
     char exe[1024];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[l > 0 ? l : 0] = '\0';
+    self_exe(exe, sizeof exe);
     stacks_trace(&f, exe);
     char err[128];
     int ok = 0;
@@ -527,8 +528,7 @@ static void test_load_dir(void)
 {
     static fbuf f;
     char dir[] = "/tmp/cuprobe-stacks-XXXXXX", path[256], map[256], err[256], exe[1024];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[l > 0 ? l : 0] = '\0';
+    self_exe(exe, sizeof exe);
     CHECK(mkdtemp(dir) != NULL);
     stacks_trace(&f, exe);
     snprintf(path, sizeof path, "%s/11%s", dir, CP_TRACE_SUFFIX);
