@@ -7,7 +7,8 @@
 # GPU time, cuprobe's SM % and DRAM %, ncu's of the same metrics, ncu's sm__throughput
 # and dram__throughput, and the labels (ncu's by the same rule, from the same metrics and
 # from the throughputs); then the overhead of --counters: the program's wall (its kernels'
-# phases) and the whole command's, traced without and with --counters, medians of 3.
+# phases) and the whole command's, traced without and with --counters, medians of 3; last,
+# the same program ending with cudaDeviceReset, traced with --counters.
 # Without ncu (or without permission for it) cuprobe's figures are still printed.
 # What comes back lands in $OUT (default ./gpu-trace-counters-out): counters.txt (all of
 # the above), cuprobe.txt / cuprobe.out (the program's stdout, then the report) /
@@ -172,5 +173,10 @@ END {
     if (ma > 0) printf "program wall (its kernels), median of %d: untraced %.4f s, traced %.4f s, traced --counters %.4f s (%+.2f %% against traced)\n", n, mu, ma, mb, 100 * (mb - ma) / ma
     if (mca > 0) printf "whole command (start-up, exit decode, analysis), median of %d: traced %d ms, --counters %d ms (%+.2f %%)\n", n, mca, mcb, 100 * (mcb - mca) / mca
 }' "$out/overhead.raw" | tee -a "$out/counters.txt"
+log "cudaDeviceReset before exit: sampling ends as the context goes (cuprobe trace --counters -- $bin all $scale reset)"
+./cuprobe trace --counters --out "$tmp/reset" -- "$bin" all "$scale" reset >"$tmp/reset.out" 2>"$tmp/reset.err"
+echo "exit $? (the program's own: 0)" | tee -a "$out/counters.txt"
+grep -E 'hardware counters|bound  ' "$tmp/reset.out" | tee -a "$out/counters.txt"
+grep -v '^cuprobe: trace kept' "$tmp/reset.err" | head -5
 rm -rf "$tmp"
 log "done: $out"

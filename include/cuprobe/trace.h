@@ -209,12 +209,12 @@ int cp_trace_elf_build_id(const unsigned char *data, size_t n, unsigned char *id
 
 /* Analysis options. */
 typedef struct {
-    int64_t launch_gap_ns;   /* a gap between two kernels below this is launch overhead (default 20 us) */
+    int64_t launch_gap_ns;   /* a gap between two kernels below this is launch overhead (default 50 us) */
     int top_gaps;            /* how many of the longest idle gaps to list (default 10) */
     int windows;             /* phases: the span cut into this many windows (default 10) */
     int top_kernels;         /* rows of the kernel table (default 15) */
 } cp_trace_opts;
-#define CP_TRACE_OPTS_DEFAULT { 20000, 10, 10, 15 }
+#define CP_TRACE_OPTS_DEFAULT { 50000, 10, 10, 15 }
 
 /* What bounds a kernel, from its counters: SM or DRAM throughput at least
  * CP_TRACE_BOUND_PCT % of peak (the higher one names it), else neither
@@ -242,7 +242,8 @@ typedef struct {
     const char *reason;      /* why they are missing (status not OK), or NULL */
     const char *sm_metric, *dram_metric, *dram_metric2;   /* CUPTI's names; the second DRAM one summed */
     const char *clock;       /* the samples' clock as found: "cupti", "realtime", "monotonic" */
-    int64_t interval_ns;
+    int64_t interval_ns;     /* the samples' mean length; the interval asked when there are none */
+    int64_t asked_interval_ns;   /* CUPROBE_TRACE_COUNTERS_US (the SYS clock trigger comes near it) */
     uint64_t samples;        /* this GPU's samples */
     int64_t sampled_kernel_ns;   /* kernel time the samples overlap */
 } cp_trace_counters;

@@ -6,9 +6,12 @@
  * first context is made (a resource callback), PM sampling starts on that
  * device with two figures: SM throughput and DRAM throughput, each as a share
  * of peak, sampled every CUPROBE_TRACE_COUNTERS_US microseconds (default
- * 100); a thread decodes the hardware buffer every 100 ms and writes each
- * sample as a SAMPLE record (its interval on PM sampling's clock, which the
- * COUNTERS record ties to CUPTI's), and exit decodes the rest.
+ * 100; the analysis reports the samples' own mean length); a thread
+ * decodes the hardware buffer every 100 ms and writes each sample as a
+ * SAMPLE record (its interval on PM sampling's clock, which the COUNTERS
+ * record ties to CUPTI's).  Sampling ends as the device's last context is
+ * about to be destroyed (cudaDeviceReset, cuCtxDestroy), or at exit, which
+ * decodes the rest.
  * Whatever fails (a libcupti without the API, a GPU without PM sampling, no
  * permission to profile, another profiler) is one line on stderr and a
  * COUNTERS record with the reason: the trace goes on without counters.
@@ -109,7 +112,8 @@ static struct {
     pthread_cond_t wake;
     pmdev dev[MAX_DEVICES];
     int tried[MAX_DEVICES];
-    int started, thread, stop, overflow_said, profiler;
+    int contexts[MAX_DEVICES];       /* live contexts per device */
+    int started, thread, stop, overflow_said, profiler, exit_hook;
     uint32_t next_reason;
     uint64_t interval_ns;
     pid_t pid;
@@ -300,12 +304,7 @@ static void start_device(uint32_t device)
     d->host = hi.pHostObject;
     char tries[400] = "";
     size_t nt = 0, tried = 0;
-    /* The later sets reached a working configuration on the H200 (2026-12-01), but the process then
-     * ended in "double free" at exit, cause not yet found: until it is, only the first set is tried
-     * unless CUPROBE_TRACE_COUNTERS_SETS=all asks for every one (the tests over the fake do). */
-    const char *all = getenv("CUPROBE_TRACE_COUNTERS_SETS");
-    size_t nsets = all && strcmp(all, "all") == 0 ? N_SETS : 1;
-    for (size_t k = 0; k < nsets && !d->on; k++) {
+    for (size_t k = 0; k < N_SETS && !d->on; k++) {
         const char *m[3] = { sm_names[sets[k].sm], dram_names[sets[k].dram], dram_write };
         size_t nm = sets[k].dram == DRAMC_READ ? 3 : 2;
         int ok = 1;
@@ -466,6 +465,20 @@ static void drain(pmdev *d)
     }
 }
 
+/* Stop PM sampling on one device, decode its last samples and let it go
+ * (lock held), while a context of the device still lives. */
+static void stop_device(pmdev *d)
+{
+    if (!d->on) return;
+    CUpti_PmSampling_Stop_Params sp = { .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE, .pPmSamplingObject = d->obj };
+    CUptiResult r = pm.Stop(&sp);
+    if (r != CUPTI_SUCCESS) cp_inject_say("cannot stop PM sampling; decoding what was sampled", err_name(r));
+    drain(d);
+    CUpti_PmSampling_Disable_Params dp = { .structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE, .pPmSamplingObject = d->obj };
+    pm.Disable(&dp);
+    free_dev(d);
+}
+
 static void *decoder_main(void *arg)
 {
     (void)arg;
@@ -484,14 +497,25 @@ static void *decoder_main(void *arg)
     return NULL;
 }
 
+/* At exit, before the profiler libraries' own destructors: see the callback. */
+static void stop_at_exit(void) { cp_counters_stop(); }
+
 /* See trace_inject.h. */
 void cp_counters_callback(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
 {
-    if (dom != CUPTI_CB_DOMAIN_RESOURCE || cbid != CUPTI_CBID_RESOURCE_CONTEXT_CREATED || !data || !pm.GetDeviceId) return;
+    if (dom != CUPTI_CB_DOMAIN_RESOURCE || !data || !pm.GetDeviceId) return;
+    if (cbid != CUPTI_CBID_RESOURCE_CONTEXT_CREATED && cbid != CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) return;
     const CUpti_ResourceData *rd = data;
     uint32_t device = 0;
     if (pm.GetDeviceId(rd->context, &device) != CUPTI_SUCCESS || device >= MAX_DEVICES) return;
     pthread_mutex_lock(&cs.lock);
+    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        /* the device's last context: its sampling ends here (a later context does not restart it) */
+        if (cs.contexts[device] > 0 && --cs.contexts[device] == 0 && cs.pid == getpid()) stop_device(&cs.dev[device]);
+        pthread_mutex_unlock(&cs.lock);
+        return;
+    }
+    cs.contexts[device]++;
     if (!cs.stop && !cs.tried[device] && cs.pid == getpid()) {
         cs.tried[device] = 1;
         CUptiResult r = CUPTI_SUCCESS;
@@ -502,6 +526,11 @@ void cp_counters_callback(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const
         }
         if (cs.profiler) start_device(device);
         else config_record(device, status_of(r), NULL, "cuptiProfilerInitialize", r, NULL);
+        /* libcupti loads libnvperf_host as the profiler starts, after the library's own atexit
+         * (trace_inject.c) was registered, so its C++ destructors run before that one: a PM sampling
+         * object disabled after them ends in glibc's "double free" (found on the H200, 2026-12-01).
+         * This atexit, registered after the load, runs before them. */
+        if (cs.dev[device].on && !cs.exit_hook) cs.exit_hook = atexit(stop_at_exit) == 0;
         if (cs.dev[device].on && !cs.thread) {
             sigset_t all, old;                      /* the decoder takes no signal of the program's */
             sigfillset(&all);
@@ -547,6 +576,8 @@ int cp_counters_start(void *h)
 #undef SYM
     CUptiResult r = cp_inject_subscriber(h, &cs.sub);  /* the library's one subscriber: cp_counters_callback */
     if (r == CUPTI_SUCCESS) r = pm.EnableCallback(1, cs.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    if (r == CUPTI_SUCCESS)
+        r = pm.EnableCallback(1, cs.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     if (r != CUPTI_SUCCESS) {
         config_record(CP_CTR_ALL_DEVICES, status_of(r), NULL, "cuptiSubscribe", r, NULL);
         return 0;
@@ -566,17 +597,7 @@ void cp_counters_stop(void)
     if (cs.thread) pthread_join(cs.decoder, NULL);
     cs.thread = 0;
     pthread_mutex_lock(&cs.lock);
-    for (int i = 0; i < MAX_DEVICES; i++) {
-        pmdev *d = &cs.dev[i];
-        if (!d->on) continue;
-        CUpti_PmSampling_Stop_Params sp = { .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE, .pPmSamplingObject = d->obj };
-        CUptiResult r = pm.Stop(&sp);
-        if (r != CUPTI_SUCCESS) cp_inject_say("cannot stop PM sampling; decoding what was sampled", err_name(r));
-        drain(d);
-        CUpti_PmSampling_Disable_Params dp = { .structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE, .pPmSamplingObject = d->obj };
-        pm.Disable(&dp);
-        free_dev(d);
-    }
+    for (int i = 0; i < MAX_DEVICES; i++) stop_device(&cs.dev[i]);
     cs.started = 0;
     free(batch.b);
     batch.b = NULL;

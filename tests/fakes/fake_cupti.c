@@ -25,7 +25,9 @@
  * and cuptiEnableCallback (one id of the API domains, or the resource domain).
  * The callback API: fake_cupti_call(what), which the test host calls as a
  * program calls the runtime, runs the subscriber's callback at the entry and
- * exit of runtime call what (1 cudaDeviceSynchronize, 2 cudaLaunchKernel;
+ * exit of runtime call what (1 cudaDeviceSynchronize, 2 cudaLaunchKernel,
+ * 3 cudaDeviceReset, which destroys the context, 4 the first CUDA call, which
+ * makes it where FAKE_CUPTI_CTX=late, see below;
  * the callback gets CUPTI's ids, CUPTI_RUNTIME_TRACE_CBID_...), with a
  * driver call (cuCtxSynchronize) inside each synchronisation, each only
  * where its id is enabled, the entry from fake_cupti_api_enter and the exit
@@ -42,7 +44,15 @@
  *                             passes, as on GH100), cuptiProfilerHostGetNumOfPasses says 2
  *   FAKE_CUPTI_PM_US=N        the sampling interval the samples come at (default 100)
  *   FAKE_CUPTI_PM_METRICS=L   the metric names the chip knows (default sm__throughput and dram__throughput's)
- * A context is "created" when the resource callback is enabled; samples are
+ * A context is "created" when the resource callback is enabled (with
+ * FAKE_CUPTI_CTX=late: by fake_cupti_call(4), the program's first CUDA call,
+ * after the injection has set itself up, as in a real program), and
+ * destroyed by fake_cupti_call(3) (cudaDeviceReset): the destroy-starting
+ * callback runs where enabled, and a PM sampling call after it aborts the
+ * program ("used after its context was destroyed").  As the real libcupti
+ * loads libnvperf_host, the first cuptiProfilerHostInitialize registers an
+ * atexit handler (its C++ destructors), and a PM sampling or host call after
+ * it has run aborts with glibc's "double free", as on the H200.  Samples are
  * decoded after cuptiPmSamplingStop, each the overlap-weighted mean of the
  * kernels' figures over its interval (idle: 0).
  * Records are produced at cuptiActivityFlushAll, in buffers the library hands
@@ -60,6 +70,14 @@
 #include "../../src/inject/cupti_host.h"
 
 static CUpti_CallbackFunc g_cb;
+static int g_ctx_gone, g_destroy_cb;    /* the context was destroyed; its callback is enabled */
+static int g_create_cb;                 /* the context-created callback is enabled */
+
+static int pm_fails_ctx_late(void)
+{
+    const char *s = getenv("FAKE_CUPTI_CTX");
+    return s && strcmp(s, "late") == 0;
+}
 static void *g_cb_user;
 static uint32_t g_syncs, g_launches;
 #define FAKE_MAX_CBID 4096u
@@ -173,6 +191,19 @@ static void __attribute__((destructor)) say_counts(void)
 void fake_cupti_call(uint32_t what);
 void fake_cupti_call(uint32_t what)
 {
+    if (what == 4) {                                    /* the first CUDA call: the context comes */
+        CUpti_ResourceData rd = { .context = (CUcontext)&g_cb_user };
+        if (g_cb && g_create_cb && pm_fails_ctx_late())
+            g_cb(g_cb_user, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED, &rd);
+        return;
+    }
+    if (what == 3) {                                    /* cudaDeviceReset: the context goes */
+        CUpti_ResourceData rd = { .context = (CUcontext)&g_cb_user };
+        if (g_cb && g_destroy_cb && !g_ctx_gone)
+            g_cb(g_cb_user, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
+        g_ctx_gone = 1;
+        return;
+    }
     if (!g_cb || (what != 1 && what != 2)) return;
     const char *name = what == 1 ? "cudaDeviceSynchronize" : "cudaLaunchKernel";
     uint32_t cbid = what == 1 ? CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020
@@ -370,6 +401,21 @@ static int g_stopped;
 static size_t g_next_sample, g_max_samples = 1;
 static int dummy_obj, dummy_host;
 static int g_composite;                 /* the host object's config holds a composite metric */
+static int g_host_gone;                 /* the host library's destructors have run (at exit) */
+
+/* A PM sampling call on a device whose context is gone: the fake's assertion. */
+static void pm_live(const char *call)
+{
+    if (g_host_gone) {
+        fputs("free(): double free detected in tcache 2\n", stderr);
+        abort();
+    }
+    if (!g_ctx_gone) return;
+    fprintf(stderr, "fake_cupti: %s used after its context was destroyed\n", call);
+    abort();
+}
+
+static void host_library_destructors(void) { g_host_gone = 1; }
 
 static int pm_fails(const char *what)
 {
@@ -392,7 +438,10 @@ CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t on, CUpti_SubscriberHandle sub
         g_api_on[d == CUPTI_CB_DOMAIN_RUNTIME_API][id] = on ? 1 : 0;
         return CUPTI_SUCCESS;
     }
-    if (on && d == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && g_cb) {
+    if (d == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) g_destroy_cb = on != 0;
+    if (d == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) g_create_cb = on != 0;
+    if (on && d == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && g_cb &&
+        !pm_fails_ctx_late()) {
         CUpti_ResourceData rd = { .context = (CUcontext)&dummy_host };    /* the program's first context */
         g_cb(g_cb_user, d, id, &rd);
     }
@@ -428,6 +477,9 @@ CUptiResult CUPTIAPI cuptiPmSamplingGetCounterAvailability(CUpti_PmSampling_GetC
 
 CUptiResult CUPTIAPI cuptiProfilerHostInitialize(cp_host_init_params *p)
 {
+    static int loaded;
+    if (!loaded++) atexit(host_library_destructors);    /* libnvperf_host, loaded now */
+    pm_live("cuptiProfilerHostInitialize");
     g_composite = 0;
     p->pHostObject = (cp_host_object *)&dummy_host;
     return CUPTI_SUCCESS;
@@ -436,6 +488,7 @@ CUptiResult CUPTIAPI cuptiProfilerHostInitialize(cp_host_init_params *p)
 CUptiResult CUPTIAPI cuptiProfilerHostDeinitialize(cp_host_deinit_params *p)
 {
     (void)p;
+    if (g_host_gone) pm_live("cuptiProfilerHostDeinitialize");
     return CUPTI_SUCCESS;
 }
 
@@ -487,6 +540,7 @@ CUptiResult CUPTIAPI cuptiPmSamplingEnable(CUpti_PmSampling_Enable_Params *p)
 CUptiResult CUPTIAPI cuptiPmSamplingDisable(CUpti_PmSampling_Disable_Params *p)
 {
     (void)p;
+    pm_live("cuptiPmSamplingDisable");
     return CUPTI_SUCCESS;
 }
 
@@ -507,6 +561,7 @@ CUptiResult CUPTIAPI cuptiPmSamplingStart(CUpti_PmSampling_Start_Params *p)
 CUptiResult CUPTIAPI cuptiPmSamplingStop(CUpti_PmSampling_Stop_Params *p)
 {
     (void)p;
+    pm_live("cuptiPmSamplingStop");
     g_stopped = 1;
     return CUPTI_SUCCESS;
 }
@@ -539,6 +594,7 @@ static size_t samples_all(void)
 /* The image holds the count of its samples and the first one's index. */
 CUptiResult CUPTIAPI cuptiPmSamplingDecodeData(CUpti_PmSampling_DecodeData_Params *p)
 {
+    pm_live("cuptiPmSamplingDecodeData");
     uint64_t hdr[2] = { 0, g_next_sample };
     size_t left = g_stopped ? samples_all() - g_next_sample : 0;
     hdr[0] = left < g_max_samples ? left : g_max_samples;

@@ -8,6 +8,9 @@
  *                  words (fork + exec of another traced program); the parent
  *                  waits for it and ends with its status
  *   exec           run this program again in this process with the remaining words
+ *   context        the first CUDA call through fake_cupti_call: the context is made
+ *                  (where FAKE_CUPTI_CTX=late asks it to come so late)
+ *   reset          cudaDeviceReset through fake_cupti_call: the context is destroyed
  *   flush          what CUPTI's own thread does every second: cuptiActivityFlushAll
  *                  (of $CUPROBE_CUPTI, the library the injection loaded)
  *   sleep MS       sleep MS milliseconds
@@ -124,6 +127,10 @@ int main(int argc, char **argv)
             int status = 0;
             if (p < 0 || waitpid(p, &status, 0) < 0) return 98;
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        } else if (strcmp(w, "context") == 0) {
+            fake_call(4);
+        } else if (strcmp(w, "reset") == 0) {
+            fake_call(3);
         } else if (strcmp(w, "flush") == 0) {
             int (*flush)(unsigned) = ch ? (int (*)(unsigned))dlsym(ch, "cuptiActivityFlushAll") : NULL;
             if (flush) flush(0);

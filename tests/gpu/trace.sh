@@ -1,7 +1,8 @@
 #!/bin/sh
 # cuprobe trace on a real GPU: programs of known behaviour (tests/gpu/trace/), in CUDA C
 # and in PyTorch, each traced, each verdict checked; and programs that fork, crash and run
-# 8 threads (trace_procs.cu), their stdout and exit status traced byte for byte as untraced.  Without a GPU, the injection
+# 8 threads (trace_procs.cu), their stdout and exit status traced byte for byte as untraced;
+# and --counters on kernels of known bounds (counters_cases.cu).  Without a GPU, the injection
 # library, nvcc or PyTorch, the cases that need them report skip, never fail.
 # Usage: tests/gpu/trace.sh TOOL [KEEP]    KEEP: a folder to keep each case's trace and
 #        JSON in (KEEP/<case>/); default a temporary one
@@ -28,12 +29,12 @@ done_() {
     exit $?
 }
 if [ ! -e /dev/nvidiactl ]; then
-    for c in $cases million fork spawn segv abort threads thread-exit; do skip "c-$c" "no NVIDIA GPU"; done
+    for c in $cases million fork spawn segv abort threads thread-exit counters counters-reset; do skip "c-$c" "no NVIDIA GPU"; done
     for c in $cases; do skip "py-$c" "no NVIDIA GPU"; done
     done_
 fi
 if [ ! -f "$build/libcuprobe-trace.so" ]; then
-    for c in $cases million fork spawn segv abort threads thread-exit; do skip "c-$c" "no $build/libcuprobe-trace.so (make found no cupti.h)"; done
+    for c in $cases million fork spawn segv abort threads thread-exit counters counters-reset; do skip "c-$c" "no $build/libcuprobe-trace.so (make found no cupti.h)"; done
     done_
 fi
 
@@ -133,6 +134,39 @@ if [ -x "$pbin" ]; then
     proc_case c-thread-exit "len(p) == 1 and p[0]['end'] == 'exit' and p[0]['kernels'] == 100" thread-exit
 else
     for c in fork spawn segv abort threads thread-exit; do skip "c-$c" "no nvcc and no prebuilt $pbin"; done
+fi
+
+# --counters (PM sampling): counters_cases' three kernels of known bounds get them, and the
+# program ends as untraced (status 0, its own last line), also when it ends with cudaDeviceReset
+cbin=$build/gpu-trace/counters_cases
+if [ ! -x "$cbin" ] && [ -x "$nvcc" ]; then
+    mkdir -p "$build/gpu-trace"
+    "$nvcc" -O2 -arch=sm_90 -o "$cbin" "$dir/counters_cases.cu" 2>"$tmp/nvcc3.err" || cat "$tmp/nvcc3.err" >&2
+fi
+counters_case() {   # name, then the words after counters_cases' "all 1"
+    name=$1; shift
+    rm -rf "${keep:?}/$name"; mkdir -p "$keep/$name"
+    "$tool" trace --counters --json --out "$keep/$name/trace" -- "$cbin" all 1 "$@" \
+        >"$keep/$name/out.txt" 2>"$keep/$name/err.txt"
+    rc=$?
+    sed -n '/^{"schema"/,$p' "$keep/$name/out.txt" >"$keep/$name/report.json"
+    if [ "$rc" != 0 ] || ! grep -q '^all done' "$keep/$name/out.txt"; then
+        bad "$name" "exit $rc: $(grep -v '^cuprobe: trace kept' "$keep/$name/err.txt" | tail -2)"; return
+    fi
+    if got=$("${PYTHON:-python3}" - "$keep/$name/report.json" <<'PY'
+import json, sys
+g = max(json.load(open(sys.argv[1]))["gpus"], key=lambda g: g["kernel_ns"])
+b = {k["name"]: k.get("bound") for k in g["kernel_table"]}
+print(g["counters"]["status"], b)
+sys.exit(0 if b == {"fma_loop": "compute-bound", "triad": "memory-bound", "chase": "neither"} else 1)
+PY
+    ); then ok "$name"; else bad "$name" "counters $got, expected fma_loop compute-bound, triad memory-bound, chase neither"; fi
+}
+if [ -x "$cbin" ]; then
+    counters_case c-counters
+    counters_case c-counters-reset reset
+else
+    for c in counters counters-reset; do skip "c-$c" "no nvcc and no prebuilt $cbin"; done
 fi
 
 # PyTorch

@@ -126,7 +126,8 @@ static void test_attribution(void)
     CHECK(g->ctr.dram_metric2 == NULL);
     CHECK_STR(g->ctr.clock, "cupti");
     CHECK_I64(g->ctr.samples, 8);
-    CHECK_I64(g->ctr.interval_ns, 500);
+    CHECK_I64(g->ctr.interval_ns, 512);             /* the samples' mean length */
+    CHECK_I64(g->ctr.asked_interval_ns, 500);
     CHECK_I64(g->ctr.sampled_kernel_ns, 3600);       /* every kernel but unseen's 100 ns */
     CHECK_I64(g->kernel_ns, 3700);
     /* the span is the kernels' alone: the counters' records are on their own clock */
@@ -268,7 +269,7 @@ static void test_renderers(void)
     three(&f, 1000000, 0, config(0, CP_CTR_OK, 1000000, 0, 0));
     analyze(&f, &t, &r);
     char *s = render(0, &r, &t);
-    CHECK(s && strstr(s, "hardware counters: PM sampling every 500 ns, 8 samples over 97.3 % of kernel time") != NULL);
+    CHECK(s && strstr(s, "hardware counters: PM sampling every 512 ns, 8 samples over 97.3 % of kernel time") != NULL);
     CHECK(s && strstr(s, "    54.1%   90.0   11.0  compute-bound  fma\n") != NULL);
     CHECK(s && strstr(s, "    27.0%   25.0   85.0  memory-bound   triad\n") != NULL);
     CHECK(s && strstr(s, "    13.5%    2.0    3.0  neither        chase\n") != NULL);

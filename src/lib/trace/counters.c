@@ -73,6 +73,7 @@ int cp_trace_counters_attribute(const cp_trace *t, cp_trace_gpu *g)
 {
     const cp_trace_rec *cfg = NULL;
     size_t nk = 0, ns = 0;
+    int64_t covered = 0;                    /* the samples' lengths, summed */
     for (size_t i = 0; i < g->nk; i++) {
         g->ktab[i].sm_pct = g->ktab[i].dram_pct = NAN;
         g->ktab[i].bound = CP_BOUND_UNMEASURED;
@@ -83,14 +84,18 @@ int cp_trace_counters_attribute(const cp_trace *t, cp_trace_gpu *g)
         if (r->type == CP_TREC_COUNTERS && (r->device == g->device || (r->device == CP_CTR_ALL_DEVICES && !cfg)))
             cfg = r;                            /* this device's own record wins over an all-devices one */
         if (r->type == CP_TREC_KERNEL && r->device == g->device) nk++;
-        if (r->type == CP_TREC_SAMPLE && r->device == g->device) ns++;
+        if (r->type == CP_TREC_SAMPLE && r->device == g->device) {
+            ns++;
+            covered = cp_trace_sat_add(covered, r->end - r->start);
+        }
     }
     cp_trace_counters *c = &g->ctr;
     memset(c, 0, sizeof *c);
     if (!cfg) return 0;
     c->asked = 1;
     c->status = cfg->ctr_status < CP_CTR_STATUSES ? (cp_ctr_status)cfg->ctr_status : CP_CTR_FAILED;
-    c->interval_ns = cfg->bytes <= (uint64_t)CP_TRACE_MAX_DURATION ? (int64_t)cfg->bytes : 0;
+    c->asked_interval_ns = cfg->bytes <= (uint64_t)CP_TRACE_MAX_DURATION ? (int64_t)cfg->bytes : 0;
+    c->interval_ns = ns ? covered / (int64_t)ns : c->asked_interval_ns;   /* the trigger's own, as sampled */
     if (c->status != CP_CTR_OK) {
         c->reason = cp_trace_str(t, cfg->name);
         if (!c->reason) c->reason = "the counters could not be set up";

@@ -282,6 +282,7 @@ static void counters_json(FILE *out, const cp_trace_counters *c, int *first)
     cp_json_key(out, "clock", &f);
     cp_json_str(out, c->clock);
     jnum(out, "interval_ns", c->interval_ns, &f);
+    jnum(out, "asked_interval_ns", c->asked_interval_ns, &f);
     jnum(out, "samples", (int64_t)c->samples, &f);
     jnum(out, "sampled_kernel_ns", c->sampled_kernel_ns, &f);
     jdbl(out, "bound_pct", CP_TRACE_BOUND_PCT, &f);

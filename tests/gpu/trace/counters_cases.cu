@@ -4,8 +4,9 @@
 //   triad         memory-bound: a[i] = b[i] + s * c[i] over three 256 MiB arrays
 //   chase         latency-bound: one block of 32 threads, each following its own chain of
 //                 dependent loads through a 256 MiB random cycle
-// Usage: counters_cases MODE [SCALE]    MODE: compute, memory, latency or all (the three in
-// turn, each phase its kernels back to back); SCALE multiplies the launches (default 1).
+// Usage: counters_cases MODE [SCALE [reset]]    MODE: compute, memory, latency or all (the three
+// in turn, each phase its kernels back to back); SCALE multiplies the launches (default 1);
+// reset: end with cudaDeviceReset, as CUDA's own samples do.
 // Prints "MODE wall_s SECONDS" (the kernels' phases, from the first launch to the last sync)
 // and "MODE done"; a CUDA error exits 1 with its name.
 #include <chrono>
@@ -101,5 +102,6 @@ int main(int argc, char **argv)
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     printf("%s wall_s %.4f\n%s done\n", mode, wall, mode);
+    if (argc > 3 && !strcmp(argv[3], "reset")) CK(cudaDeviceReset());
     return 0;
 }
