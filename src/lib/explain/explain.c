@@ -20,6 +20,11 @@
  * cut is matched joined both ways, with one blank and with none (a wrap in
  * the middle of a word), and only phrases that cross it count there; their
  * evidence shows the two real pieces with a "⏎" between them.
+ *
+ * Context: some rows only mark where the text ran (a container: "docker
+ * run", a compose prefix), and some count only in a text so marked, on any
+ * line, before or after; those are kept aside as the text is read and
+ * dropped at its end where the context never showed (context_filter).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -103,6 +108,7 @@ typedef struct {
     int newrec;                /* the line's prefix holds a timestamp or log level */
     char jlow[2 * OVERLAP + 1], jorig[2 * OVERLAP + 1];
     int oom;                   /* allocation failed */
+    unsigned contexts;         /* CP_CONTEXT_ bits the text showed */
 } scanner;
 
 static unsigned hash4(const char *p)
@@ -236,11 +242,15 @@ static int find_hits(const scanner *sc, const view *v, hit *hits)
 }
 
 /* A hit inside a longer hit of another row is that row's detail, not a
- * signal of its own ("out of memory" inside "CUDA out of memory"). */
-static int shadowed(const hit *hits, int nh, int i)
+ * signal of its own ("out of memory" inside "CUDA out of memory"), unless
+ * that row needs a context (whether it counts is known at the text's end),
+ * or the shorter one replaces the line's other signals. */
+static int shadowed(const phrase_index *ix, const hit *hits, int nh, int i)
 {
+    if (ix->rows[hits[i].row].replaces_line) return 0;     /* it re-explains the line: see yields() */
     for (int j = 0; j < nh; j++)
-        if (j != i && hits[j].row != hits[i].row && hits[j].start <= hits[i].start &&
+        if (j != i && hits[j].row != hits[i].row && !ix->rows[hits[j].row].context &&
+            hits[j].start <= hits[i].start &&
             hits[j].end >= hits[i].end && hits[j].end - hits[j].start > hits[i].end - hits[i].start)
             return 1;
     return 0;
@@ -321,6 +331,10 @@ static void evidence(const view *v, const hit *h, char *dst, size_t cap)
 static void record(scanner *sc, const view *v, const hit *h)
 {
     const cp_signal *row = &sc->ix->rows[h->row];
+    if (row->marks) {                           /* a context marker, no signal */
+        sc->contexts |= row->marks;
+        return;
+    }
     int key = row->extract == CP_EXTRACT_XID ? cp_explain_xid_number(v->low, v->n) : -1;
     char soname[64] = "";                       /* each missing library is a signal of its own */
     if (row->extract == CP_EXTRACT_SONAME) {
@@ -363,7 +377,7 @@ static void scan_view(scanner *sc, const view *v)
     for (int i = 0; i < nh && !sc->oom; i++) {
         int dup = 0;
         for (int j = 0; j < ndone; j++) dup |= done[j] == hits[i].row;
-        if (dup || shadowed(hits, nh, i) || !line_allows(sc, v, hits[i].row) ||
+        if (dup || shadowed(sc->ix, hits, nh, i) || !line_allows(sc, v, hits[i].row) ||
             !cp_explain_value_ok(sc->ix->rows[hits[i].row].value, v->low, v->n, hits[i].start, hits[i].end))
             continue;
         record(sc, v, &hits[i]);
@@ -508,6 +522,12 @@ static size_t channel(const char *p, size_t n, size_t i)
     return i;
 }
 
+/* Is the channel p[c0, c1) docker compose's "name  | "? */
+static int compose_channel(const char *p, size_t c0, size_t c1)
+{
+    return c1 > c0 && p[c1 - 1] == '|';
+}
+
 /* The prefixes at the start of the window's line, and the blanks around
  * them: sets sc->skip, sc->chan and sc->newrec. */
 static void read_prefix(scanner *sc)
@@ -542,6 +562,7 @@ static void read_prefix(scanner *sc)
     }
     while (i < n && is_blank(p[i])) i++;
     sc->skip = i;
+    if (compose_channel(p, c0, c1)) sc->contexts |= CP_CONTEXT_CONTAINER;
     size_t cl = c1 - c0 < sizeof sc->chan ? c1 - c0 : sizeof sc->chan - 1;
     memcpy(sc->chan, p + c0, cl);
     sc->chan[cl] = '\0';
@@ -697,6 +718,51 @@ static int notices_last(cp_explain_result *out)
     return 0;
 }
 
+/* Is signal i dropped for signal j, first found on the same line: a
+ * replacing row drops the higher layers' signals there, and a fallback row
+ * yields to any other row there (a replacing one: to its layer or a lower). */
+static int yields(const scanner *sc, int i, int j)
+{
+    const cp_explain_signal *a = &sc->out->signals[i], *b = &sc->out->signals[j];
+    const cp_signal *ra = &sc->ix->rows[sc->meta[i].row], *rb = &sc->ix->rows[sc->meta[j].row];
+    if (i == j || a->first_line != b->first_line || ra == rb) return 0;
+    if (rb->replaces_line && !ra->replaces_line && a->layer > b->layer) return 1;
+    if (!ra->fallback || rb->fallback) return 0;
+    return !ra->replaces_line || b->layer <= a->layer;
+}
+
+/* The text is read: drop the signals whose row needs a context the text
+ * never showed, then the ones another signal of their line speaks for
+ * (yields).  In place, the order kept. */
+static void context_filter(scanner *sc)
+{
+    cp_explain_result *out = sc->out;
+    const cp_signal *rows = sc->ix->rows;
+    int k = 0, any = 0;
+    for (int i = 0; i < out->nsignals; i++) {
+        const cp_signal *row = &rows[sc->meta[i].row];
+        if ((row->context & sc->contexts) != row->context) continue;
+        any |= row->replaces_line | row->fallback;
+        out->signals[k] = out->signals[i];
+        sc->meta[k++] = sc->meta[i];
+    }
+    out->nsignals = k;
+    if (!any) return;
+    /* mark first, then drop: whether a signal yields must not hang on the order of the drops */
+    char *drop = cp_calloc((size_t)out->nsignals + 1, 1);
+    if (!drop) { sc->oom = 1; return; }
+    for (int i = 0; i < out->nsignals; i++)
+        for (int j = 0; j < out->nsignals && !drop[i]; j++) drop[i] = (char)yields(sc, i, j);
+    k = 0;
+    for (int i = 0; i < out->nsignals; i++) {
+        if (drop[i]) continue;
+        out->signals[k] = out->signals[i];
+        sc->meta[k++] = sc->meta[i];
+    }
+    out->nsignals = k;
+    free(drop);
+}
+
 /* Scan a text for every known signal; see explain.h. */
 int cp_explain_text(const char *text, size_t len, cp_explain_result *out)
 {
@@ -714,6 +780,7 @@ int cp_explain_text(const char *text, size_t len, cp_explain_result *out)
     if (text) {
         scan_text(sc, text, len);
         out->lines = len ? sc->line - (text[len - 1] == '\n') : 0;
+        if (!sc->oom) context_filter(sc);
         if (sc->oom || notices_last(out) != 0) rc = -1;
     }
     free(sc->meta);

@@ -29,6 +29,12 @@ typedef enum {
     CP_VALUE_RECOVERY         /* "Yes", or a recovery action: "Reset", "Reboot", "Drain..." */
 } cp_value_cond;
 
+/* What a text shows of where it ran, read from anywhere in it: a row that
+ * needs a context counts only in a text that shows it. */
+enum {
+    CP_CONTEXT_CONTAINER = 1u << 0     /* docker, compose, Kubernetes, podman, enroot... */
+};
+
 #define CP_SIGNAL_MAX_MATCH 16
 #define CP_SIGNAL_MAX_ALSO 8
 
@@ -51,6 +57,14 @@ typedef struct {
                                                    no generic row; 0 for none */
     int nvml_code;                              /* the same for an nvmlReturn_t; 0 for none */
     int rt_code;                                /* a cudaError_t without a CUresult twin; 0 for none */
+    unsigned marks;                             /* a context marker: its phrases set these CP_CONTEXT_
+                                                   bits and give no signal of their own */
+    unsigned context;                           /* counts only in a text with these CP_CONTEXT_ bits */
+    int replaces_line;                          /* 1: the signals of higher layers first found on its
+                                                   line are dropped (it says what they mean there) */
+    int fallback;                               /* 1: a tool's error form in general, dropped where
+                                                   a row first found on its line says more (for a
+                                                   replacing row: a row of its layer or a lower one) */
 } cp_signal;
 
 /* The tables, each ending with a row whose id is NULL (signals_*.c). */

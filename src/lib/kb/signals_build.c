@@ -32,9 +32,9 @@ const cp_signal cp_signals_build[] = {
     { .id = "build.no_toolkit", .layer = RT,
       .match = { "CUDA_HOME environment variable is not set", "The nvcc binary could not be located",
                  "nvcc: not found", "nvcc: command not found", "'nvcc' is not recognized as an internal or external command",
-                 "/bin/nvcc" },
+                 "/bin/nvcc", "CUDA_HOME does not exist" /* DeepSpeed's op builder */ },
       .also = { "environment variable is not set", "could not be located", "not found", "not recognized",
-                "No such file or directory" },
+                "No such file or directory", "does not exist" },
       .cause = "the build needs the CUDA toolkit's nvcc but cannot find it: no toolkit installed (a driver "
                "or the pip CUDA runtime has no nvcc), or it is not on PATH / CUDA_HOME where the build runs "
                "(sudo drops PATH; a stray ':' in CUDA_HOME)",
@@ -87,5 +87,45 @@ const cp_signal cp_signals_build[] = {
              "+cu12torch2.Xcxx11abiTRUE/FALSE; torch._C._GLIBCXX_USE_CXX11_ABI tells which), or rebuild it against the installed "
              "PyTorch (pip install --no-build-isolation --force-reinstall --no-cache-dir PACKAGE)",
       .check = "framework.found" },
+    /* a tool's own error form, whatever its sentence (fallbacks: a row that says more wins the line) */
+    { .id = "build.nvcc_fatal", .layer = RT, .fallback = 1, .match = { "nvcc fatal" },
+      .cause = "nvcc stopped before compiling: an option it does not take (an architecture this toolkit does not "
+               "know, a flag of a newer nvcc), a host compiler it does not support, or a file it cannot read or "
+               "write (a full or unwritable TMPDIR)",
+      .fix = "read nvcc's sentence; `nvcc --version` and `nvcc --list-gpu-arch` show what this toolkit takes; "
+             "use the toolkit the framework was built with (CUDA_HOME), a supported host compiler (-ccbin), and "
+             "a writable TMPDIR with room",
+      .check = NULL },
+    { .id = "build.nvcc_failed", .layer = RT, .fallback = 1,
+      .match = { "nvcc' failed with exit", "nvcc\" failed with exit", "nvcc failed with exit" },
+      .cause = "a CUDA extension's build failed in nvcc; the first error above this line says why: most often a "
+               "toolkit other than the one the framework was built with, a host compiler nvcc does not support, "
+               "an architecture it does not know, or the compiler killed for memory (too many parallel jobs)",
+      .fix = "scroll up to the first 'error'; build with the toolkit matching torch.version.cuda (CUDA_HOME), a "
+             "supported gcc, TORCH_CUDA_ARCH_LIST set to the GPUs you have, and fewer jobs (MAX_JOBS=2), or install "
+             "a prebuilt wheel for your torch and CUDA",
+      .check = NULL },
+    { .id = "build.toolkit_headers", .layer = RT,
+      .match = { "cuda_runtime.h: No such file", "cuda.h: No such file", "cuda_runtime_api.h: No such file",
+                 "cannot find -lcudart", "cannot find -lcublas", "cannot open source file \"cuda_runtime.h\"",
+                 "Cannot find source file: cuda_runtime.h" },
+      .cause = "the build cannot find the CUDA toolkit's headers or its link libraries: only CUDA's run-time "
+               "libraries are installed (a driver, conda's cudatoolkit, pip's nvidia-* wheels hold no headers "
+               "or nvcc), or the build looks in another place than the toolkit's (CUDA_HOME, CPATH, LIBRARY_PATH)",
+      .fix = "install the full CUDA toolkit of the version the framework uses (or conda's cuda-toolkit / "
+             "cuda-nvcc and cuda-cudart-dev) and point the build at it: CUDA_HOME=/usr/local/cuda-X.Y, "
+             "CPATH=$CUDA_HOME/include, LIBRARY_PATH=$CUDA_HOME/lib64",
+      .check = "runtime.toolkits" },
+    { .id = "build.extension_failed", .layer = RT, .fallback = 1,
+      .match = { "Command '['ninja', '-v']' returned non-zero exit status", "Error building extension",
+                 "Failed building wheel for" },
+      .also = { "ninja", "extension", "wheel" },
+      .cause = "a CUDA or C++ extension failed to build (ahead of time or just in time); the compiler's first "
+               "'error' above says why: most often a CUDA toolkit other than the framework's, a host compiler "
+               "that nvcc does not support, an architecture it does not know, or memory for parallel jobs",
+      .fix = "find the first 'error:' in the build output; build with the toolkit matching torch.version.cuda "
+             "(CUDA_HOME), a gcc that toolkit supports, TORCH_CUDA_ARCH_LIST for your GPUs and MAX_JOBS=2, or "
+             "install a prebuilt wheel of the package for your torch and CUDA",
+      .check = NULL },
     { .id = NULL }
 };

@@ -30,8 +30,9 @@ const cp_signal cp_signals_ecosystem[] = {
       .match = { "compiled without GPU support", "CUDA Setup failed despite GPU being available", "Defaulting to libbitsandbytes_cpu",
                  "libbitsandbytes_cpu", "Could not find the bitsandbytes CUDA binary",
                  "Required library version not found: libbitsandbytes", "Configured CUDA binary not found at",
-                 "object has no attribute 'cadam32bit_grad_fp32'" },
-      .also = { "bitsandbytes", "CUDA Setup", "cadam32bit" },
+                 "object has no attribute 'cadam32bit_grad_fp32'", "did not contain ['libcudart.so'",
+                 "CUDA_SETUP: WARNING" },
+      .also = { "bitsandbytes", "CUDA Setup", "cadam32bit", "CUDA_SETUP", "libcudart" },
       .cause = "bitsandbytes loaded its CPU-only library because it found no CUDA binary of its own that fits: the release has none for "
                "this platform (releases before 0.43 shipped none for Windows), none for the CUDA version PyTorch reports, or it could not "
                "find the CUDA runtime; 8-bit and 4-bit optimizers and quantization then fail",
@@ -227,7 +228,7 @@ const cp_signal cp_signals_ecosystem[] = {
     { .id = "vllm.kv_cache_too_small", .layer = AP,
       .match = { "is larger than the maximum number of tokens that can be stored in KV cache", "No available memory for the cache blocks",
                  "KV cache is needed, which is larger than the available KV cache memory",
-                 "Available KV cache memory: -" },   /* a negative budget: the weights alone take more */
+                 "Available KV cache memory: -", "reserved for KV Cache is -" },   /* a negative budget: the weights alone take more */
       .cause = "after the model weights and the profiled activations, the GPU memory vLLM may use (gpu_memory_utilization of the total) "
                "leaves too little for the KV cache of one request of max_model_len tokens (or none at all)",
       .fix = "lower max_model_len (--max-model-len), raise --gpu-memory-utilization (0.95), use a smaller or more quantized model or "
@@ -283,5 +284,36 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "use a smaller model or a smaller quantization (q4 tags), lower num_ctx, stop other loaded models (ollama ps / ollama stop), "
              "or add memory",
       .check = NULL },
+    /* TensorRT's own error form, whatever its sentence (a fallback: a row that says more wins the line) */
+    { .id = "tensorrt.error", .layer = LI, .fallback = 1,
+      .match = { "[TRT] [E]", "[TRT] [F]", "[TensorRT-LLM][ERROR]", "[TensorRT-LLM][FATAL]", "[TRT-LLM]" },
+      .also = { "[E]", "[F]", "ERROR", "FATAL" },
+      .cause = "TensorRT (or TensorRT-LLM) failed building or running an engine: a layer or precision it cannot "
+               "build for this GPU, an engine built by another TensorRT version or for another GPU, a plugin or "
+               "library it cannot load, or a configuration the engine was not built for (parallelism, shapes)",
+      .fix = "read TensorRT's own sentence (the error code names the part); rebuild the engine on this GPU with "
+             "this TensorRT version, keep the TensorRT, CUDA and driver versions of one support matrix, and run "
+             "it with the configuration it was built with",
+      .check = NULL },
+    /* memory planning in general: a server or library saying the GPU's memory is short (a fallback) */
+    { .id = "app.gpu_memory_short", .layer = AP, .fallback = 1,
+      .match = { "insufficient GPU memory", "not enough GPU memory", "Not enough VRAM", "not enough video memory",
+                 "exceeds the available GPU memory", "exceeds available GPU memory", "exceeds the GPU memory",
+                 "out of GPU memory", "GPU memory is insufficient" },
+      .cause = "the program planned more GPU memory than the GPU has free: the model's weights, its KV cache or "
+               "activations for the batch and context asked, on this GPU with what other processes hold",
+      .fix = "give it less to hold: a smaller model or a quantised one, a shorter context or batch, fewer layers "
+             "on the GPU, more GPUs (tensor parallel) or a lower memory fraction for the server; free what "
+             "other processes hold (`nvidia-smi`)",
+      .check = NULL },
+    { .id = "onnxruntime.cuda_provider", .layer = LI,
+      .match = { "onnxruntime_providers_cuda", "Failed to create CUDAExecutionProvider" },
+      .also = { "LoadLibrary failed", "cannot open shared object", "Failed to create", "error 126", "Failed to load" },
+      .cause = "onnxruntime's CUDA execution provider could not load: the CUDA and cuDNN libraries it was built "
+               "for (onnxruntime-gpu 1.19+: CUDA 12 and cuDNN 9) are not on the library path, or are of another "
+               "major version; it falls back to the CPU",
+      .fix = "install the CUDA and cuDNN of the onnxruntime-gpu release's table (or `pip install onnxruntime-gpu[cuda,cudnn]`), "
+             "or import torch first so its bundled CUDA libraries are loaded; on Windows add their bin folders to PATH",
+      .check = "libraries.found" },
     { .id = NULL }
 };

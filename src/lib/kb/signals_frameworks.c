@@ -54,6 +54,21 @@ const cp_signal cp_signals_frameworks[] = {
       .cause = "cuInit failed with an unknown error: often CUDA_VISIBLE_DEVICES changed after start, nvidia_uvm not loaded, or a driver left broken by a suspend or upgrade",
       .fix = "load nvidia_uvm (sudo modprobe nvidia_uvm), set CUDA_VISIBLE_DEVICES before the program starts, or reboot after a driver upgrade",
       .check = "driver.cuinit" },
+    { .id = "torch.driver_init_failed", .layer = DR,
+      .match = { "CUDA driver initialization failed, you might not have a CUDA gpu" },
+      .cause = "PyTorch's cuInit failed: the driver's libcuda could not initialise the GPU (no GPU visible to "
+               "this process, the kernel module not loaded or of another version than libcuda, nvidia_uvm "
+               "missing, or a container started without the GPU)",
+      .fix = "run `nvidia-smi` and `cuprobe doctor` where the program runs; load the module (sudo modprobe nvidia "
+             "nvidia_uvm), match libcuda to the loaded module (reboot after a driver update), or start the "
+             "container with --gpus all",
+      .check = "driver.cuinit" },
+    { .id = "torch.device_index", .layer = CP_LAYER_SYSTEM, .match = { "device >= 0 && device < num_gpus" },
+      .cause = "the program asked for a GPU index this process does not have: CUDA_VISIBLE_DEVICES (or the "
+               "scheduler's GPU binding) shows fewer GPUs than the index, local_rank or device_map assumes",
+      .fix = "check `echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` where it runs; count from 0 over the visible "
+             "GPUs only, and start as many ranks per node as GPUs it is given (torchrun --nproc-per-node)",
+      .check = "driver.devices" },
     { .id = "torch.device_count_error", .layer = DR, .match = { "Unexpected error from cudaGetDeviceCount()" },
       .cause = "PyTorch could not count the GPUs: the CUDA driver failed to initialise (the error number it gives says why)",
       .fix = "look at the error number in the message (803: driver versions differ, 804: cuda-compat on an unsupported GPU) and run `cuprobe doctor`",
@@ -87,5 +102,15 @@ const cp_signal cp_signals_frameworks[] = {
       .cause = "the CuPy wheel does not match the CUDA on this machine, or its CUDA libraries are missing",
       .fix = "install the cupy-cudaXXx wheel that matches the CUDA major the driver supports",
       .check = "framework.libs" },
+    /* a tool telling the driver is too old for it, in its own words (a fallback) */
+    { .id = "driver.too_old", .layer = CP_LAYER_DRIVER, .fallback = 1,
+      .match = { "Driver does not support the required", "minimum required Nvidia driver", "Please update your GPU driver",
+                 "please update your NVIDIA driver", "requires a newer NVIDIA driver", "requires a newer driver",
+                 "NVIDIA driver is too old", "driver version is too old", "update your NVIDIA driver" },
+      .cause = "the program (or a library in it: a video encoder, a CUDA runtime, a server) needs a newer NVIDIA "
+               "driver than the one installed: each CUDA, NVENC or library release has a minimum driver",
+      .fix = "install a driver at least as new as the one it names (the CUDA toolkit release notes' table for "
+             "CUDA; the Video Codec SDK's for NVENC), or use a build of the program made for the older driver",
+      .check = "runtime.driver_compat" },
     { .id = NULL }
 };

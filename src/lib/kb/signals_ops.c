@@ -40,6 +40,7 @@ const cp_signal cp_signals_ops[] = {
       .check = "kernel.nvidia_module" },
     { .id = "kernel.module_build_compiler", .layer = KE,
       .match = { "Compiler version check failed", "Failed CC version check",
+                 "The kernel was built by:" /* the kernel's own Makefile, when the compilers differ */,
                  "the compiler differs from the one used to build the kernel", "as: unrecognized option",
                  "option '-ftrivial-auto-var-init", "option '-mharden-sls", "option '-fzero-call-used-regs" },
       .cause = "the nvidia module is built with another compiler (or assembler) than the one that built the "
@@ -329,6 +330,114 @@ const cp_signal cp_signals_ops[] = {
       .fix = "read the enroot lines; run `enroot import` / `enroot start` by hand as that user on the node; make "
              "ENROOT_RUNTIME_PATH, ENROOT_DATA_PATH and ENROOT_CACHE_PATH per-user writable paths (enroot.conf), "
              "give a local .sqsh file with a / or ./ prefix, and mount only paths the user can read",
+      .check = NULL },
+
+    /* --- a tool's own error form, whatever its sentence: the layer is the tool's --- */
+    { .id = "kernel.nvrm_failure", .fallback = 1, .layer = KE, .match = { "NVRM" },
+      .also = { "failed", "error", "fail ", "timeout", "timed out", "cannot", "unable", "assert" },
+      .unless = "Xid",                          /* kernel.xid explains those lines */
+      .cause = "the nvidia kernel module (NVRM) reports a failure of its own: setting a GPU up (RmInitAdapter), "
+               "booting the GSP firmware or its boot loaders (Booter, FWSEC, the VBIOS tables they read), or an RPC "
+               "to the firmware that timed out; the GPU stays unusable until the module initialises it",
+      .fix = "read the first NVRM line that failed (`sudo dmesg | grep NVRM`); try the driver branch NVIDIA "
+             "supports for this GPU and kernel (the open modules need Turing or later), the other module flavour "
+             "(open / proprietary), or NVreg_EnableGpuFirmware=0 where GSP is optional; update the VBIOS where "
+             "the firmware's own tables are refused; report it with nvidia-bug-report.sh",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.build_tree_missing", .fallback = 1, .layer = KE, .match = { "/lib/modules/" },
+      .also = { "No such file", "not found", "does not exist", "missing", "Cannot find" },
+      .cause = "the running kernel's build tree (/lib/modules/$(uname -r)/build: its headers and Makefiles) is "
+               "not installed, so no out-of-tree module, nvidia's included, can be built for it",
+      .fix = "install the headers of the running kernel (linux-headers-$(uname -r), kernel-devel-$(uname -r), "
+             "linux-lts-headers...), or boot the kernel whose headers are installed, then rebuild the module "
+             "(`sudo dkms autoinstall` or run the installer again)",
+      .check = "kernel.nvidia_module" },
+    { .id = "system.slurm_error", .fallback = 1, .layer = SY,
+      .match = { "sbatch: error:", "srun: error:", "salloc: error:", "slurmd: error:", "slurmstepd: error:",
+                 "slurmctld: error:", "sbatch: fatal:", "srun: fatal:", "slurmd: fatal:" },
+      .cause = "Slurm refused or ended the job or step before the program used the GPU: a request the partition "
+               "or the nodes' GRES cannot meet (no --gres/--gpus in a GPU partition, a GPU type or count no node "
+               "has), a submit filter's rule, or a limit the step crossed (memory: oom_kill, time)",
+      .fix = "read Slurm's sentence: request GPUs as the cluster names them (`sinfo -o '%P %G'`, `scontrol show "
+             "node`), in the partition that has them (-p), within its limits (`scontrol show partition`); for a "
+             "node's own error check slurmd's log and gres.conf against `slurmd -G`",
+      .check = NULL },
+    { .id = "system.k8s_unschedulable", .fallback = 1, .layer = SY, .match = { "nodes are available:" },
+      .also = { "Insufficient", "didn't match", "untolerated taint", "had taint", "didn't have free" },
+      .cause = "Kubernetes found no node for the pod: none advertises enough free units of the resource it asks "
+               "for (nvidia.com/gpu, a MIG or shared-GPU resource, another device plugin's), or the pod's node "
+               "selectors and the GPU nodes' taints keep it off them",
+      .fix = "`kubectl describe node` on the GPU nodes: Allocatable must list the resource (else the device "
+             "plugin is not running or sees no GPU: its pod's log); free GPUs held by other pods, ask for what "
+             "exists, and add the GPU nodes' tolerations and selectors to the pod",
+      .check = NULL },
+    { .id = "system.device_plugin_nvml", .fallback = 1, .layer = SY,
+      .match = { "Failed to start nvml", "Failed to initialize NVML: could not load NVML library" },
+      .also = { "nvml" },
+      .cause = "the NVIDIA device plugin (or GPU feature discovery) could not load NVML inside its pod: the pod "
+               "was not started by the NVIDIA container runtime, which mounts the driver's libraries (nvidia "
+               "not the node's default runtime, no runtime class), or the node has no driver",
+      .fix = "make nvidia the node's default runtime (`sudo nvidia-ctk runtime configure --runtime=containerd "
+             "--set-as-default`, or docker's) or deploy the plugin with runtimeClassName: nvidia; check "
+             "`nvidia-smi` on the node itself",
+      .check = "driver.nvml" },
+    { .id = "system.container_cli_error", .fallback = 1, .layer = SY, .match = { "nvidia-container-cli:" },
+      .also = { "error", "failed", "unknown" },
+      .cause = "nvidia-container-cli, the NVIDIA container runtime's hook, failed as the container started: it "
+               "could not reach the driver or NVML from the host, or mount the driver's files and devices into "
+               "the container (its sentence after the colon says which)",
+      .fix = "run `nvidia-smi` and `nvidia-container-cli -k -d /dev/tty info` on the host; reinstall the NVIDIA "
+             "Container Toolkit from NVIDIA's repository and configure the engine (`sudo nvidia-ctk runtime "
+             "configure`), reboot after a driver update",
+      .check = NULL },
+
+    { .id = "kernel.firmware_missing", .layer = KE, .match = { "Direct firmware load for nvidia/" },
+      .also = { "failed" },
+      .cause = "the nvidia module could not load its GSP firmware file (/lib/firmware/nvidia/VERSION/gsp_*.bin): "
+               "the driver's firmware package is not installed or is of another version than the module",
+      .fix = "install the firmware of the same driver version as the module (the distribution's "
+             "nvidia-firmware / linux-firmware-nvidia-VERSION package, or the .run driver whole), or with the "
+             "proprietary module set NVreg_EnableGpuFirmware=0 where the GPU allows it; then reload the module",
+      .check = "kernel.nvidia_module" },
+    { .id = "system.container_cli_permission", .layer = SY, .replaces_line = 1, .fallback = 1, .match = { "container-cli:" },
+      .also = { "permission denied", "operation not permitted" },
+      .cause = "the NVIDIA container hook was refused access to a driver file, socket or device on the host "
+               "(rootless or unprivileged containers, enroot as a user, SELinux or AppArmor, a socket such as "
+               "nvidia-fabricmanager's or nvidia-persistenced's that only root may open)",
+      .fix = "for rootless use set no-cgroups = true in /etc/nvidia-container-runtime/config.toml; give the user "
+             "read access to the path it names (or run that daemon with a socket the user may open); check "
+             "SELinux/AppArmor denials (`ausearch -m avc`, dmesg)",
+      .check = NULL },
+    { .id = "system.shm_exhausted", .layer = SY,
+      .match = { "insufficient shared memory (shm)", "signaled to shutdown with signal 7" },
+      .cause = "a process died of SIGBUS (signal 7) writing to shared memory: /dev/shm is too small for the "
+               "DataLoader workers' batches or for NCCL's shared-memory transport between ranks (docker's default "
+               "is 64 MB)",
+      .fix = "give the container more: `docker run --shm-size=16g` (or --ipc=host), shm_size in compose, an "
+             "emptyDir with medium: Memory at /dev/shm in Kubernetes; or fewer DataLoader workers, "
+             "NCCL_SHM_DISABLE=1 as a test",
+      .check = NULL },
+
+    /* --- in a container: what the driver's absence means there --- */
+    { .id = "context.container", .layer = SY, .marks = CP_CONTEXT_CONTAINER,
+      .match = { "docker run", "docker: Error", "Error response from daemon", "docker-compose", "docker compose",
+                 "nvidia-docker", "--runtime=nvidia", "--gpus", "podman run", "kubectl", "/.dockerenv",
+                 "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "enroot", "apptainer", "singularity" },
+      .cause = "marks the text as from a container", .fix = "-" },
+    { .id = "system.container_no_driver", .layer = SY, .context = CP_CONTEXT_CONTAINER, .replaces_line = 1,
+      .fallback = 1,
+      .match = { "couldn't find libnvidia-ml.so", "couldn't find libnvidia-ml", "Found no NVIDIA driver on your system",
+                 "libcuda.so.1: cannot open shared object file", "libnvidia-ml.so.1: cannot open shared object file",
+                 "could not load NVML library", "NVIDIA driver on your system", "nvidia-smi: command not found",
+                 "nvidia-smi: not found" },
+      .cause = "in a container the driver's user-space libraries (libcuda, libnvidia-ml) and device nodes come "
+               "from the host, mounted by the NVIDIA container runtime: this container was started without it, "
+               "without the compute and utility capabilities, or its loader cache does not list them",
+      .fix = "start it with the GPUs: `docker run --gpus all` (or --runtime=nvidia), in compose "
+             "deploy.resources.reservations.devices with capabilities [gpu] and NVIDIA_DRIVER_CAPABILITIES="
+             "compute,utility, in Kubernetes the nvidia runtime class, or CDI (--device nvidia.com/gpu=all); "
+             "check with `docker run --rm --gpus all ubuntu nvidia-smi`; run ldconfig in the image if the "
+             "libraries are there but not found",
       .check = NULL },
     { .id = NULL }
 };

@@ -83,6 +83,15 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the nvidia kernel module is not loaded (kernel updated without a DKMS rebuild, Secure Boot, nouveau, or no device nodes in a container)",
       .fix = "load the module (sudo modprobe nvidia) and read its error; rebuild it for the running kernel if it is missing",
       .check = "kernel.nvidia_module", .nvml_code = 9 },
+    { .id = "driver.smi_missing", .layer = DR, .match = { "nvidia-smi: command not found", "nvidia-smi: not found",
+                                                          "'nvidia-smi' is not recognized as an internal or external" },
+      .cause = "there is no nvidia-smi on PATH: the NVIDIA driver's user-space part is not installed here (a "
+               "kernel module alone, a distribution's driver without its utilities package), or it sits "
+               "outside PATH (Windows: C:\\Windows\\System32)",
+      .fix = "install the driver's utilities (nvidia-utils-NNN on Debian/Ubuntu, the whole .run driver, "
+             "nvidia-driver-cuda on RPM distributions) of the same version as the loaded module; in a container, "
+             "start it with the GPUs and the utility capability",
+      .check = "driver.nvml" },
     { .id = "system.smi_no_devices", .layer = SY,
       .match = { "No devices were found" },   /* nvidia-smi: NVML started, but sees no GPU */
       .cause = "nvidia-smi reached the driver but may use no GPU: the process's device cgroup hides them "
@@ -102,7 +111,7 @@ const cp_signal cp_signals_stack[] = {
       .check = "system.devnode_access" },
     { .id = "NVML_ERROR_NO_PERMISSION", .layer = SY,
       .match = { "NVML_ERROR_NO_PERMISSION", "NVMLError_NoPermission", "Insufficient Permissions" },
-      .also = { "nvml" },
+      .also = { "nvml", "Failed to", "nvidia-smi" },
       .cause = "NVML refused the query for lack of privilege: a root-only query or setting (clocks, NVLink counters, ECC, MIG layout), device nodes (/dev/nvidia*, /dev/nvidia-caps) this user cannot open, or a whole-GPU query from inside a MIG instance",
       .fix = "run the query as root or grant access to /dev/nvidia* (and /dev/nvidia-caps for MIG); in a MIG container query the MIG device handle, not the parent GPU; for nvidia-container-cli, make nvidia-smi work as that user and check the toolkit's user and no-cgroups settings",
       .check = "system.devnode_access", .nvml_code = 4 },
@@ -146,12 +155,19 @@ const cp_signal cp_signals_stack[] = {
       .fix = "install the NVIDIA driver (its utils package), or start the container with --gpus",
       .check = "driver.nvml", .extract = CP_EXTRACT_SONAME },
     { .id = "loader.runtime", .layer = RT,
-      .match = { "libcudart.so", "libnvrtc.so", "libnvrtc-builtins.so", "libnvJitLink.so", "libnvvm.so",
-                 "libcupti.so", "libnvToolsExt.so", "cudart64_", "nvrtc64_", "nvJitLink_" },
-      .also = { LOADER_SAYS, "failed to open" },   /* nvrtc: "failed to open libnvrtc-builtins.so.11.1" */
-      .cause = "a CUDA toolkit runtime library (cudart, NVRTC, nvJitLink, CUPTI, NVTX) of this major version is not installed or not on the library path",
+      .match = { "libcudart.so", "libnvJitLink.so", "libnvvm.so", "libnvToolsExt.so", "cudart64_", "nvJitLink_" },
+      .also = { LOADER_SAYS, "failed to open" },
+      .cause = "a CUDA toolkit runtime library (cudart, nvJitLink, NVVM, NVTX) of this major version is not installed or not on the library path",
       .fix = "install the CUDA runtime of that major (toolkit, or the nvidia-*-cuXX pip wheels) or add its lib directory to LD_LIBRARY_PATH (Windows: the toolkit's bin directory to PATH)",
       .check = "runtime.toolkits", .extract = CP_EXTRACT_SONAME },
+    { .id = "loader.nvrtc", .layer = LI,            /* NVRTC and CUPTI are libraries (DESIGN.md), not the runtime */
+      .match = { "libnvrtc.so", "libnvrtc-builtins.so", "nvrtc64_", "libcupti.so", "cupti64_" },
+      .also = { LOADER_SAYS, "failed to open", ".dll" },   /* nvrtc: "failed to open libnvrtc-builtins.so.11.1" */
+      .cause = "the CUDA runtime compiler NVRTC (or the profiling library CUPTI) of this major version is not installed or not "
+               "on the library path: what compiles kernels at run time (CuPy, PyTorch's jiterator and nvFuser, JAX) needs it",
+      .fix = "install it for your CUDA major (the toolkit, cuda-nvrtc-X-Y, or the nvidia-cuda-nvrtc-cuXX / nvidia-cuda-nvrtc pip wheel) "
+             "or add its directory to LD_LIBRARY_PATH (Windows: PATH)",
+      .check = "libraries.found", .extract = CP_EXTRACT_SONAME },
     { .id = "loader.libraries", .layer = LI,
       .match = { "libcublas.so", "libcublasLt.so", "libcufft.so", "libcurand.so", "libcusolver.so", "libcusparse.so",
                  "libcudnn.so", "libcudnn_", "libnccl.so", "libnvjpeg.so", "libnppc.so", "libnppig.so",
