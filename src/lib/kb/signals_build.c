@@ -127,5 +127,23 @@ const cp_signal cp_signals_build[] = {
              "(CUDA_HOME), a gcc that toolkit supports, TORCH_CUDA_ARCH_LIST for your GPUs and MAX_JOBS=2, or "
              "install a prebuilt wheel of the package for your torch and CUDA",
       .check = NULL },
+    { .id = "build.library_headers", .layer = CP_LAYER_LIBRARIES,
+      .match = { "cudnn.h: No such file", "cudnn_version.h: No such file", "nccl.h: No such file",
+                 "cusparseLt.h: No such file", "cutensor.h: No such file", "cannot find -lcudnn", "cannot find -lnccl" },
+      .cause = "the build needs a CUDA library's headers or link library that is not where it looks: cuDNN and "
+               "NCCL come apart from the toolkit (their -dev packages, or the nvidia-cudnn / nvidia-nccl wheels, "
+               "whose include folders builds do not search by themselves)",
+      .fix = "install the library's development files for your CUDA major (libcudnn9-dev-cuda-12, libnccl-dev, "
+             "or conda's cudnn / nccl) or point the build at the wheel's folders (CUDNN_INCLUDE_DIR / CPATH and "
+             "LIBRARY_PATH to site-packages/nvidia/cudnn/include and lib)",
+      .check = "libraries.found" },
+    { .id = "build.toolkit_mix", .layer = RT,
+      .match = { "The version of CUB in your include path is not compatible with this release of Thrust",
+                 "CUB version in your include path is not compatible" },
+      .cause = "the build mixes two CUDA toolkits' headers: Thrust from one (often /usr/include, a distribution's "
+               "CUDA) and CUB from another (the toolkit nvcc belongs to)",
+      .fix = "build with one toolkit: remove the distribution's CUDA headers from the include path (or the "
+             "package), put $CUDA_HOME/include first, and use that toolkit's nvcc",
+      .check = "runtime.toolkits" },
     { .id = NULL }
 };

@@ -406,5 +406,12 @@ const cp_signal cp_signals_libs[] = {
              "framework's CUDA and cuDNN support this GPU and driver; for FP_OVERFLOW scale the inputs or compute in fp32; for IN_PROGRESS synchronize the stream and ask again",
       .check = "system.memory_headroom" },
 
+    { .id = "cudnn.no_engine", .layer = LI, .match = { "was unable to find an engine to execute this computation" },
+      .cause = "cuDNN has no kernel for this convolution on this GPU: its cuDNN build does not cover the GPU's "
+               "architecture (a cuDNN or PyTorch older than the GPU), the workspace it needs could not be "
+               "allocated (GPU memory nearly full), or the shapes and types ask for what no engine does",
+      .fix = "install a PyTorch (and its cuDNN) built for this GPU's architecture; free GPU memory or use a smaller "
+             "batch; as a test torch.backends.cudnn.enabled = False shows whether cuDNN is the cause",
+      .check = "libraries.found" },
     { .id = NULL }
 };

@@ -79,6 +79,7 @@ const cp_signal cp_signals_stack[] = {
       .match = { "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
                  "NVIDIA-SMI has failed because it couldn",    /* any apostrophe */
                  "NVML_ERROR_DRIVER_NOT_LOADED", "NVMLError_DriverNotLoaded", "Failed to initialize NVML: Driver Not Loaded",
+                 "The NVIDIA driver is not loaded", "nvidia-modprobe: unable to load the NVIDIA kernel module",
                  "nvml error: driver not loaded" /* nvidia-container-cli */ },
       .cause = "the nvidia kernel module is not loaded (kernel updated without a DKMS rebuild, Secure Boot, nouveau, or no device nodes in a container)",
       .fix = "load the module (sudo modprobe nvidia) and read its error; rebuild it for the running kernel if it is missing",
