@@ -315,5 +315,18 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install the CUDA and cuDNN of the onnxruntime-gpu release's table (or `pip install onnxruntime-gpu[cuda,cudnn]`), "
              "or import torch first so its bundled CUDA libraries are loaded; on Windows add their bin folders to PATH",
       .check = "libraries.found" },
+    { .id = "video.no_nvenc", .layer = CP_LAYER_HARDWARE, .match = { "OpenEncodeSessionEx failed: unsupported device",
+                                                                 "No NVENC capable devices found" },
+      .cause = "the GPU has no video encoder (NVENC): the data-centre compute GPUs A100, H100, H200 and B200 have "
+               "none (their NVDEC decoders remain)",
+      .fix = "encode on the CPU (libx264, libx265) or on a GPU with NVENC (an L4, L40S, A10 or a GeForce/RTX card); "
+             "decoding can stay on this GPU",
+      .check = NULL },
+    { .id = "video.decoder_missing", .layer = CP_LAYER_DRIVER, .match = { "Cannot load libnvcuvid", "Cannot load libnvidia-encode" },
+      .cause = "FFmpeg could not load the driver's video library (libnvcuvid for decoding, libnvidia-encode for "
+               "encoding): the driver's video libraries are not installed (a headless or compute-only package)",
+      .fix = "install the driver's decode and encode libraries of the same version (libnvidia-decode-NNN, "
+             "libnvidia-encode-NNN); in a container add video to NVIDIA_DRIVER_CAPABILITIES",
+      .check = "driver.libcuda" },
     { .id = NULL }
 };

@@ -106,7 +106,8 @@ const cp_signal cp_signals_frameworks[] = {
     { .id = "driver.too_old", .layer = CP_LAYER_DRIVER, .fallback = 1,
       .match = { "Driver does not support the required", "minimum required Nvidia driver", "Please update your GPU driver",
                  "please update your NVIDIA driver", "requires a newer NVIDIA driver", "requires a newer driver",
-                 "NVIDIA driver is too old", "driver version is too old", "update your NVIDIA driver" },
+                 "NVIDIA driver is too old", "driver version is too old", "update your NVIDIA driver",
+                 "Unsupported PTX version" /* Blender Cycles: PTX newer than the driver's JIT */ },
       .cause = "the program (or a library in it: a video encoder, a CUDA runtime, a server) needs a newer NVIDIA "
                "driver than the one installed: each CUDA, NVENC or library release has a minimum driver",
       .fix = "install a driver at least as new as the one it names (the CUDA toolkit release notes' table for "

@@ -413,5 +413,14 @@ const cp_signal cp_signals_libs[] = {
       .fix = "install a PyTorch (and its cuDNN) built for this GPU's architecture; free GPU memory or use a smaller "
              "batch; as a test torch.backends.cudnn.enabled = False shows whether cuDNN is the cause",
       .check = "libraries.found" },
+    { .id = "cublas.error_number", .layer = CP_LAYER_LIBRARIES, .fallback = 1, .match = { "cuBLAS error " },
+      .also = { " at ", "cublas" },
+      .cause = "a cuBLAS call failed with the status number the line gives (llama.cpp and ggml print it so: 15 "
+               "is CUBLAS_STATUS_NOT_SUPPORTED, an operation this GPU's architecture lacks, e.g. tensor-core "
+               "GEMMs below compute capability 7.0; 13 EXECUTION_FAILED; 3 ALLOC_FAILED)",
+      .fix = "for 15 on an older GPU build or run without the tensor-core path (llama.cpp: GGML_CUDA_FORCE_MMQ, "
+             "an older release supporting the GPU) or use a newer GPU; for others see `cuprobe explain "
+             "CUBLAS_STATUS_...`",
+      .check = "libraries.found" },
     { .id = NULL }
 };

@@ -408,6 +408,45 @@ const cp_signal cp_signals_ops[] = {
              "read access to the path it names (or run that daemon with a socket the user may open); check "
              "SELinux/AppArmor denials (`ausearch -m avc`, dmesg)",
       .check = NULL },
+    { .id = "kernel.driver_packages", .layer = KE,
+      .match = { "Depends: nvidia-", "nvidia-kernel-common", "nvidia-dkms-", "nvidia-driver-" },
+      .also = { "Depends:", "Unmet dependencies", "not going to be installed", "held broken packages", "conflicts with" },
+      .cause = "the package manager cannot install the driver: its packages ask for each other at versions the "
+               "configured repositories do not have together (NVIDIA's repository and the distribution's mixed, a "
+               "half-done upgrade, a pinned or held package)",
+      .fix = "install all driver packages from one source and one version (`apt-cache policy nvidia-driver-NNN "
+             "nvidia-kernel-common-NNN`), remove the other source's or pin it, `sudo apt --fix-broken install`, "
+             "then the driver again",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.driver_hang", .layer = KE, .match = { "blocked for more than" },
+      .also = { "nvidia", "nv_", "task" },
+      .cause = "a task hung in the kernel (state D) for minutes; where its stack runs through the nvidia module "
+               "(os_acquire_rwlock, nv_ or rm_ frames, nvidia-persistenced, nvidia-smi) the driver is stuck, most "
+               "often waiting on a GPU that stopped answering (an XID before it), or on its own lock",
+      .fix = "read the kernel log from the first XID or NVRM line before the hang; the GPU needs a reset and "
+             "usually the node a reboot; report it with nvidia-bug-report.sh, and try the current driver of the branch",
+      .check = "kernel.nvidia_module" },
+    { .id = "system.gpu_in_use", .layer = SY, .match = { "In use by another client" },
+      .cause = "the GPU could not be reset or switched (MIG mode, a reset, a clocks or mode change) because "
+               "processes still hold it: nvidia-persistenced, DCGM or dcgm-exporter, the device plugin, a "
+               "monitoring agent, or a job",
+      .fix = "stop what holds it (`sudo lsof /dev/nvidia*`, `nvidia-smi --query-compute-apps=pid --format=csv`; "
+             "in Kubernetes drain the node or let the GPU operator's MIG manager stop its clients), then retry; "
+             "a pending MIG mode takes effect after a reset or reboot",
+      .check = NULL },
+    { .id = "system.k8s_dra_mig", .layer = SY, .match = { "MIG device allocation failed", "error creating GPU instance" },
+      .cause = "the NVIDIA DRA driver (or MIG manager) could not carve the MIG device a claim asked for: the GPU "
+               "has no room of that profile left (\"Insufficient Resources\": other instances hold the slices), "
+               "or MIG is not enabled on it",
+      .fix = "list the GPU's instances and free slices (`nvidia-smi mig -lgi`, `nvidia-smi mig -lgip`); remove "
+             "the stale instances or ask for a profile that fits; enable MIG mode (a reset) where it is off",
+      .check = NULL },
+    { .id = "system.cdi_generate", .layer = SY, .match = { "failed to generate CDI spec" },
+      .cause = "nvidia-ctk could not write the CDI spec for this machine's GPUs: the mode it picked (nvml on a "
+               "Jetson/Tegra board that needs csv or tegra mode, or NVML missing), or a device it could not read",
+      .fix = "pick the mode for the platform (`nvidia-ctk cdi generate --mode=csv` on Jetson, or --mode=nvml "
+             "where NVML works), update the NVIDIA Container Toolkit, and check `nvidia-ctk cdi list` afterwards",
+      .check = NULL },
     { .id = "system.shm_exhausted", .layer = SY,
       .match = { "insufficient shared memory (shm)", "signaled to shutdown with signal 7" },
       .cause = "a process died of SIGBUS (signal 7) writing to shared memory: /dev/shm is too small for the "
@@ -429,7 +468,7 @@ const cp_signal cp_signals_ops[] = {
       .match = { "couldn't find libnvidia-ml.so", "couldn't find libnvidia-ml", "Found no NVIDIA driver on your system",
                  "libcuda.so.1: cannot open shared object file", "libnvidia-ml.so.1: cannot open shared object file",
                  "could not load NVML library", "NVIDIA driver on your system", "nvidia-smi: command not found",
-                 "nvidia-smi: not found" },
+                 "nvidia-smi: not found", "Cannot load libnvcuvid", "Cannot load libnvidia-encode" },
       .cause = "in a container the driver's user-space libraries (libcuda, libnvidia-ml) and device nodes come "
                "from the host, mounted by the NVIDIA container runtime: this container was started without it, "
                "without the compute and utility capabilities, or its loader cache does not list them",
