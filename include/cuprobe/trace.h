@@ -302,6 +302,9 @@ typedef struct {
     size_t nsites;
     cp_trace_verdict verdict;
     cp_trace_counters ctr;
+    uint64_t nccl_kernels;                     /* NCCL's kernels (ncclKernel_*, ncclDevKernel_*) in the span */
+    int64_t nccl_ns;                           /* the sum of their durations */
+    int64_t nccl_wait_ns;                      /* of it, waiting for the slowest rank (see cp_trace_collectives) */
 } cp_trace_gpu;
 
 /* One host thread of a process: its CUDA API calls and the work they queued. */
@@ -339,6 +342,12 @@ typedef struct {
     uint64_t stacks;                           /* STACK records over every process */
     size_t processes;
     int truncated;                             /* some file ended inside a record */
+    struct {
+        size_t ranks;                          /* GPU entries (process, GPU) with NCCL kernels */
+        size_t matched;                        /* collectives matched across them, in order */
+        int has_slowest;
+        size_t slowest;                        /* the gpus[] entry the others wait for (it waited least) */
+    } coll;
 } cp_trace_report;
 
 /* Analyse n traces (one per process).  Returns 0, or -1 (out of memory).
@@ -350,6 +359,14 @@ void cp_trace_report_free(cp_trace_report *r);
  * clock, weighs its values on the kernels it overlaps.  0, or -1 (out of
  * memory).  cp_trace_analyze calls it. */
 int cp_trace_counters_attribute(const cp_trace *t, cp_trace_gpu *g);
+/* NCCL's kernels on each of r's GPU entries (nccl_kernels, nccl_ns) and,
+ * where two or more entries (a data-parallel job's ranks) have them, how
+ * long each waited for the slowest rank: the k-th NCCL kernels of the
+ * ranks are matched while their names agree, and each one's duration
+ * beyond the shortest of them is waiting (nccl_wait_ns, r->coll)
+ * (src/lib/trace/collectives.c).  0, or -1 (out of memory).
+ * cp_trace_analyze calls it. */
+int cp_trace_collectives(const cp_trace *traces, size_t n, cp_trace_report *r);
 /* "compute-bound", "memory-bound", "neither", "unmeasured". */
 const char *cp_trace_bound_name(cp_trace_bound b);
 /* A COUNTERS status in a word ("ok", "unsupported", "no-permission", "busy",

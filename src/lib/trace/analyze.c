@@ -784,6 +784,7 @@ int cp_trace_analyze(const cp_trace *traces, size_t n, const cp_trace_opts *o, c
             r->ngpus++;
         }
     }
+    if (cp_trace_collectives(traces, n, r) < 0) goto fail;
     return 0;
 fail:
     cp_trace_report_free(r);

@@ -198,6 +198,17 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
             rate(out, "pageable", g->pageable_bytes, g->pageable_copy_ns, g->pageable_gbps);
             rate(out, "pinned", g->pinned_bytes, g->pinned_copy_ns, g->pinned_gbps);
         }
+        if (g->nccl_kernels) {
+            fprintf(out, "  NCCL collectives: %" PRIu64 " kernels, ", g->nccl_kernels);
+            dur(out, g->nccl_ns);
+            fprintf(out, " (%.1f %% of the busy time)", pct(g->nccl_ns, g->busy_ns));
+            if (r->coll.matched) {
+                fputs("; waiting for the slowest rank ", out);
+                dur(out, g->nccl_wait_ns);
+                fprintf(out, " (%.1f %% of the span)", pct(g->nccl_wait_ns, g->span_ns));
+            }
+            fputc('\n', out);
+        }
         if (g->nk) fprintf(out, "  kernels (heaviest first)\n    %8s %12s %12s %6s  name\n", "count", "total", "mean", "share");
         for (size_t k = 0; k < g->nk && k < (size_t)r->opts.top_kernels; k++) {
             const cp_trace_kernel_row *row = &g->ktab[k];
@@ -234,6 +245,21 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
                 fprintf(out, " %3.0f", pct(g->win[w].busy_ns, g->win[w].end - g->win[w].start));
             fputc('\n', out);
         }
+    }
+    if (r->coll.ranks >= 2) {
+        fprintf(out, "\nranks: %zu GPU(s) ran NCCL collectives, %zu matched across them in order", r->coll.ranks,
+                r->coll.matched);
+        if (r->coll.has_slowest) {
+            const cp_trace_gpu *s = &r->gpus[r->coll.slowest];
+            int64_t others = 0;
+            for (size_t i = 0; i < r->ngpus; i++) others = i == r->coll.slowest ? others : others + r->gpus[i].nccl_wait_ns;
+            fprintf(out, "; the slowest: process %" PRIu32 " on GPU %" PRIu32 ", the others waited for it ", s->pid,
+                    s->device);
+            dur(out, others);
+            fputs(" in all (balance the work or the data across ranks, look for what delays that one: its input, "
+                  "its host, its GPU's clocks)", out);
+        }
+        fputc('\n', out);
     }
     text_procs(out, r);
     return ferror(out) ? -1 : 0;
@@ -335,6 +361,15 @@ int cp_trace_render_json(FILE *out, const cp_trace_report *r)
         jnum(out, "kernels", (int64_t)g->kernels, &h);
         jnum(out, "copies", (int64_t)g->copies, &h);
         jnum(out, "memsets", (int64_t)g->memsets, &h);
+        cp_json_key(out, "nccl", &h);
+        {
+            int e = 1;
+            fputc('{', out);
+            jnum(out, "kernels", (int64_t)g->nccl_kernels, &e);
+            jnum(out, "ns", g->nccl_ns, &e);
+            jnum(out, "wait_ns", g->nccl_wait_ns, &e);
+            fputc('}', out);
+        }
         jcopies(out, "pageable_copies", g->pageable_bytes, g->pageable_copy_ns, g->pageable_gbps, &h);
         jcopies(out, "pinned_copies", g->pinned_bytes, g->pinned_copy_ns, g->pinned_gbps, &h);
         cp_json_key(out, "kernel_table", &h);
@@ -405,6 +440,22 @@ int cp_trace_render_json(FILE *out, const cp_trace_report *r)
         fputs("]}", out);
     }
     fputs("\n]", out);
+    cp_json_key(out, "collectives", &f);
+    {
+        int e = 1;
+        fputc('{', out);
+        jnum(out, "ranks", (int64_t)r->coll.ranks, &e);
+        jnum(out, "matched", (int64_t)r->coll.matched, &e);
+        cp_json_key(out, "slowest", &e);
+        if (r->coll.has_slowest) {
+            int s = 1;
+            fputc('{', out);
+            jnum(out, "pid", r->gpus[r->coll.slowest].pid, &s);
+            jnum(out, "device", r->gpus[r->coll.slowest].device, &s);
+            fputc('}', out);
+        } else fputs("null", out);
+        fputc('}', out);
+    }
     cp_json_key(out, "process_list", &f);
     fputs("[\n", out);
     for (size_t i = 0; i < r->nprocs; i++) {
