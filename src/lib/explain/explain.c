@@ -732,21 +732,23 @@ static int yields(const scanner *sc, int i, int j)
 }
 
 /* The text is read: drop the signals whose row needs a context the text
- * never showed, then the ones another signal of their line speaks for
- * (yields).  In place, the order kept. */
+ * never showed, the informational ones where nothing else is left, then the
+ * ones another signal of their line speaks for (yields).  In place, the
+ * order kept. */
 static void context_filter(scanner *sc)
 {
     cp_explain_result *out = sc->out;
     const cp_signal *rows = sc->ix->rows;
-    int k = 0, any = 0;
+    int k = 0, any = 0, fault = 0;
     for (int i = 0; i < out->nsignals; i++) {
         const cp_signal *row = &rows[sc->meta[i].row];
         if ((row->context & sc->contexts) != row->context) continue;
         any |= row->replaces_line | row->fallback;
+        fault |= !row->informational;
         out->signals[k] = out->signals[i];
         sc->meta[k++] = sc->meta[i];
     }
-    out->nsignals = k;
+    out->nsignals = fault ? k : 0;              /* informational lines alone: nothing is wrong */
     if (!any) return;
     /* mark first, then drop: whether a signal yields must not hang on the order of the drops */
     char *drop = cp_calloc((size_t)out->nsignals + 1, 1);

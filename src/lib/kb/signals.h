@@ -62,6 +62,8 @@ typedef struct {
     unsigned context;                           /* counts only in a text with these CP_CONTEXT_ bits */
     int replaces_line;                          /* 1: the signals of higher layers first found on its
                                                    line are dropped (it says what they mean there) */
+    int informational;                          /* 1: says nothing is wrong (the module's load line):
+                                                   kept only beside a signal that does */
     int fallback;                               /* 1: a tool's error form in general, dropped where
                                                    a row first found on its line says more (for a
                                                    replacing row: a row of its layer or a lower one) */

@@ -145,5 +145,19 @@ const cp_signal cp_signals_build[] = {
       .fix = "build with one toolkit: remove the distribution's CUDA headers from the include path (or the "
              "package), put $CUDA_HOME/include first, and use that toolkit's nvcc",
       .check = "runtime.toolkits" },
+    { .id = "build.ptxas_too_old", .layer = RT,
+      .match = { "ptxas does not support CC", "ptxas too old", "ptxas is too old" },
+      .cause = "the ptxas found (an older CUDA toolkit's, first on PATH) does not know this GPU's compute "
+               "capability, so code for it cannot be assembled; XLA then falls back to the driver and may fail",
+      .fix = "put a ptxas that knows the GPU first: the toolkit of the framework's CUDA (or the nvidia-cuda-nvcc "
+             "wheel JAX installs with jax[cuda12]); remove the old toolkit from PATH",
+      .check = "runtime.toolkits" },
+    { .id = "build.nvvm_missing", .layer = RT,
+      .match = { "libNVVM cannot be found", "open_cudalib('nvvm')", "NvvmSupportError", "NVVM not found" },
+      .cause = "Numba (or another JIT) cannot find NVVM, the CUDA toolkit's compiler library: no toolkit where it "
+               "looks (CUDA_HOME, conda's cuda-nvcc), or only the run-time libraries are installed",
+      .fix = "install the toolkit's NVVM for your CUDA (conda install cuda-nvcc, or pip install "
+             "nvidia-cuda-nvcc-cuXX / numba-cuda[cuXX]) or set CUDA_HOME to a full toolkit",
+      .check = "runtime.toolkits" },
     { .id = NULL }
 };

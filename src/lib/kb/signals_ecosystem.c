@@ -299,7 +299,7 @@ const cp_signal cp_signals_ecosystem[] = {
     { .id = "app.gpu_memory_short", .layer = AP, .fallback = 1,
       .match = { "insufficient GPU memory", "not enough GPU memory", "Not enough VRAM", "not enough video memory",
                  "exceeds the available GPU memory", "exceeds available GPU memory", "exceeds the GPU memory",
-                 "out of GPU memory", "GPU memory is insufficient" },
+                 "out of GPU memory", "GPU memory is insufficient", "out of GPU and shared host memory" },
       .cause = "the program planned more GPU memory than the GPU has free: the model's weights, its KV cache or "
                "activations for the batch and context asked, on this GPU with what other processes hold",
       .fix = "give it less to hold: a smaller model or a quantised one, a shorter context or batch, fewer layers "

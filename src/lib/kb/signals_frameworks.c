@@ -113,5 +113,13 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "install a driver at least as new as the one it names (the CUDA toolkit release notes' table for "
              "CUDA; the Video Codec SDK's for NVENC), or use a build of the program made for the older driver",
       .check = "runtime.driver_compat" },
+    { .id = "opencv.no_cuda", .layer = CP_LAYER_FRAMEWORK,
+      .match = { "DNN module was not built with CUDA backend", "OpenCV was built without CUDA support",
+                 "is not compiled with CUDA support" },
+      .cause = "this OpenCV build has no CUDA backend (the pip wheels opencv-python and opencv-contrib-python have "
+               "none), so it runs on the CPU",
+      .fix = "build OpenCV with -DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON for this GPU's CUDA_ARCH_BIN, "
+             "or install a CUDA build of it (some conda channels, NVIDIA's containers)",
+      .check = NULL },
     { .id = NULL }
 };

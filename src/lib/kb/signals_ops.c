@@ -344,6 +344,24 @@ const cp_signal cp_signals_ops[] = {
              "(open / proprietary), or NVreg_EnableGpuFirmware=0 where GSP is optional; update the VBIOS where "
              "the firmware's own tables are refused; report it with nvidia-bug-report.sh",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.oops", .fallback = 1, .layer = KE,
+      .match = { "[ cut here ]", "BUG: unable to handle", "kernel BUG at", "general protection fault:" },
+      .cause = "the kernel printed a warning or an oops; in an nvidia log (its frames in nvidia.ko, or right after "
+               "the module's lines) the module hit a bug or a state it did not expect, often with a kernel newer "
+               "than the driver release supports",
+      .fix = "read the trace below the line (the RIP and the frames name the module and function); use a driver "
+             "release that supports this kernel, or the kernel the driver supports; report it with "
+             "nvidia-bug-report.sh",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.module_compile_error", .layer = KE,
+      .match = { "/kernel/nv", "/kernel-open/", "/nvidia-uvm/", "/nvidia-drm/", "/nvidia-modeset/", "/common/inc/nv" },
+      .also = { "error:" },
+      .cause = "the nvidia kernel module's own sources do not compile against this kernel: the kernel changed an "
+               "interface the driver release uses (a newer kernel than the release supports; legacy branches "
+               "such as 340 and 390 stopped following new kernels)",
+      .fix = "use a driver release that supports this kernel (the release notes list them; a patched legacy "
+             "package from the distribution for old GPUs), or boot a kernel the release supports",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.build_tree_missing", .fallback = 1, .layer = KE, .match = { "/lib/modules/" },
       .also = { "No such file", "not found", "does not exist", "missing", "Cannot find" },
       .cause = "the running kernel's build tree (/lib/modules/$(uname -r)/build: its headers and Makefiles) is "
@@ -455,6 +473,24 @@ const cp_signal cp_signals_ops[] = {
       .fix = "give the container more: `docker run --shm-size=16g` (or --ipc=host), shm_size in compose, an "
              "emptyDir with medium: Memory at /dev/shm in Kubernetes; or fewer DataLoader workers, "
              "NCCL_SHM_DISABLE=1 as a test",
+      .check = NULL },
+
+    { .id = "system.container_runtime_missing", .layer = SY,
+      .match = { "\"nvidia-container-runtime\": executable file not found", "nvidia-container-runtime: executable file not found" },
+      .cause = "the container engine is set to use the NVIDIA runtime (runtimes.nvidia in daemon.json, or the "
+               "default runtime) but its binary is not installed on this host or not on the engine's PATH",
+      .fix = "install the NVIDIA Container Toolkit (nvidia-container-toolkit package), or fix the runtime's path "
+             "in /etc/docker/daemon.json (`sudo nvidia-ctk runtime configure --runtime=docker`), then restart docker",
+      .check = NULL },
+    { .id = "system.container_library_step", .layer = SY, .fallback = 1,
+      .match = { "nvc_ldcache.c", "nvc_mount.c", "nvc_container.c", "nvc_info.c", "nvc.c:" },
+      .also = { "could not", "failed", "error", "not permitted", "denied" },
+      .cause = "libnvidia-container, under the NVIDIA container hook (docker's, enroot's, podman's), failed a step of "
+               "setting the container up: running ldconfig in it, mounting the driver's files or /dev, or reading "
+               "the driver (its log line names the step and the refusal)",
+      .fix = "read the step and the error: a mount or ldconfig 'not permitted' means a rootless or restricted "
+             "namespace (no-cgroups, user namespaces, enroot's config), a missing file means a partial driver "
+             "install; `nvidia-container-cli -k -d /dev/tty info` on the host shows what it finds",
       .check = NULL },
 
     /* --- in a container: what the driver's absence means there --- */

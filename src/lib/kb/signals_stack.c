@@ -72,6 +72,7 @@ const cp_signal cp_signals_stack[] = {
       .fix = "check `lspci -nnk -d 10de:` for the GPU and its 'Kernel driver in use'; unbind it from vfio-pci/nouveau, or install a driver branch that supports this GPU",
       .check = "kernel.gpu_bound" },
     { .id = "kernel.module_loaded", .layer = KE, .match = { "NVRM: loading NVIDIA UNIX" }, .notice = 1,
+      .informational = 1,                       /* a healthy boot log says nothing more */
       .cause = "informational: the nvidia kernel module loaded; the line gives its version",
       .fix = "nothing to do; compare this version with the user-space driver's (nvidia-smi) if other errors follow",
       .check = "kernel.nvidia_module" },
