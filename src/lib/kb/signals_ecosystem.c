@@ -328,5 +328,41 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install the driver's decode and encode libraries of the same version (libnvidia-decode-NNN, "
              "libnvidia-encode-NNN); in a container add video to NVIDIA_DRIVER_CAPABILITIES",
       .check = "driver.libcuda" },
+    { .id = "video.nvenc_sessions", .layer = CP_LAYER_SYSTEM, .match = { "OpenEncodeSessionEx failed: out of memory" },
+      .cause = "NVENC refused another encoding session: GeForce drivers cap the concurrent sessions per system "
+               "(3 to 8 by driver release), and other encoders (another ffmpeg, OBS, a browser, Plex) hold them; or "
+               "the GPU's memory is full",
+      .fix = "end the other encoding processes (`nvidia-smi` lists them), encode fewer streams at once, use a "
+             "newer driver (higher caps) or a professional/data-centre GPU with NVENC (no cap)",
+      .check = NULL },
+    { .id = "video.nvenc_driver", .layer = CP_LAYER_DRIVER,
+      .match = { "OpenEncodeSessionEx failed: incompatible client key", "Cannot load cuvidGetDecodeCaps",
+                 "Cannot load cuvidCreateVideoParser", "Cannot load NvEncodeAPICreateInstance" },
+      .cause = "FFmpeg was built for a newer NVENC/NVDEC API than the installed driver provides (a function or the "
+               "API version it asks for is missing from the driver's libnvidia-encode / libnvcuvid)",
+      .fix = "update the NVIDIA driver to the version the FFmpeg build's nv-codec-headers need, or use an FFmpeg "
+             "built against older headers",
+      .check = "driver.libcuda" },
+    /* Blender Cycles words a CUDA error "<what> in <call>" */
+    { .id = "cycles.out_of_memory", .layer = CP_LAYER_APPLICATION,
+      .match = { "Out of memory in cuMemAlloc", "Out of memory in cuArray", "Out of memory in cuMemHostAlloc",
+                 "Out of memory in cuLaunchKernel" },
+      .cause = "the scene (geometry, textures, the BVH and the render buffers) needs more GPU memory than is free",
+      .fix = "lower texture sizes or the tile/render size, simplify the scene, render with CPU+GPU, or free what "
+             "other programs hold (`nvidia-smi`)",
+      .check = NULL },
+    { .id = "cycles.illegal_address", .layer = CP_LAYER_APPLICATION,
+      .match = { "Illegal address in CUDA queue", "Illegal address in cuCtxSynchronize", "Illegal address in cuMemcpy" },
+      .cause = "a Cycles kernel read or wrote outside its memory: a bug of this Blender version with this scene or "
+               "GPU, or an unstable GPU (a factory or user overclock, heat) corrupting memory",
+      .fix = "try the current Blender release and driver; render the same scene on the CPU to tell a scene bug from "
+             "the GPU; run the GPU at stock clocks (its vendor's tool) and watch its temperature",
+      .check = NULL },
+    { .id = "cycles.launch_timeout", .layer = CP_LAYER_SYSTEM, .match = { "Launch exceeded timeout in" },
+      .cause = "a kernel ran longer than the display watchdog allows (Windows TDR, about 2 s, or X's on Linux) on "
+               "a GPU that also drives a display, and the OS reset it",
+      .fix = "render on a GPU without a display, raise the watchdog (Windows TdrDelay in the registry), or use "
+             "smaller tiles/samples per pass so each kernel runs shorter",
+      .check = NULL },
     { .id = NULL }
 };

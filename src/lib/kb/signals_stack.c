@@ -146,8 +146,8 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the image needs a newer CUDA than the host driver supports (NVIDIA_REQUIRE_CUDA)",
       .fix = "upgrade the host driver, or use an image built for an older CUDA",
       .check = "runtime.driver_compat" },
-    { .id = "loader.libcuda", .layer = DR, .match = { "libcuda.so" },
-      .also = { LOADER_SAYS, "couldn't open" },    /* TensorFlow 1: "Couldn't open CUDA library libcuda.so.1" */
+    { .id = "loader.libcuda", .layer = DR, .match = { "libcuda.so", "nvcuda.dll" },
+      .also = { LOADER_SAYS, "couldn't open", "Failed to load" },    /* TensorFlow 1: "Couldn't open CUDA library libcuda.so.1" */
       .cause = "the driver's libcuda.so.1 cannot be found: no NVIDIA driver, or a container started without the driver libraries",
       .fix = "install the NVIDIA driver; in a container use --gpus (NVIDIA Container Toolkit) so libcuda is mounted",
       .check = "driver.libcuda", .extract = CP_EXTRACT_SONAME },
