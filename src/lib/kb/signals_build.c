@@ -68,8 +68,9 @@ const cp_signal cp_signals_build[] = {
       .fix = "build with a supported older compiler (e.g. CC=gcc-12 CXX=g++-12, or nvcc -ccbin g++-12) or "
              "upgrade the CUDA toolkit; -allow-unsupported-compiler is a last resort" },
     { .id = "build.companion_cuda", .layer = FW,
-      .match = { "were compiled with different CUDA", "Detected that PyTorch and" },
-      .also = { "were compiled with different" },  /* the message may wrap before "CUDA" */
+      .match = { "were compiled with different CUDA", "Detected that PyTorch and",
+                 "operator torchvision::nms does not exist" /* torchvision's ops built for another torch */ },
+      .also = { "were compiled with different", "torchvision::" },  /* the message may wrap before "CUDA" */
       .cause = "a companion package (torchvision, torchaudio, torch_scatter...) was built for another CUDA "
                "version than the installed torch",
       .fix = "install torch and its companions from the same index (e.g. --index-url "
@@ -158,6 +159,15 @@ const cp_signal cp_signals_build[] = {
                "looks (CUDA_HOME, conda's cuda-nvcc), or only the run-time libraries are installed",
       .fix = "install the toolkit's NVVM for your CUDA (conda install cuda-nvcc, or pip install "
              "nvidia-cuda-nvcc-cuXX / numba-cuda[cuXX]) or set CUDA_HOME to a full toolkit",
+      .check = "runtime.toolkits" },
+    { .id = "build.cmake_no_nvcc", .layer = RT,
+      .match = { "Could not find compiler set in environment variable CUDACXX", "CMAKE_CUDA_COMPILER not set",
+                 "No CMAKE_CUDA_COMPILER could be found", "Failed to find nvcc",
+                 "CUDA compiler identification is unknown" },
+      .cause = "CMake found no working nvcc: CUDACXX or CMAKE_CUDA_COMPILER names a path where there is none, no "
+               "CUDA toolkit is installed, or (Windows) the toolkit's Visual Studio integration is missing",
+      .fix = "point CMake at the toolkit's nvcc (-DCMAKE_CUDA_COMPILER=$CUDA_HOME/bin/nvcc, or CUDACXX), install "
+             "the toolkit (conda's cuda-nvcc works too), or on Windows reinstall it with the Visual Studio integration",
       .check = "runtime.toolkits" },
     { .id = NULL }
 };

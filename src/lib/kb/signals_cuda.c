@@ -179,7 +179,7 @@ const cp_signal cp_signals_cuda[] = {
       .check = "application.xid", .cu_code = 400 },
     { .id = "CUDA_ERROR_SYSTEM_NOT_READY", .layer = SY,
       .match = { "CUDA_ERROR_SYSTEM_NOT_READY", "cudaErrorSystemNotReady", "system not yet initialized" },
-      .also = { "cuda", "-> system not yet initialized" },
+      .also = { "cuda", "-> system not yet initialized", "error code system not yet initialized" },
       .cause = "CUDA will not start until the system is set up: on NVSwitch systems (HGX/DGX A100, H100, H200) nvidia-fabricmanager is not running, failed, or is not the driver's exact version, so the NVLink fabric is not ready",
       .fix = "check `systemctl status nvidia-fabricmanager`: install the fabricmanager package of exactly the driver's version, enable and start it, and wait until `nvidia-smi -q` shows the fabric state Completed; read /var/log/fabricmanager.log if it fails",
       .check = "driver.devices", .cu_code = 802 },

@@ -121,5 +121,13 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "build OpenCV with -DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON for this GPU's CUDA_ARCH_BIN, "
              "or install a CUDA build of it (some conda channels, NVIDIA's containers)",
       .check = NULL },
+    { .id = "cuda.ptx_too_new", .layer = CP_LAYER_DRIVER, .match = { "Unsupported .version" },
+      .also = { "current version is" },
+      .cause = "the PTX declares a newer PTX ISA version than the assembler reading it supports: in a JIT (Numba, "
+               "cuLinkAddData, a framework loading PTX) that is the driver's, older than the toolkit that wrote "
+               "the PTX; from a toolkit's own ptxas, that toolkit is the older one",
+      .fix = "update the NVIDIA driver to one that supports the CUDA version that generated the PTX (or generate "
+             "it with an older toolkit / Numba's matching CUDA); for a toolkit's ptxas, use the newer toolkit",
+      .check = "runtime.driver_compat" },
     { .id = NULL }
 };

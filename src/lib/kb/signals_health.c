@@ -146,5 +146,14 @@ const cp_signal cp_signals_health[] = {
       .fix = "cold-boot the machine (power off); reseat the GPU and its power; if it persists in another "
              "slot or machine, RMA the GPU",
       .check = "hardware.pci_gpu" },
+    { .id = "hardware.pcie_fatal", .layer = CP_LAYER_HARDWARE,
+      .match = { "severity=Uncorrected (Fatal)", "Uncorrected (Fatal) error received", "AER: device recovery failed" },
+      .cause = "the PCIe link to the GPU (or the switch or root port above it) reported a fatal uncorrectable error "
+               "(a completion timeout, a malformed packet) and the link could not be recovered: the GPU falls off "
+               "the bus",
+      .fix = "reseat the GPU and its riser or cable, check its power connectors and the slot's link speed setting "
+             "(a forced Gen setting in the BIOS), update the BIOS; if it follows the GPU to another slot, replace "
+             "the GPU",
+      .check = "hardware.pcie_link" },
     { .id = NULL }
 };

@@ -422,5 +422,18 @@ const cp_signal cp_signals_libs[] = {
              "an older release supporting the GPU) or use a newer GPU; for others see `cuprobe explain "
              "CUBLAS_STATUS_...`",
       .check = "libraries.found" },
+    { .id = "nvrtc.invalid_option", .layer = CP_LAYER_LIBRARIES, .match = { "NVRTC_ERROR_INVALID_OPTION" },
+      .cause = "NVRTC refused a compile option: most often an architecture (--gpu-architecture=sm_89, compute_90) "
+               "newer than this NVRTC knows, because an older libnvrtc was loaded than the program expects",
+      .fix = "load the NVRTC of the program's CUDA major and a release that knows the GPU (check which libnvrtc.so "
+             "the process maps: `grep nvrtc /proc/PID/maps`), or compile for an architecture it knows",
+      .check = "libraries.found" },
+    { .id = "nvrtc.error", .layer = CP_LAYER_LIBRARIES, .fallback = 1, .match = { "NVRTC_ERROR_" },
+      .cause = "NVRTC, the run-time CUDA compiler, failed: the source does not compile (NVRTC_ERROR_COMPILATION, its "
+               "log says where), an option or architecture it does not know, or a builtins library of another "
+               "version (NVRTC_ERROR_BUILTIN_OPERATION_FAILURE)",
+      .fix = "read the compile log the program prints; keep libnvrtc and libnvrtc-builtins of one version, and of "
+             "a CUDA release that knows the GPU",
+      .check = "libraries.found" },
     { .id = NULL }
 };

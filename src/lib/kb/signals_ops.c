@@ -354,8 +354,8 @@ const cp_signal cp_signals_ops[] = {
              "nvidia-bug-report.sh",
       .check = "kernel.nvidia_module" },
     { .id = "kernel.module_compile_error", .layer = KE,
-      .match = { "/kernel/nv", "/kernel-open/", "/nvidia-uvm/", "/nvidia-drm/", "/nvidia-modeset/", "/common/inc/nv" },
-      .also = { "error:" },
+      .match = { "/kernel/nv", "kernel-open/", "nvidia-uvm/", "nvidia-drm/", "nvidia-modeset/", "common/inc/nv" },
+      .also = { "error:", "\xe9\x94\x99\xe8\xaf\xaf" /* a Chinese locale's gcc: 错误 */ },
       .cause = "the nvidia kernel module's own sources do not compile against this kernel: the kernel changed an "
                "interface the driver release uses (a newer kernel than the release supports; legacy branches "
                "such as 340 and 390 stopped following new kernels)",
