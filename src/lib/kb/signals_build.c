@@ -119,8 +119,8 @@ const cp_signal cp_signals_build[] = {
       .check = "runtime.toolkits" },
     { .id = "build.extension_failed", .layer = RT, .fallback = 1,
       .match = { "Command '['ninja', '-v']' returned non-zero exit status", "Error building extension",
-                 "Failed building wheel for" },
-      .also = { "ninja", "extension", "wheel" },
+                 "Failed building wheel for", "Error compiling objects for extension", "Failed building editable for" },
+      .also = { "ninja", "extension", "wheel", "editable" },
       .cause = "a CUDA or C++ extension failed to build (ahead of time or just in time); the compiler's first "
                "'error' above says why: most often a CUDA toolkit other than the framework's, a host compiler "
                "that nvcc does not support, an architecture it does not know, or memory for parallel jobs",

@@ -364,5 +364,11 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "render on a GPU without a display, raise the watchdog (Windows TdrDelay in the registry), or use "
              "smaller tiles/samples per pass so each kernel runs shorter",
       .check = NULL },
+    { .id = "cycles.no_device", .layer = CP_LAYER_SYSTEM, .match = { "Found no Cycles device of the specified type" },
+      .cause = "Blender found no GPU of the device type asked for (CUDA, OptiX): none is attached to this machine or "
+               "VM (a CPU-only cloud runtime), the driver does not load, or the GPU is too old for this Blender",
+      .fix = "run on a machine with the GPU (`nvidia-smi` must list it), install the driver, or pick the device type "
+             "the GPU supports (CUDA for Maxwell to Turing without RT cores, OptiX for RTX)",
+      .check = "driver.devices" },
     { .id = NULL }
 };

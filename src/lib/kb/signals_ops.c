@@ -465,6 +465,14 @@ const cp_signal cp_signals_ops[] = {
       .fix = "pick the mode for the platform (`nvidia-ctk cdi generate --mode=csv` on Jetson, or --mode=nvml "
              "where NVML works), update the NVIDIA Container Toolkit, and check `nvidia-ctk cdi list` afterwards",
       .check = NULL },
+    { .id = "system.ray_no_gpu_node", .layer = SY, .match = { "No available node types can fulfill resource request" },
+      .also = { "GPU" },
+      .cause = "Ray cannot place the task: no node of the cluster offers the GPUs it asks for (the cluster was "
+               "started with fewer GPUs visible than the job requests, num_gpus=0 at `ray start`, or "
+               "CUDA_VISIBLE_DEVICES hid them)",
+      .fix = "start the Ray nodes with the GPUs visible (`ray start --num-gpus N`, check `ray status`), or ask for "
+             "no more GPUs than the cluster has (the trainer's n_gpus_per_node, num_gpus in the remote options)",
+      .check = "driver.devices" },
     { .id = "system.shm_exhausted", .layer = SY,
       .match = { "insufficient shared memory (shm)", "signaled to shutdown with signal 7" },
       .cause = "a process died of SIGBUS (signal 7) writing to shared memory: /dev/shm is too small for the "
@@ -499,12 +507,17 @@ const cp_signal cp_signals_ops[] = {
                  "nvidia-docker", "--runtime=nvidia", "--gpus", "podman run", "kubectl", "/.dockerenv",
                  "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "enroot", "apptainer", "singularity" },
       .cause = "marks the text as from a container", .fix = "-" },
+    { .id = "context.container_runtime", .layer = SY, .marks = CP_CONTEXT_CONTAINER,
+      .match = { "OCI runtime", "crun:", "runc create failed", "failed to create shim task", "containerd",
+                 "podman", "nvidia-ctk", "nerdctl" },
+      .cause = "marks the text as from a container (the engine's own words)", .fix = "-" },
     { .id = "system.container_no_driver", .layer = SY, .context = CP_CONTEXT_CONTAINER, .replaces_line = 1,
       .fallback = 1,
       .match = { "couldn't find libnvidia-ml.so", "couldn't find libnvidia-ml", "Found no NVIDIA driver on your system",
                  "libcuda.so.1: cannot open shared object file", "libnvidia-ml.so.1: cannot open shared object file",
                  "could not load NVML library", "NVIDIA driver on your system", "nvidia-smi: command not found",
-                 "nvidia-smi: not found", "Cannot load libnvcuvid", "Cannot load libnvidia-encode" },
+                 "nvidia-smi: not found", "Cannot load libnvcuvid", "Cannot load libnvidia-encode",
+                 "executable file `nvidia-smi` not found", "\"nvidia-smi\": executable file not found" },
       .cause = "in a container the driver's user-space libraries (libcuda, libnvidia-ml) and device nodes come "
                "from the host, mounted by the NVIDIA container runtime: this container was started without it, "
                "without the compute and utility capabilities, or its loader cache does not list them",
