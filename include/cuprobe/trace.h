@@ -345,7 +345,7 @@ typedef struct {
     struct {
         size_t ranks;                          /* GPU entries (process, GPU) with NCCL kernels */
         size_t matched;                        /* collectives matched across them, in order */
-        int has_slowest;
+        int has_slowest;                       /* some rank waited: matched collectives of unequal lengths */
         size_t slowest;                        /* the gpus[] entry the others wait for (it waited least) */
     } coll;
 } cp_trace_report;

@@ -101,8 +101,11 @@ int cp_trace_collectives(const cp_trace *traces, size_t n, cp_trace_report *r)
                                                                ranks[i].k[k]->end - ranks[i].k[k]->start - least);
         }
         r->coll.matched = k;
-        if (k) {
-            /* the slowest rank: the one that waited least */
+        int64_t most_wait = 0;
+        for (size_t i = 0; i < r->ngpus; i++)
+            if (ranks[i].n && r->gpus[i].nccl_wait_ns > most_wait) most_wait = r->gpus[i].nccl_wait_ns;
+        if (k && most_wait > 0) {
+            /* the slowest rank: the one that waited least (balanced ranks have none) */
             size_t best = SIZE_MAX;
             for (size_t i = 0; i < r->ngpus; i++)
                 if (ranks[i].n && (best == SIZE_MAX || r->gpus[i].nccl_wait_ns < r->gpus[best].nccl_wait_ns)) best = i;

@@ -258,7 +258,7 @@ int cp_trace_render_text(FILE *out, const cp_trace_report *r)
             dur(out, others);
             fputs(" in all (balance the work or the data across ranks, look for what delays that one: its input, "
                   "its host, its GPU's clocks)", out);
-        }
+        } else if (r->coll.matched) fputs("; the ranks are balanced: none waited for another", out);
         fputc('\n', out);
     }
     text_procs(out, r);
