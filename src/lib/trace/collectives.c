@@ -28,8 +28,9 @@ static int nccl_of(const cp_trace *t, const cp_trace_gpu *g, const cp_trace_rec 
            x->end <= g->span_end && is_nccl(cp_trace_str(t, x->name));
 }
 
-/* One rank's NCCL kernels in the order they started. */
+/* One rank's NCCL kernels in the order they started, and its trace. */
 typedef struct {
+    const cp_trace *t;
     const cp_trace_rec **k;
     size_t n;
 } rank_list;
@@ -64,6 +65,7 @@ int cp_trace_collectives(const cp_trace *traces, size_t n, cp_trace_report *r)
         size_t cnt = 0;
         for (size_t j = 0; j < t->n; j++) cnt += nccl_of(t, g, &t->recs[j]);
         if (!cnt) continue;
+        ranks[i].t = t;
         ranks[i].k = cp_malloc(cnt * sizeof *ranks[i].k);
         if (!ranks[i].k) goto out;
         for (size_t j = 0; j < t->n; j++) {
@@ -87,8 +89,7 @@ int cp_trace_collectives(const cp_trace *traces, size_t n, cp_trace_report *r)
             for (size_t i = 0; i < r->ngpus && agree; i++) {
                 if (!ranks[i].n) continue;
                 if (k >= ranks[i].n) { all = 0; break; }
-                const cp_trace *t = trace_of(traces, n, r->gpus[i].pid);
-                const char *nm = cp_trace_str(t, ranks[i].k[k]->name);
+                const char *nm = cp_trace_str(ranks[i].t, ranks[i].k[k]->name);
                 if (name && (!nm || strcmp(nm, name) != 0)) agree = 0;
                 if (!name) name = nm;
                 int64_t d = ranks[i].k[k]->end - ranks[i].k[k]->start;
