@@ -905,6 +905,51 @@ static void test_notice_order(void)
     CHECK_I64(cp_xid_is_notice(79), 0);
 }
 
+/* The last tier: a component named on a line that says it failed, where
+ * nothing else was found; only the lowest layer's; never on a healthy or
+ * informational line, nor in a text that is not about the GPU. */
+static void test_named_components(void)
+{
+    static const struct { const char *text; const char *only; } cases[] = {
+        { "ERROR: Failed to run `/usr/sbin/dkms build -m nvidia -v 418.40.04 -k 5.3.0-1022-azure`", "named.kernel_module" },
+        { "gpumon[12]: probe of NVML failed, giving up", "named.driver" },
+        { "docker run --rm gpumon\ngpumon[12]: probe of NVML failed, giving up", "named.driver_in_container" },
+        /* the lowest layer's name wins: the nvidia module before nvcc */
+        { "nvcc step failed\nERROR: modprobe of nvidia-uvm failed", "named.kernel_module" },
+        /* '_' and a case change are boundaries for a name and start a failure word */
+        { "mylib: cusolverDnCreate returned MYLIB_ERROR", "named.cuda_library" },
+        { "RuntimeError: exec_cufft on gpu", "named.cuda_library" },
+        /* no failure word, or one that is part of a name */
+        { "dkms status: nvidia/550.54, 6.8.0-45-generic, x86_64: installed", NULL },
+        { "ProcessGroupNCCL initialization options: NCCL_ASYNC_ERROR_HANDLING: 1, gpu 0", NULL },
+        { "stderr of the nccl bootstrap on gpu 0", NULL },
+        /* informational lines and the program's own Python errors */
+        { "host:1:2 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.", NULL },
+        { "cuDNN version: Could not collect", NULL },
+        { "AttributeError: module 'torch.cuda' has no attribute 'is_availaible'", NULL },
+        /* a name inside a longer word is no name ("progress" holds "gres") */
+        { "aggressive progress failed on the gpu", NULL },
+        /* a generic tool in a text that is not about the GPU */
+        { "insmod: ERROR: could not insert module zfs.ko: Invalid parameters", NULL },
+        { "Error: podman failed to pull the image", NULL },
+        /* beside a known message the name says nothing more */
+        { "ERROR: Failed to run `/usr/sbin/dkms build -m nvidia`\nRuntimeError: CUDA error: out of memory", "cuda.oom" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cp_explain_result r = explain(cases[k].text, strlen(cases[k].text));
+        int want = cases[k].only != NULL;
+        if (r.nsignals != want) fprintf(stderr, "  case %zu: %d signals\n", k, r.nsignals);
+        CHECK_I64(r.nsignals, want);
+        if (want && r.nsignals == 1) CHECK_STR(r.signals[0].code, cases[k].only);
+        cp_explain_free(&r);
+    }
+    /* every failure word is lowercase (the scanner matches them in lowercased text) */
+    for (const char *const *w = cp_failure_words; *w; w++)
+        for (const char *c = *w; *c; c++) CHECK(!(*c >= 'A' && *c <= 'Z'));
+    for (const char *const *w = cp_not_failure_phrases; *w; w++)
+        for (const char *c = *w; *c; c++) CHECK(!(*c >= 'A' && *c <= 'Z'));
+}
+
 int main(void)
 {
     RUN(test_corpus);
@@ -917,6 +962,7 @@ int main(void)
     RUN(test_confirm_crafted_library);
     RUN(test_unknown);
     RUN(test_ops_quiet);
+    RUN(test_named_components);
     RUN(test_extract_oom);
     RUN(test_extract_huge_size);
     RUN(test_extract_xid_soname);

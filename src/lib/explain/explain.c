@@ -51,6 +51,7 @@ typedef struct {
     size_t len;
     int row;
     unsigned char word_start, word_end;  /* phrase edge is alphanumeric: demand a word boundary */
+    unsigned char loose;       /* a component's name (last_resort): '_' and a case change are boundaries too */
     int next;                  /* next phrase in the bucket, -1 */
 } pattern;
 
@@ -164,8 +165,10 @@ static void index_row(phrase_index *sc, size_t r, size_t *used)
         if (p->len < 4 || p->len >= OVERLAP) continue;      /* the unit test rejects such rows */
         p->row = (int)r;
         if (p->len > sc->maxlen) sc->maxlen = p->len;
-        p->word_start = (unsigned char)is_alnum((unsigned char)p->lower[0]);
-        p->word_end = (unsigned char)is_alnum((unsigned char)p->lower[p->len - 1]);
+        int plain = s->marks != 0;              /* a context shows in any spelling: libcuda, CUDA_HOME */
+        p->word_start = (unsigned char)(!plain && is_alnum((unsigned char)p->lower[0]));
+        p->word_end = (unsigned char)(!plain && is_alnum((unsigned char)p->lower[p->len - 1]));
+        p->loose = (unsigned char)(s->last_resort != 0);
         int *b = p->len >= 8 ? &sc->bucket[hash8(p->lower + p->len - 8)] : &sc->bucket4[hash4(p->lower)];
         sc->nshort += p->len < 8;
         p->next = *b;
@@ -206,13 +209,28 @@ static void index_build(void)
     the_index_ok = 1;
 }
 
+static int is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+
+static int is_lower(char c) { return c >= 'a' && c <= 'z'; }
+
+/* Is there a word boundary between v's bytes at i - 1 and i?  Loosely, '_'
+ * and a change from lower to upper case are boundaries too
+ * ("cusolverDnCreate", "CUFFT_INTERNAL_ERROR", "RuntimeError"). */
+static int boundary(const view *v, size_t i, int loose)
+{
+    if (i == 0 || i >= v->n) return 1;
+    unsigned char a = (unsigned char)v->low[i - 1], b = (unsigned char)v->low[i];
+    if (!is_word(a) || !is_word(b)) return 1;
+    return loose && (a == '_' || b == '_' || (is_lower(v->orig[i - 1]) && is_upper(v->orig[i])));
+}
+
 /* Does phrase p occur at w[i] with the word boundaries it asks for? */
 static int hit_at(const view *v, const pattern *p, size_t i)
 {
     const char *w = v->low;
     if (p->len > v->n - i || memcmp(w + i, p->lower, p->len) != 0) return 0;
-    if (p->word_start && i > 0 && is_word((unsigned char)w[i - 1])) return 0;
-    if (p->word_end && i + p->len < v->n && is_word((unsigned char)w[i + p->len])) return 0;
+    if (p->word_start && !boundary(v, i, p->loose)) return 0;
+    if (p->word_end && !boundary(v, i + p->len, p->loose)) return 0;
     return 1;
 }
 
@@ -248,6 +266,7 @@ static int find_hits(const scanner *sc, const view *v, hit *hits)
 static int shadowed(const phrase_index *ix, const hit *hits, int nh, int i)
 {
     if (ix->rows[hits[i].row].replaces_line) return 0;     /* it re-explains the line: see yields() */
+    if (ix->rows[hits[i].row].marks) return 0;             /* a context, wherever it is written */
     for (int j = 0; j < nh; j++)
         if (j != i && hits[j].row != hits[i].row && !ix->rows[hits[j].row].context &&
             hits[j].start <= hits[i].start &&
@@ -256,11 +275,42 @@ static int shadowed(const phrase_index *ix, const hit *hits, int nh, int i)
     return 0;
 }
 
+static int holds_any(const char *low, size_t n, const char *const *phrases)
+{
+    for (const char *const *w = phrases; *w; w++)
+        if (memmem(low, n, *w, strlen(*w))) return 1;
+    return 0;
+}
+
+/* Does v say something failed: one of kb's failure words on word
+ * boundaries, where '_' and a case change also start a word (but a word
+ * ends only at a non-word byte: not "NCCL_ASYNC_ERROR_HANDLING"), and
+ * none of its not-failure phrases in v or, on a line's own window, in the
+ * prefix the scanner skipped ("INFO ...")? */
+static int says_failure(const scanner *sc, const view *v)
+{
+    if (holds_any(v->low, v->n, cp_not_failure_phrases) ||
+        (!v->cut && v->low == sc->low + sc->skip && holds_any(sc->low, sc->skip + 1 < sc->n ? sc->skip + 1 : sc->n,
+                                                                cp_not_failure_phrases)))
+        return 0;
+    for (const char *const *w = cp_failure_words; *w; w++) {
+        size_t len = strlen(*w);
+        for (const char *at = v->low; (at = memmem(at, v->n - (size_t)(at - v->low), *w, len)); at++) {
+            size_t i = (size_t)(at - v->low);
+            int starts = boundary(v, i, 1);     /* "RuntimeError", "CUFFT_INTERNAL_ERROR" */
+            int ends = !is_alnum((unsigned char)(*w)[len - 1]) || boundary(v, i + len, 0);
+            if (starts && ends) return 1;
+        }
+    }
+    return 0;
+}
+
 static int line_allows(const scanner *sc, const view *v, int row)
 {
     const char *const *also = &sc->ix->also_low[(size_t)row * CP_SIGNAL_MAX_ALSO];
     const char *unless = sc->ix->unless_low[row];
     if (unless && memmem(v->low, v->n, unless, strlen(unless))) return 0;
+    if (sc->ix->rows[row].last_resort && !says_failure(sc, v)) return 0;
     if (!also[0]) return 1;
     for (int j = 0; j < CP_SIGNAL_MAX_ALSO && also[j]; j++)
         if (memmem(v->low, v->n, also[j], strlen(also[j]))) return 1;
@@ -731,8 +781,30 @@ static int yields(const scanner *sc, int i, int j)
     return !ra->replaces_line || b->layer <= a->layer;
 }
 
+/* Components named on failing lines (last_resort rows) count only where
+ * nothing else was found, and then only the lowest layer's: drop the rest,
+ * in place, the order kept. */
+static void last_resort_filter(scanner *sc)
+{
+    cp_explain_result *out = sc->out;
+    const cp_signal *rows = sc->ix->rows;
+    int other = 0, lowest = CP_LAYER_COUNT, k = 0;
+    for (int i = 0; i < out->nsignals; i++) {
+        if (!rows[sc->meta[i].row].last_resort) other = 1;
+        else if ((int)out->signals[i].layer < lowest) lowest = (int)out->signals[i].layer;
+    }
+    for (int i = 0; i < out->nsignals; i++) {
+        int named = rows[sc->meta[i].row].last_resort;
+        if (named && (other || (int)out->signals[i].layer != lowest)) continue;
+        out->signals[k] = out->signals[i];
+        sc->meta[k++] = sc->meta[i];
+    }
+    out->nsignals = k;
+}
+
 /* The text is read: drop the signals whose row needs a context the text
- * never showed, the informational ones where nothing else is left, then the
+ * never showed, the informational ones where nothing else is left, the
+ * named components where anything else is (last_resort_filter), then the
  * ones another signal of their line speaks for (yields).  In place, the
  * order kept. */
 static void context_filter(scanner *sc)
@@ -749,6 +821,7 @@ static void context_filter(scanner *sc)
         sc->meta[k++] = sc->meta[i];
     }
     out->nsignals = fault ? k : 0;              /* informational lines alone: nothing is wrong */
+    last_resort_filter(sc);
     if (!any) return;
     /* mark first, then drop: whether a signal yields must not hang on the order of the drops */
     char *drop = cp_calloc((size_t)out->nsignals + 1, 1);

@@ -15,7 +15,7 @@
 
 static const cp_signal *const tables[] = {
     cp_signals_cuda, cp_signals_stack, cp_signals_ops, cp_signals_libs, cp_signals_frameworks, cp_signals_health,
-    cp_signals_build, cp_signals_ecosystem, NULL
+    cp_signals_build, cp_signals_ecosystem, cp_signals_vocab, NULL
 };
 
 typedef struct {

@@ -32,7 +32,8 @@ typedef enum {
 /* What a text shows of where it ran, read from anywhere in it: a row that
  * needs a context counts only in a text that shows it. */
 enum {
-    CP_CONTEXT_CONTAINER = 1u << 0     /* docker, compose, Kubernetes, podman, enroot... */
+    CP_CONTEXT_CONTAINER = 1u << 0,    /* docker, compose, Kubernetes, podman, enroot... */
+    CP_CONTEXT_GPU = 1u << 1           /* NVIDIA, CUDA or a GPU named anywhere */
 };
 
 #define CP_SIGNAL_MAX_MATCH 16
@@ -67,6 +68,10 @@ typedef struct {
     int fallback;                               /* 1: a tool's error form in general, dropped where
                                                    a row first found on its line says more (for a
                                                    replacing row: a row of its layer or a lower one) */
+    int last_resort;                            /* 1: a component's name, counted only on a line that
+                                                   says something failed (cp_failure_words) and only
+                                                   where the text has no other signal; then only the
+                                                   lowest layer's such signals are kept */
 } cp_signal;
 
 /* The tables, each ending with a row whose id is NULL (signals_*.c). */
@@ -78,6 +83,16 @@ extern const cp_signal cp_signals_frameworks[];
 extern const cp_signal cp_signals_health[];
 extern const cp_signal cp_signals_build[];
 extern const cp_signal cp_signals_ecosystem[];
+extern const cp_signal cp_signals_vocab[];
+
+/* The words that say a line reports a failure, for last_resort rows:
+ * lowercase, NULL-terminated (signals_vocab.c). */
+extern const char *const cp_failure_words[];
+
+/* Phrases that make a line no failure line for last_resort rows (an
+ * informational log level, a program's own Python error): lowercase,
+ * NULL-terminated (signals_vocab.c). */
+extern const char *const cp_not_failure_phrases[];
 
 /* Every row of every table, in a fixed order: curated rows first, then one
  * generic row per CUresult and nvmlReturn_t name of kb/errors.c not claimed

@@ -143,7 +143,7 @@ const cp_signal cp_signals_cuda[] = {
       .match = { "CUDA error: unknown error", "cudaErrorUnknown", "CUDA_ERROR_UNKNOWN",
                  "runtime error (30) : unknown error", "runtime error (999) : unknown error",
                  "error=30 : unknown error", "error=999 : unknown error", "failed: unknown error",
-                 "-> unknown error" },
+                 "-> unknown error", "failed to initialize CUDA: unknown error" /* llama.cpp's ggml_cuda_init */ },
       .also = { "cuda", "-> unknown error" },
       .cause = "the driver returned an unclassified error, often after a GPU fault, a lost GPU or a broken driver install",
       .fix = "look at the kernel log for an Xid near that time (dmesg | grep -i xid), make sure nvidia_uvm is loaded, and run `cuprobe doctor`",

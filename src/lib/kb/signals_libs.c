@@ -100,7 +100,7 @@ const cp_signal cp_signals_libs[] = {
       .match = { "version libcublasLt.so", "version libnvJitLink.so", "version libcudnn", "version libcublas.so", "version libcusparse.so",
                  "version libcufft.so", "version libcudart.so", "version libnccl.so", "version libnvrtc.so", "version libcurand.so",
                  "version libcusolver.so" },
-      .also = { "undefined symbol" },
+      .also = { "undefined symbol", "with link time reference" /* glibc's other form */ },
       .cause = "a CUDA library (often PyTorch's pip-installed cuBLAS or cuSPARSE) was bound to another, older copy of the library it "
                "depends on (cuBLASLt, nvJitLink, ...) that lacks the named symbol: a system CUDA or another package's copy on "
                "LD_LIBRARY_PATH (or in ld.so.conf) is found before the one installed with it",

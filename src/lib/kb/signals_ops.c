@@ -159,7 +159,8 @@ const cp_signal cp_signals_ops[] = {
              "--runtime=nvidia; with podman use --device nvidia.com/gpu=all (CDI)",
       .check = "system.container" },
     { .id = "system.container_cdi_unresolvable", .layer = SY,
-      .match = { "unresolvable CDI devices", "failed to inject CDI devices" },
+      .match = { "unresolvable CDI devices", "failed to inject CDI devices",
+                 "failed to stat CDI host device" /* a stale spec: its device nodes are gone */ },
       .cause = "the engine found no CDI spec naming the device asked for (nvidia.com/gpu=all, =N or a UUID): no "
                "spec was generated, it is stale after a driver upgrade, or it lies where the engine does not look",
       .fix = "generate it: `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` (again after every driver "
@@ -344,6 +345,14 @@ const cp_signal cp_signals_ops[] = {
              "(open / proprietary), or NVreg_EnableGpuFirmware=0 where GSP is optional; update the VBIOS where "
              "the firmware's own tables are refused; report it with nvidia-bug-report.sh",
       .check = "kernel.nvidia_module" },
+    { .id = "system.gpu_removed_in_use", .layer = SY, .match = { "with non-zero usage count" },
+      .also = { "NVRM" },
+      .cause = "something took the GPU away from the nvidia driver while programs still held it open: a graphics "
+               "switcher (system76-power, prime-select, envycontrol) powering the dGPU off, an unbind for VFIO "
+               "passthrough, or a hot-unplug; the driver keeps the device half-removed and later calls hang or fail",
+      .fix = "stop what holds the GPU first (`sudo fuser -v /dev/nvidia*`: the display server, nvidia-persistenced, "
+             "CUDA programs), then switch graphics modes or unbind; reboot to get the GPU back",
+      .check = "system.gpu_processes" },
     { .id = "kernel.oops", .fallback = 1, .layer = KE,
       .match = { "[ cut here ]", "BUG: unable to handle", "kernel BUG at", "general protection fault:" },
       .cause = "the kernel printed a warning or an oops; in an nvidia log (its frames in nvidia.ko, or right after "
@@ -511,6 +520,11 @@ const cp_signal cp_signals_ops[] = {
       .match = { "OCI runtime", "crun:", "runc create failed", "failed to create shim task", "containerd",
                  "podman", "nvidia-ctk", "nerdctl" },
       .cause = "marks the text as from a container (the engine's own words)", .fix = "-" },
+    { .id = "context.kubernetes", .layer = SY, .marks = CP_CONTEXT_CONTAINER,
+      .match = { "kubernetes", "k8s-device-plugin", "nvidia-device-plugin", "device-plugin", "kubelet",
+                 "gpu-operator", "daemonset", "kube-system", "gpu-feature-discovery", "runtimeClassName",
+                 "helm install" },
+      .cause = "marks the text as from a Kubernetes pod (every pod runs in a container)", .fix = "-" },
     { .id = "system.container_no_driver", .layer = SY, .context = CP_CONTEXT_CONTAINER, .replaces_line = 1,
       .fallback = 1,
       .match = { "couldn't find libnvidia-ml.so", "couldn't find libnvidia-ml", "Found no NVIDIA driver on your system",

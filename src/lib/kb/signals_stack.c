@@ -36,7 +36,8 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the nvidia kernel module could not initialise the GPU (firmware/GSP failure, unsupported GPU for this driver, or a hardware fault)",
       .fix = "check that the driver supports this GPU, try a reboot, and read the NVRM lines around it; if it persists, test the GPU in another slot",
       .check = "kernel.gpu_bound" },
-    { .id = "kernel.api_mismatch", .layer = KE, .match = { "NVRM: API mismatch" },
+    /* the driver layer, as doctor reads the same line (driver.version_match): user space and module disagree */
+    { .id = "driver.api_mismatch", .layer = DR, .match = { "NVRM: API mismatch" },
       .cause = "a user-space driver component of one version talked to a kernel module of another version",
       .fix = "reboot (or unload and reload the nvidia modules) after a driver upgrade so both sides have the same version",
       .check = "driver.version_match" },
