@@ -36,7 +36,7 @@ enum {
     CP_CONTEXT_GPU = 1u << 1           /* NVIDIA, CUDA or a GPU named anywhere */
 };
 
-#define CP_SIGNAL_MAX_MATCH 16
+#define CP_SIGNAL_MAX_MATCH 24
 #define CP_SIGNAL_MAX_ALSO 8
 
 typedef struct {

@@ -81,7 +81,7 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.kernel_module", .layer = KE, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "DKMS", "nvidia.ko", "nvidia-uvm", "nvidia_uvm", "nvidia-drm", "nvidia_drm", "nvidia-modeset",
                  "nvidia_modeset", "kernel module", "kernel modules", "modprobe", "insmod", "nouveau", "kmod",
-                 "akmods", "module nvidia" },
+                 "akmods", "module nvidia" , "kmod-nvidia", "nvidia-kmod", "nvidia-open", "vermagic", "open-gpu-kernel-modules" },
       .also = { "nvidia", "nouveau", "nv-", "/nv", "nvrm" },
       .cause = C_NAMED "the nvidia kernel module: building it (DKMS, akmods), loading it, or the nouveau module in its way",
       .fix = "read the module's build log (DKMS make.log, akmods' .failed.log, /var/log/nvidia-installer.log) or "
@@ -118,10 +118,18 @@ const cp_signal cp_signals_vocab[] = {
              "node's driver works (`nvidia-smi`), that the node advertises what the pod asks for (`kubectl "
              "describe node`: Allocatable), and the MIG layout (`nvidia-smi mig -lgi`)",
       .check = "system.container" },
+    { .id = "named.slurm", .layer = SY, .last_resort = 1, .context = CP_CONTEXT_GPU,
+      .match = { "sbatch", "srun", "salloc", "slurmd", "slurmstepd", "slurmctld", "GRES", "gres.conf",
+                 "gres/gpu", "scontrol", "SelectType", "slurm" },
+      .cause = C_NAMED "Slurm's GPU scheduling: GRES (gres.conf, the job's --gres/--gpus request), a node's "
+                       "state, or its container plugin",
+      .fix = "request GPUs as the cluster names them (`sinfo -o '%P %G'`, `scontrol show node`); on the node, "
+             "compare gres.conf with what slurmd finds (`slurmd -G`) and read slurmd's log",
+      .check = NULL },
     { .id = "named.platform", .layer = SY, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "WSL2", "/usr/lib/wsl", "dxgkrnl", "/dev/dxg", "fabric manager", "fabricmanager",
                  "nv-fabricmanager", "NVSwitch", "nvidia-cuda-mps", "MPS control", "persistenced", "SELinux",
-                 "AppArmor", "vGPU", "passthrough", "/dev/nvidia" },
+                 "AppArmor", "vGPU", "passthrough", "/dev/nvidia" , "NVIDIA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "Hyper-V", "VFIO", "IOMMU" },
       .cause = C_NAMED "the platform the GPU is reached through: WSL's GPU paravirtualisation, a VM's passthrough or "
                        "vGPU, the fabric manager of an NVSwitch system, MPS, device nodes or a security policy",
       .fix = "check the platform's own piece: WSL's driver comes from the Windows host (no Linux driver inside), a "
@@ -148,7 +156,7 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.toolkit", .layer = RT, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "nvcc", "CUDA_HOME", "CUDA_PATH", "cuda toolkit", "CUDA_TOOLKIT_ROOT_DIR", "cudart", "libcudart",
                  "cuda runtime", "cuda_runtime", "cuda.h", "ptxas", "nvvm", "libnvvm", "CMAKE_CUDA_COMPILER",
-                 "FindCUDA", "cuda-compat" },
+                 "FindCUDA", "cuda-compat" , "cudart64", "nvcuda.dll", "libnvJitLink", "nvJitLink" },
       .cause = C_NAMED "the CUDA toolkit or runtime: nvcc and its tools, the CUDA runtime library, or where a build looks for them",
       .fix = "check which toolkit the build or program finds (`which nvcc`, `nvcc --version`, CUDA_HOME, "
              "`cuprobe doctor`'s runtime layer): one toolkit, of the CUDA the framework was built with, and a "
@@ -167,7 +175,7 @@ const cp_signal cp_signals_vocab[] = {
       .check = "runtime.toolkits" },
     { .id = "named.cuda_library", .layer = LI, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "cublas", "libcublas", "cublasLt", "libcublasLt", "cudnn", "libcudnn", "nccl", "libnccl", "cufft",
-                 "libcufft", "cusolver", "libcusolver", "cusparse", "libcusparse", "curand", "libcurand" },
+                 "libcufft", "cusolver", "libcusolver", "cusparse", "libcusparse", "curand", "libcurand" , "cublas64", "cublasLt64", "cudnn64", "cufft64", "curand64", "cusolver64", "cusparse64", "nccl64" },
       .cause = C_NAMED "a CUDA library (cuBLAS, cuDNN, NCCL, cuFFT, cuSOLVER, cuSPARSE, cuRAND): missing, of "
                        "another CUDA than the program, or failing its call",
       .fix = "find which copy loads (`cuprobe doctor`'s libraries layer, `ldd`, LD_DEBUG=libs) and make it the one "
@@ -176,7 +184,7 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.gpu_library", .layer = LI, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "TensorRT", "libnvinfer", "nvinfer", "nvrtc", "libnvrtc", "cupti", "cutlass",
                  "bitsandbytes", "flash_attn", "flash-attn", "flash attention", "xformers", "auto_gptq",
-                 "CUDAExecutionProvider", "onnxruntime", "exllama" },
+                 "CUDAExecutionProvider", "onnxruntime", "exllama" , "nvrtc64", "transformer_engine", "nvjpeg", "DALI" },
       .cause = C_NAMED "a GPU library above the CUDA runtime (TensorRT, NVRTC, CUPTI, an attention or "
                        "quantisation library, ONNX Runtime's CUDA provider): missing, built for another CUDA or "
                        "framework, or failing its call",
