@@ -905,9 +905,10 @@ static void test_notice_order(void)
     CHECK_I64(cp_xid_is_notice(79), 0);
 }
 
-/* The last tier: a component named on a line that says it failed, where
- * nothing else was found; only the lowest layer's; never on a healthy or
- * informational line, nor in a text that is not about the GPU. */
+/* The last tier: a component named on a line that says it failed (or next
+ * to one), where nothing else was found; only the lowest layer's of those
+ * confirmed most closely; never on a healthy or informational line, nor in
+ * a text that is not about the GPU. */
 static void test_named_components(void)
 {
     static const struct { const char *text; const char *only; } cases[] = {
@@ -932,6 +933,13 @@ static void test_named_components(void)
         /* a generic tool in a text that is not about the GPU */
         { "insmod: ERROR: could not insert module zfs.ko: Invalid parameters", NULL },
         { "Error: podman failed to pull the image", NULL },
+        /* the line next to a name may say it failed; a name on its own failing line comes first */
+        { "Building the DKMS module for nvidia 550\nError! the build stopped", "named.kernel_module" },
+        { "Error! the build stopped\nBuilding the DKMS module for nvidia 550", "named.kernel_module" },
+        { "NVIDIA driver reports CUDA 13.2 support\nGPU compute capability 7.5 is below the minimum required 8.0",
+          "named.compute_capability" },
+        { "host:1:2 [0] NCCL INFO Channel 00/02 : 0 1\nValueError: shapes (3,) and (4,) not aligned on gpu", NULL },
+        { "Building the DKMS module for nvidia 550\n\nError! the build stopped", NULL },
         /* beside a known message the name says nothing more */
         { "ERROR: Failed to run `/usr/sbin/dkms build -m nvidia`\nRuntimeError: CUDA error: out of memory", "cuda.oom" },
     };

@@ -62,6 +62,7 @@ typedef struct {
     int key;                   /* XID number for kernel.xid groups, -1 otherwise */
     char soname[64];           /* the missing library for loader groups, "" otherwise */
     long last_line;
+    int confirmed;             /* a named component's: 2 a line of it says it failed, 1 a line next to it */
 } group_meta;
 
 /* The phrase index: built once per process from the knowledge base (which
@@ -78,6 +79,9 @@ typedef struct {
     char *arena;               /* lowercased phrases, also[] and unless */
     const char **also_low;     /* nrows * CP_SIGNAL_MAX_ALSO */
     const char **unless_low;   /* nrows */
+    int fail_first[256];       /* kb's failure words by their first byte: the first's index, -1 */
+    int *fail_next;            /* the next word of the same first byte, -1 */
+    size_t *fail_len;
 } phrase_index;
 
 /* The bytes phrases are matched in: a line's window (cut == 0), or two
@@ -110,6 +114,7 @@ typedef struct {
     char jlow[2 * OVERLAP + 1], jorig[2 * OVERLAP + 1];
     int oom;                   /* allocation failed */
     unsigned contexts;         /* CP_CONTEXT_ bits the text showed */
+    long unconfirmed_line;     /* the last line with a named component not yet confirmed, 0 for none */
 } scanner;
 
 static unsigned hash4(const char *p)
@@ -198,10 +203,22 @@ static void index_build(void)
     sc->arena = cp_malloc(text ? text : 1);
     sc->also_low = cp_calloc(n * CP_SIGNAL_MAX_ALSO + 1, sizeof *sc->also_low);
     sc->unless_low = cp_calloc(n + 1, sizeof *sc->unless_low);
-    if (!sc->pats || !sc->arena || !sc->also_low || !sc->unless_low) {
+    size_t nfail = 0;
+    while (cp_failure_words[nfail]) nfail++;
+    sc->fail_next = cp_malloc((nfail + 1) * sizeof *sc->fail_next);
+    sc->fail_len = cp_malloc((nfail + 1) * sizeof *sc->fail_len);
+    if (!sc->pats || !sc->arena || !sc->also_low || !sc->unless_low || !sc->fail_next || !sc->fail_len) {
         free(sc->rows); free(sc->pats); free(sc->arena); free(sc->also_low); free(sc->unless_low);
+        free(sc->fail_next); free(sc->fail_len);
         memset(sc, 0, sizeof *sc);
         return;
+    }
+    for (int c = 0; c < 256; c++) sc->fail_first[c] = -1;
+    for (size_t w = nfail; w-- > 0;) {           /* lists in the table's order */
+        unsigned char c = (unsigned char)cp_failure_words[w][0];
+        sc->fail_len[w] = strlen(cp_failure_words[w]);
+        sc->fail_next[w] = sc->fail_first[c];
+        sc->fail_first[c] = (int)w;
     }
     for (int b = 0; b < NBUCKET; b++) sc->bucket[b] = sc->bucket4[b] = -1;
     size_t used = 0;
@@ -240,6 +257,14 @@ static int crosses(const view *v, size_t start, size_t end)
     return !v->cut || (start < v->cut && end > v->cut + v->sep);
 }
 
+/* A marker whose contexts the text has already shown says nothing new:
+ * it is not looked for again (and so cannot crowd a window's hits). */
+static int marked_already(const scanner *sc, const pattern *p)
+{
+    unsigned m = sc->ix->rows[p->row].marks;
+    return m && !(m & ~sc->contexts);
+}
+
 static int find_hits(const scanner *sc, const view *v, hit *hits)
 {
     const phrase_index *ix = sc->ix;
@@ -247,12 +272,13 @@ static int find_hits(const scanner *sc, const view *v, hit *hits)
     for (size_t i = v->cut > 7 ? v->cut - 7 : 0; i + 4 <= v->n && nh < MAX_HITS; i++) {
         if (ix->nshort && (!v->cut || i < v->cut))
             for (int k = ix->bucket4[hash4(v->low + i)]; k >= 0 && nh < MAX_HITS; k = ix->pats[k].next)
-                if (hit_at(v, &ix->pats[k], i) && crosses(v, i, i + ix->pats[k].len))
+                if (hit_at(v, &ix->pats[k], i) && crosses(v, i, i + ix->pats[k].len) && !marked_already(sc, &ix->pats[k]))
                     hits[nh++] = (hit){ ix->pats[k].row, i, i + ix->pats[k].len };
         if (i + 8 > v->n) continue;
         for (int k = ix->bucket[hash8(v->low + i)]; k >= 0 && nh < MAX_HITS; k = ix->pats[k].next) {
             const pattern *p = &ix->pats[k];
-            if (i + 8 >= p->len && hit_at(v, p, i + 8 - p->len) && crosses(v, i + 8 - p->len, i + 8))
+            if (i + 8 >= p->len && hit_at(v, p, i + 8 - p->len) && crosses(v, i + 8 - p->len, i + 8) &&
+                !marked_already(sc, p))
                 hits[nh++] = (hit){ p->row, i + 8 - p->len, i + 8 };
         }
     }
@@ -282,27 +308,44 @@ static int holds_any(const char *low, size_t n, const char *const *phrases)
     return 0;
 }
 
+/* Is v no failure line whatever its words (an informational level, a
+ * program's own Python error): one of kb's not-failure phrases in v or,
+ * on a line's own window, in the prefix the scanner skipped ("INFO ...")? */
+static int quiet_line(const scanner *sc, const view *v)
+{
+    return holds_any(v->low, v->n, cp_not_failure_phrases) ||
+           (!v->cut && v->low == sc->low + sc->skip &&
+            holds_any(sc->low, sc->skip + 1 < sc->n ? sc->skip + 1 : sc->n, cp_not_failure_phrases));
+}
+
 /* Does v say something failed: one of kb's failure words on word
  * boundaries, where '_' and a case change also start a word (but a word
- * ends only at a non-word byte: not "NCCL_ASYNC_ERROR_HANDLING"), and
- * none of its not-failure phrases in v or, on a line's own window, in the
- * prefix the scanner skipped ("INFO ...")? */
+ * ends only at a non-word byte: not "NCCL_ASYNC_ERROR_HANDLING"), on a
+ * line that is not quiet? */
 static int says_failure(const scanner *sc, const view *v)
 {
-    if (holds_any(v->low, v->n, cp_not_failure_phrases) ||
-        (!v->cut && v->low == sc->low + sc->skip && holds_any(sc->low, sc->skip + 1 < sc->n ? sc->skip + 1 : sc->n,
-                                                                cp_not_failure_phrases)))
-        return 0;
-    for (const char *const *w = cp_failure_words; *w; w++) {
-        size_t len = strlen(*w);
-        for (const char *at = v->low; (at = memmem(at, v->n - (size_t)(at - v->low), *w, len)); at++) {
-            size_t i = (size_t)(at - v->low);
-            int starts = boundary(v, i, 1);     /* "RuntimeError", "CUFFT_INTERNAL_ERROR" */
-            int ends = !is_alnum((unsigned char)(*w)[len - 1]) || boundary(v, i + len, 0);
-            if (starts && ends) return 1;
+    const phrase_index *ix = sc->ix;
+    int found = 0;
+    for (size_t i = 0; i < v->n && !found; i++) {
+        int k = ix->fail_first[(unsigned char)v->low[i]];
+        if (k < 0 || !boundary(v, i, 1)) continue;   /* "RuntimeError", "CUFFT_INTERNAL_ERROR" */
+        for (; k >= 0 && !found; k = ix->fail_next[k]) {
+            const char *w = cp_failure_words[k];
+            size_t len = ix->fail_len[k];
+            found = len <= v->n - i && memcmp(v->low + i, w, len) == 0 &&
+                    (!is_alnum((unsigned char)w[len - 1]) || boundary(v, i + len, 0));
         }
     }
-    return 0;
+    return found && !quiet_line(sc, v);
+}
+
+/* Did the line before the one being read say something failed (its kept
+ * end: the last OVERLAP bytes)? */
+static int line_before_failed(const scanner *sc)
+{
+    if (!sc->ntail || sc->tail_line != sc->line - 1) return 0;
+    view t = { sc->tail_low, sc->tail_orig, sc->ntail, 0, 0 };
+    return says_failure(sc, &t);
 }
 
 static int line_allows(const scanner *sc, const view *v, int row)
@@ -310,7 +353,7 @@ static int line_allows(const scanner *sc, const view *v, int row)
     const char *const *also = &sc->ix->also_low[(size_t)row * CP_SIGNAL_MAX_ALSO];
     const char *unless = sc->ix->unless_low[row];
     if (unless && memmem(v->low, v->n, unless, strlen(unless))) return 0;
-    if (sc->ix->rows[row].last_resort && !says_failure(sc, v)) return 0;
+    if (sc->ix->rows[row].last_resort && quiet_line(sc, v)) return 0;
     if (!also[0]) return 1;
     for (int j = 0; j < CP_SIGNAL_MAX_ALSO && also[j]; j++)
         if (memmem(v->low, v->n, also[j], strlen(also[j]))) return 1;
@@ -393,14 +436,18 @@ static void record(scanner *sc, const view *v, const hit *h)
         cp_explain_extract(row->extract, v->orig, v->low, v->n, h->start, t);
         snprintf(soname, sizeof soname, "%s", t->soname);
     }
+    int confirmed = !row->last_resort || says_failure(sc, v) ? 2 : line_before_failed(sc);
+    if (!confirmed) sc->unconfirmed_line = sc->line;    /* the next line may still say it failed */
     int g = group_find(sc, h->row, key, soname);
     if (g >= 0) {
         if (sc->meta[g].last_line != sc->line) sc->out->signals[g].count++;
         sc->meta[g].last_line = sc->line;
+        if (confirmed > sc->meta[g].confirmed) sc->meta[g].confirmed = confirmed;
         return;
     }
     if ((g = group_new(sc, h->row, key, soname)) < 0) { sc->oom = 1; return; }
     sc->meta[g].last_line = sc->line;
+    sc->meta[g].confirmed = confirmed;
     cp_explain_signal *s = &sc->out->signals[g];
     memset(s, 0, sizeof *s);
     snprintf(s->code, sizeof s->code, "%s", row->id);
@@ -638,6 +685,16 @@ static void scan_gaps(scanner *sc, size_t from)
     }
 }
 
+/* The line after `line` says something failed: the named components last
+ * seen on `line` are confirmed. */
+static void confirm_named(scanner *sc, long line)
+{
+    for (int g = 0; g < sc->out->nsignals; g++)
+        if (sc->ix->rows[sc->meta[g].row].last_resort && sc->meta[g].last_line == line && !sc->meta[g].confirmed)
+            sc->meta[g].confirmed = 1;
+    sc->unconfirmed_line = 0;
+}
+
 /* Scan what the window holds: on a line's first window read its prefix
  * and first match across the cut from the line before. */
 static void scan_window(scanner *sc)
@@ -650,6 +707,8 @@ static void scan_window(scanner *sc)
                       sc->n - sc->skip, sc->tail_line);
     }
     view v = { sc->low + sc->skip, sc->orig + sc->skip, sc->n - sc->skip, 0, 0 };
+    if (sc->unconfirmed_line && sc->unconfirmed_line == sc->line - 1 && says_failure(sc, &v))
+        confirm_named(sc, sc->unconfirmed_line);
     scan_view(sc, &v);
     scan_gaps(sc, sc->skip);
 }
@@ -782,20 +841,24 @@ static int yields(const scanner *sc, int i, int j)
 }
 
 /* Components named on failing lines (last_resort rows) count only where
- * nothing else was found, and then only the lowest layer's: drop the rest,
- * in place, the order kept. */
+ * nothing else was found, and then only those confirmed most closely (a
+ * line of their own that says it failed before a line next to it), and of
+ * those the lowest layer's: drop the rest, in place, the order kept. */
 static void last_resort_filter(scanner *sc)
 {
     cp_explain_result *out = sc->out;
     const cp_signal *rows = sc->ix->rows;
-    int other = 0, lowest = CP_LAYER_COUNT, k = 0;
-    for (int i = 0; i < out->nsignals; i++) {
+    int other = 0, best = 0, lowest = CP_LAYER_COUNT, k = 0;
+    for (int i = 0; i < out->nsignals; i++)
         if (!rows[sc->meta[i].row].last_resort) other = 1;
-        else if ((int)out->signals[i].layer < lowest) lowest = (int)out->signals[i].layer;
-    }
+        else if (sc->meta[i].confirmed > best) best = sc->meta[i].confirmed;
+    for (int i = 0; i < out->nsignals; i++)
+        if (rows[sc->meta[i].row].last_resort && sc->meta[i].confirmed == best && (int)out->signals[i].layer < lowest)
+            lowest = (int)out->signals[i].layer;
     for (int i = 0; i < out->nsignals; i++) {
         int named = rows[sc->meta[i].row].last_resort;
-        if (named && (other || (int)out->signals[i].layer != lowest)) continue;
+        if (named && (other || !best || sc->meta[i].confirmed != best || (int)out->signals[i].layer != lowest))
+            continue;
         out->signals[k] = out->signals[i];
         sc->meta[k++] = sc->meta[i];
     }
@@ -816,12 +879,13 @@ static void context_filter(scanner *sc)
         const cp_signal *row = &rows[sc->meta[i].row];
         if ((row->context & sc->contexts) != row->context) continue;
         any |= row->replaces_line | row->fallback;
-        fault |= !row->informational;
         out->signals[k] = out->signals[i];
         sc->meta[k++] = sc->meta[i];
     }
-    out->nsignals = fault ? k : 0;              /* informational lines alone: nothing is wrong */
+    out->nsignals = k;
     last_resort_filter(sc);
+    for (int i = 0; i < out->nsignals; i++) fault |= !rows[sc->meta[i].row].informational;
+    if (!fault) out->nsignals = 0;              /* informational lines alone: nothing is wrong */
     if (!any) return;
     /* mark first, then drop: whether a signal yields must not hang on the order of the drops */
     char *drop = cp_calloc((size_t)out->nsignals + 1, 1);
