@@ -119,26 +119,29 @@ static void test_alone_and_none(void)
     for (int i = 0; i < 2; i++) cp_trace_free(&t[i]);
 }
 
+static int analyze3_run(void *ctx, long n)
+{
+    fbuf *f = ctx;
+    cp_trace t[3];
+    cp_trace_report r;
+    parse3(f, t, 3);
+    cp_alloc_fail_at(n);
+    int how = SWEEP_REFUSED;
+    if (cp_trace_analyze(t, 3, NULL, &r) == 0) {
+        how = cp_alloc_refused() == 0 ? SWEEP_THROUGH : SWEEP_SHORT;
+        CHECK(how == SWEEP_THROUGH || r.coll.ranks == 3);   /* a refusal is an error, never a quiet zero */
+        cp_trace_report_free(&r);
+    }
+    cp_alloc_fail_at(0);
+    for (int i = 0; i < 3; i++) cp_trace_free(&t[i]);
+    return how;
+}
+
 static void test_alloc_failures(void)
 {
     static fbuf f[3];
     three_ranks(f);
-    int ok = 0, refused = 0;
-    for (long n = 1; n < 400 && !ok; n++) {
-        cp_trace t[3];
-        cp_trace_report r;
-        parse3(f, t, 3);
-        cp_alloc_fail_at(n);
-        if (cp_trace_analyze(t, 3, NULL, &r) == 0) {
-            ok = cp_alloc_refused() == 0;
-            CHECK(ok || r.coll.ranks == 3);             /* a refusal is an error, never a quiet zero */
-            cp_trace_report_free(&r);
-        } else refused++;
-        cp_alloc_fail_at(0);
-        for (int i = 0; i < 3; i++) cp_trace_free(&t[i]);
-    }
-    CHECK(ok);
-    CHECK(refused > 0);
+    CHECK(alloc_sweep(400, analyze3_run, f) > 0);
 }
 
 int main(void)

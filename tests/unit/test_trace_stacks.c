@@ -12,28 +12,7 @@
 #include "json_check.h"
 #include "cuprobe/trace.h"
 #include "util/alloc.h"
-
-typedef struct {
-    unsigned char b[1 << 16];
-    size_t n;
-} fbuf;
-
-static void put_hdr(fbuf *f, uint32_t pid)
-{
-    f->n = cp_trace_encode_header(f->b, sizeof f->b, pid, 0);
-}
-
-static void put_str(fbuf *f, uint32_t id, const char *s)
-{
-    f->n += cp_trace_encode_string(f->b + f->n, sizeof f->b - f->n, id, s, strlen(s));
-}
-
-static void put(fbuf *f, cp_trace_rec r)
-{
-    size_t k = cp_trace_encode_rec(f->b + f->n, sizeof f->b - f->n, &r);
-    CHECK(k > 0 && k <= sizeof f->b - f->n);
-    f->n += k;
-}
+#include "trace_test.h"
 
 static void put_stack(fbuf *f, uint32_t corr, const uint64_t *pcs, size_t depth)
 {
@@ -263,17 +242,6 @@ static void stacks_trace(fbuf *f, char *exe)
     f->n += k;                         /* the interpreter's frames, for a call of no API record */
 }
 
-static char *render(int json, const cp_trace_report *r)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) return NULL;
-    CHECK_I64(json ? cp_trace_render_json(m, r) : cp_trace_render_text(m, r), 0);
-    fclose(m);
-    return buf;
-}
-
 static void test_symbolise(void)
 {
     static fbuf f;
@@ -309,13 +277,13 @@ static void test_symbolise(void)
     CHECK_I64(g->ngaps, 3);
     CHECK_STR(g->gaps[0].where, "train.py:step");
     CHECK(g->gaps[2].where == NULL && g->gaps[2].stack == NULL);
-    char *s = render(0, &r);
+    char *s = render(0, &r, NULL);
     CHECK(s && strstr(s, "100.0 % of idle time: synchronisation from train.py:step (cudaStreamSynchronize), 3 gap(s), "
                          "2 of 3 calls' stacks taken: the rest shared out as those\n"));
     CHECK(s && !strstr(s, "a place not recorded"));
     CHECK(s && strstr(s, "cudaStreamSynchronize from train.py:step\n"));
     free(s);
-    s = render(1, &r);
+    s = render(1, &r, NULL);
     CHECK(s && json_ok(s));
     CHECK(s && strstr(s, "\"sync_sites\": [{\"where\": \"train.py:step\", \"api\": \"cudaStreamSynchronize\", \"ns\": 600, "
                          "\"idle_share\": 1, \"gaps\": 3, \"sampled\": 2, \"calls\": 3}]"));
@@ -401,13 +369,13 @@ static void test_sampled_sites(void)
     CHECK_I64(g->nsites, 2);
     check_site(&g->sites[0], "a.c:hot", "cudaMemcpy", 601, 6, 3, 6);    /* 300 + 401 * 3/4 = 300.75, +1 remainder */
     check_site(&g->sites[1], "b.c:cold", "cudaMemcpy", 200, 2, 1, 2);   /* 100 + 401 / 4 = 100.25 */
-    char *s = render(0, &r);
+    char *s = render(0, &r, NULL);
     CHECK(s && strstr(s, " 75.0 % of idle time: synchronisation from a.c:hot (cudaMemcpy), 6 gap(s), 3 of 6 calls' "
                          "stacks taken: the rest shared out as those\n"));
     CHECK(s && strstr(s, " 25.0 % of idle time: synchronisation from b.c:cold (cudaMemcpy), 2 gap(s), 1 of 2 calls' "));
     CHECK(s && !strstr(s, "a place not recorded"));
     free(s);
-    s = render(1, &r);
+    s = render(1, &r, NULL);
     CHECK(s && json_ok(s));
     CHECK(s && strstr(s, "\"ns\": 601, \"idle_share\": 0.7503121099, \"gaps\": 6, \"sampled\": 3, \"calls\": 6}"));
     free(s);
@@ -437,10 +405,10 @@ static void test_sampled_threads(void)
     check_site(&g->sites[1], "a.c:one", "cudaMemcpy", 150, 2, 1, 2);
     check_site(&g->sites[2], NULL, "cudaDeviceSynchronize", 100, 1, 0, 1);
     CHECK_I64(g->sites[0].ns + g->sites[1].ns + g->sites[2].ns, g->idle_sync_ns);
-    char *s = render(0, &r);
+    char *s = render(0, &r, NULL);
     CHECK(s && strstr(s, " 20.0 % of idle time: synchronisation from a place not recorded (cudaDeviceSynchronize), 1 gap(s)\n"));
     free(s);
-    s = render(1, &r);
+    s = render(1, &r, NULL);
     CHECK(s && json_ok(s));
     CHECK(s && strstr(s, "{\"where\": null, \"api\": \"cudaDeviceSynchronize\", \"ns\": 100, \"idle_share\": 0.2, "
                          "\"gaps\": 1, \"sampled\": 0, \"calls\": 1}"));
@@ -495,6 +463,27 @@ static void test_elf(void)
     img[0x3c] = save;
 }
 
+static int symbolise_run(void *ctx, long n)
+{
+    const fbuf *f = ctx;
+    char err[128];
+    cp_trace t;
+    cp_trace_report r;
+    cp_alloc_fail_at(n);
+    if (cp_trace_parse(f->b, f->n, &t, err, sizeof err) < 0) {
+        CHECK(strstr(err, "out of memory") != NULL);
+        return SWEEP_REFUSED;
+    }
+    int how = SWEEP_REFUSED;
+    if (cp_trace_perfmap_parse(&t, perf_map, sizeof perf_map - 1) >= 0 && cp_trace_symbolise(&t) == 0 &&
+        cp_trace_analyze(&t, 1, NULL, &r) == 0) {
+        how = cp_alloc_refused() == 0 ? SWEEP_THROUGH : SWEEP_SHORT;
+        cp_trace_report_free(&r);
+    }
+    cp_trace_free(&t);
+    return how;
+}
+
 /* Every allocation of parse, symbolisation and analysis may fail: said, nothing leaks. */
 static void test_alloc_failures(void)
 {
@@ -502,25 +491,7 @@ static void test_alloc_failures(void)
     char exe[1024];
     self_exe(exe, sizeof exe);
     stacks_trace(&f, exe);
-    char err[128];
-    int ok = 0;
-    for (long n = 1; n < 400 && !ok; n++) {
-        cp_trace t;
-        cp_trace_report r;
-        cp_alloc_fail_at(n);
-        if (cp_trace_parse(f.b, f.n, &t, err, sizeof err) < 0) {
-            CHECK(strstr(err, "out of memory") != NULL);
-            continue;
-        }
-        if (cp_trace_perfmap_parse(&t, perf_map, sizeof perf_map - 1) >= 0 && cp_trace_symbolise(&t) == 0 &&
-            cp_trace_analyze(&t, 1, NULL, &r) == 0) {
-            ok = cp_alloc_refused() == 0;
-            cp_trace_report_free(&r);
-        }
-        cp_trace_free(&t);
-    }
-    cp_alloc_fail_at(0);
-    CHECK(ok);
+    CHECK(alloc_sweep(400, symbolise_run, &f) > 0);
 }
 
 /* A trace folder with the perf map beside the trace: read and used. */

@@ -1,4 +1,4 @@
-/* What the trace tests (test_trace.c, test_trace_counters.c) share. */
+/* What the trace tests (test_trace*.c) share. */
 #ifndef CUPROBE_TRACE_TEST_H
 #define CUPROBE_TRACE_TEST_H
 
@@ -6,6 +6,7 @@
 #include <string.h>
 #include "test.h"
 #include "cuprobe/trace.h"
+#include "util/alloc.h"
 
 /* A trace file built in memory: the header, then strings and records. */
 typedef struct {
@@ -30,6 +31,28 @@ static inline void put(fbuf *f, cp_trace_rec r)
     f->n += k;
 }
 
+
+/* One run of an allocation-failure sweep: arm cp_alloc_fail_at(n) where
+ * failures may begin (after the set-up that is not under test), do the
+ * work, free all of it, and say how it went. */
+enum { SWEEP_REFUSED, SWEEP_THROUGH, SWEEP_SHORT };  /* an error said; done, nothing refused; done, something refused */
+typedef int (*sweep_run)(void *ctx, long n);
+
+/* Fail the n-th allocation, n = 1, 2, ... below max, until a run goes
+ * through with nothing refused.  Returns how many runs were refused (an
+ * error said), or -1 when no run went through.  Disarms the failure after
+ * every run. */
+static inline int alloc_sweep(long max, sweep_run run, void *ctx)
+{
+    int refused = 0;
+    for (long n = 1; n < max; n++) {
+        int how = run(ctx, n);
+        cp_alloc_fail_at(0);
+        if (how == SWEEP_THROUGH) return refused;
+        refused += how == SWEEP_REFUSED;
+    }
+    return -1;
+}
 
 /* One renderer's output in a fresh string (0 text, 1 JSON, 2 Chrome trace, 3 HTML; one trace). */
 static inline char *render(int which, const cp_trace_report *r, const cp_trace *t)
