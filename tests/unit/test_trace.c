@@ -496,32 +496,12 @@ static void test_threads(void)
     cp_trace_free(&t);
 }
 
-static int parse_analyze_run(void *ctx, long n)
-{
-    const fbuf *f = ctx;
-    char err[128];
-    cp_trace t;
-    cp_trace_report r;
-    cp_alloc_fail_at(n);
-    if (cp_trace_parse(f->b, f->n, &t, err, sizeof err) < 0) {
-        CHECK(strstr(err, "out of memory") != NULL);
-        return SWEEP_REFUSED;
-    }
-    int how = SWEEP_REFUSED;
-    if (cp_trace_analyze(&t, 1, NULL, &r) == 0) {
-        how = cp_alloc_refused() == 0 ? SWEEP_THROUGH : SWEEP_SHORT;
-        cp_trace_report_free(&r);
-    }
-    cp_trace_free(&t);
-    return how;
-}
-
 /* Every allocation of parse and analysis may fail: reported, nothing leaks. */
 static void test_alloc_failures(void)
 {
     static fbuf f;
     mixed(&f);
-    CHECK(alloc_sweep(200, parse_analyze_run, &f) > 0);
+    CHECK(alloc_sweep(200, parse_analyze_run, &(sweep_trace){ &f, NULL }) > 0);
 }
 
 static void test_load_dir(void)

@@ -328,29 +328,12 @@ static void test_renderers(void)
     cp_trace_free(&t);
 }
 
-static int counters_run(void *ctx, long n)
-{
-    const fbuf *f = ctx;
-    char err[128];
-    cp_trace t;
-    cp_trace_report r;
-    cp_alloc_fail_at(n);
-    if (cp_trace_parse(f->b, f->n, &t, err, sizeof err) < 0) return SWEEP_REFUSED;
-    int how = SWEEP_REFUSED;
-    if (cp_trace_analyze(&t, 1, NULL, &r) == 0) {
-        how = cp_alloc_refused() == 0 ? SWEEP_THROUGH : SWEEP_SHORT;
-        cp_trace_report_free(&r);
-    }
-    cp_trace_free(&t);
-    return how;
-}
-
 /* Every allocation of the attribution may fail: reported, nothing leaks. */
 static void test_alloc_failures(void)
 {
     static fbuf f;
     three(&f, 1000000, 0, config(0, CP_CTR_OK, 1000000, 0, 0));
-    CHECK(alloc_sweep(400, counters_run, &f) > 0);
+    CHECK(alloc_sweep(400, parse_analyze_run, &(sweep_trace){ &f, NULL }) > 0);
 }
 
 int main(void)

@@ -463,27 +463,10 @@ static void test_elf(void)
     img[0x3c] = save;
 }
 
-static int symbolise_run(void *ctx, long n)
+static int symbolise_step(cp_trace *t)
 {
-    const fbuf *f = ctx;
-    char err[128];
-    cp_trace t;
-    cp_trace_report r;
-    cp_alloc_fail_at(n);
-    if (cp_trace_parse(f->b, f->n, &t, err, sizeof err) < 0) {
-        CHECK(strstr(err, "out of memory") != NULL);
-        return SWEEP_REFUSED;
-    }
-    int how = SWEEP_REFUSED;
-    if (cp_trace_perfmap_parse(&t, perf_map, sizeof perf_map - 1) >= 0 && cp_trace_symbolise(&t) == 0 &&
-        cp_trace_analyze(&t, 1, NULL, &r) == 0) {
-        how = cp_alloc_refused() == 0 ? SWEEP_THROUGH : SWEEP_SHORT;
-        cp_trace_report_free(&r);
-    }
-    cp_trace_free(&t);
-    return how;
+    return cp_trace_perfmap_parse(t, perf_map, sizeof perf_map - 1) >= 0 && cp_trace_symbolise(t) == 0 ? 0 : -1;
 }
-
 /* Every allocation of parse, symbolisation and analysis may fail: said, nothing leaks. */
 static void test_alloc_failures(void)
 {
@@ -491,7 +474,7 @@ static void test_alloc_failures(void)
     char exe[1024];
     self_exe(exe, sizeof exe);
     stacks_trace(&f, exe);
-    CHECK(alloc_sweep(400, symbolise_run, &f) > 0);
+    CHECK(alloc_sweep(400, parse_analyze_run, &(sweep_trace){ &f, symbolise_step }) > 0);
 }
 
 /* A trace folder with the perf map beside the trace: read and used. */

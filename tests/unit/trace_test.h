@@ -54,6 +54,33 @@ static inline int alloc_sweep(long max, sweep_run run, void *ctx)
     return -1;
 }
 
+/* A sweep over parsing one trace file and analysing it, with an optional
+ * step between the two (0 for done). */
+typedef struct {
+    const fbuf *f;
+    int (*between)(cp_trace *t);
+} sweep_trace;
+
+static inline int parse_analyze_run(void *ctx, long n)
+{
+    const sweep_trace *w = ctx;
+    char err[128];
+    cp_trace t;
+    cp_trace_report r;
+    cp_alloc_fail_at(n);
+    if (cp_trace_parse(w->f->b, w->f->n, &t, err, sizeof err) < 0) {
+        CHECK(strstr(err, "out of memory") != NULL);
+        return SWEEP_REFUSED;
+    }
+    int how = SWEEP_REFUSED;
+    if ((!w->between || w->between(&t) == 0) && cp_trace_analyze(&t, 1, NULL, &r) == 0) {
+        how = cp_alloc_refused() == 0 ? SWEEP_THROUGH : SWEEP_SHORT;
+        cp_trace_report_free(&r);
+    }
+    cp_trace_free(&t);
+    return how;
+}
+
 /* One renderer's output in a fresh string (0 text, 1 JSON, 2 Chrome trace, 3 HTML; one trace). */
 static inline char *render(int which, const cp_trace_report *r, const cp_trace *t)
 {
