@@ -169,5 +169,14 @@ const cp_signal cp_signals_build[] = {
       .fix = "point CMake at the toolkit's nvcc (-DCMAKE_CUDA_COMPILER=$CUDA_HOME/bin/nvcc, or CUDACXX), install "
              "the toolkit (conda's cuda-nvcc works too), or on Windows reinstall it with the Visual Studio integration",
       .check = "runtime.toolkits" },
+    { .id = "build.ptxas_shared_memory", .layer = CP_LAYER_APPLICATION, .match = { "uses too much shared data" },
+      .also = { "ptxas", "Entry function" },
+      .cause = "a kernel of the program declares more static shared memory than the architecture it is built "
+               "for allows a kernel to take statically (48 KiB): the program's code (a tile or block size) asks "
+               "too much for that GPU generation",
+      .fix = "use the project's fix or an older release that builds for this architecture; in the code, move "
+             "the buffer to dynamic shared memory (extern __shared__, with cudaFuncSetAttribute for over 48 KiB) "
+             "or shrink the tile; or build only for the newer architectures that fit it",
+      .check = NULL },
     { .id = NULL }
 };

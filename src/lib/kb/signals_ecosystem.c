@@ -328,6 +328,16 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install the driver's decode and encode libraries of the same version (libnvidia-decode-NNN, "
              "libnvidia-encode-NNN); in a container add video to NVIDIA_DRIVER_CAPABILITIES",
       .check = "driver.libcuda" },
+    { .id = "video.nvenc_unsupported_mode", .layer = CP_LAYER_APPLICATION,
+      .match = { "bit encode not supported", "Lossless encoding not supported", "YUV444P not supported",
+                 "B frames as references are not supported", "Weighted Prediction not supported" },
+      .also = { "nvenc" },
+      .cause = "the program asked NVENC for a mode this GPU's encoder lacks: 10-bit H.264 (no NVENC has it; "
+               "10-bit needs HEVC or AV1), 4:4:4 or lossless on an older encoder, or a feature of a newer "
+               "generation",
+      .fix = "ask for what the encoder supports (8-bit H.264, or HEVC/AV1 for 10-bit HDR; NVIDIA's NVENC support "
+             "matrix lists each GPU), or encode that stream on the CPU",
+      .check = NULL },
     { .id = "video.nvenc_sessions", .layer = CP_LAYER_SYSTEM, .match = { "OpenEncodeSessionEx failed: out of memory" },
       .cause = "NVENC refused another encoding session: GeForce drivers cap the concurrent sessions per system "
                "(3 to 8 by driver release), and other encoders (another ffmpeg, OBS, a browser, Plex) hold them; or "

@@ -115,7 +115,8 @@ const cp_signal cp_signals_frameworks[] = {
       .check = "runtime.driver_compat" },
     { .id = "opencv.no_cuda", .layer = CP_LAYER_FRAMEWORK,
       .match = { "DNN module was not built with CUDA backend", "OpenCV was built without CUDA support",
-                 "is not compiled with CUDA support", "OpenCV was not built to work with the selected device" },
+                 "is not compiled with CUDA support", "OpenCV was not built to work with the selected device",
+                 "The called functionality is disabled for current build or platform" },
       .cause = "this OpenCV build has no CUDA backend (the pip wheels opencv-python and opencv-contrib-python have "
                "none), so it runs on the CPU",
       .fix = "build OpenCV with -DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON for this GPU's CUDA_ARCH_BIN, "

@@ -155,5 +155,13 @@ const cp_signal cp_signals_health[] = {
              "(a forced Gen setting in the BIOS), update the BIOS; if it follows the GPU to another slot, replace "
              "the GPU",
       .check = "hardware.pcie_link" },
+    { .id = "driver.smi_field_unknown", .layer = CP_LAYER_DRIVER, .match = { "[Unknown Error]" },
+      .cause = "nvidia-smi's query printed [Unknown Error] for a field: NVML answered that one query with an "
+               "unknown error while the GPU otherwise answers, most often a field this driver release fails to "
+               "read on this board (after a driver update), or a driver whose libraries and module differ",
+      .fix = "reboot after a driver update so library and module match (`cuprobe doctor`); compare the other "
+             "fields (`nvidia-smi -q -d POWER,CLOCK`); if only that field fails, use another driver release; "
+             "if every field fails, treat the GPU as sick (kernel log, XIDs)",
+      .check = "driver.version_match" },
     { .id = NULL }
 };

@@ -422,7 +422,8 @@ const cp_signal cp_signals_libs[] = {
              "an older release supporting the GPU) or use a newer GPU; for others see `cuprobe explain "
              "CUBLAS_STATUS_...`",
       .check = "libraries.found" },
-    { .id = "nvrtc.invalid_option", .layer = CP_LAYER_LIBRARIES, .match = { "NVRTC_ERROR_INVALID_OPTION" },
+    { .id = "nvrtc.invalid_option", .layer = CP_LAYER_LIBRARIES,
+      .match = { "NVRTC_ERROR_INVALID_OPTION", "nvrtc: error: invalid value for --gpu-architecture" },
       .cause = "NVRTC refused a compile option: most often an architecture (--gpu-architecture=sm_89, compute_90) "
                "newer than this NVRTC knows, because an older libnvrtc was loaded than the program expects",
       .fix = "load the NVRTC of the program's CUDA major and a release that knows the GPU (check which libnvrtc.so "

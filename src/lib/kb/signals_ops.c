@@ -541,5 +541,16 @@ const cp_signal cp_signals_ops[] = {
              "check with `docker run --rm --gpus all ubuntu nvidia-smi`; run ldconfig in the image if the "
              "libraries are there but not found",
       .check = NULL },
+    { .id = "driver.package_conflict", .layer = DR,
+      .match = { "trying to overwrite", "tentando sobrescrever", "intentando sobrescribir" },
+      .also = { "nvidia" },
+      .cause = "the package manager refused to install an NVIDIA driver package because another installed package "
+               "owns the same file: driver packages of two branches or two sources (the distribution's and "
+               "NVIDIA's or a PPA's, an old nvidia-340 beside a newer branch), or :i386 and :amd64 of different "
+               "versions",
+      .fix = "keep one driver branch from one source: list them (`dpkg -l | grep -i nvidia`), purge the other "
+             "branch's packages, install the :i386 libraries of exactly the :amd64 version, then `sudo apt "
+             "--fix-broken install`",
+      .check = "driver.version_match" },
     { .id = NULL }
 };
