@@ -87,6 +87,13 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install an xFormers wheel with CUDA kernels for the installed PyTorch and CUDA (the download.pytorch.org cuXXX index), or "
              "build it with the CUDA toolkit present; `python -m xformers.info` lists which operators are available",
       .check = NULL },
+    { .id = "xformers.inputs_on_cpu", .layer = CP_LAYER_APPLICATION,
+      .match = { "device=cpu (supported: {'cuda'})" },
+      .cause = "xformers' attention kernels got tensors on the CPU: they run on CUDA tensors only (fp16/bf16 for "
+               "most), so the model or its inputs were not moved to the GPU",
+      .fix = "move the model and its inputs to the GPU (.to('cuda'), the pipeline's device argument) in the dtype "
+             "the kernel lists, or turn xformers' attention off for a CPU run",
+      .check = NULL },
     { .id = "xformers.no_operator", .layer = FW, .match = { "No operator found for `" }, .also = { "attention" },
       .cause = "no xFormers attention kernel accepts these inputs; the reasons listed under each operator say why: device=cpu "
                "(the tensors are on the CPU: a CPU-only PyTorch or a model not moved to the GPU), a dtype it does not take (float32 "
@@ -138,6 +145,13 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = "libraries.load" },
 
     /* JAX / XLA: the CUDA libraries and tools it checks */
+    { .id = "xla.ptxas_failed", .layer = CP_LAYER_RUNTIME, .match = { "ptxas exited with non-zero error code" },
+      .cause = "XLA compiles its kernels with the ptxas it finds (the nvidia-cuda-nvcc wheel jax installs, or the "
+               "CUDA toolkit on PATH) and that ptxas failed: older than the PTX XLA emits (Unsupported .version) "
+               "or than the GPU's architecture",
+      .fix = "install jax's CUDA extras of the same release (pip install -U \"jax[cuda12]\", which brings its "
+             "ptxas), or put a toolkit at least as new as the jaxlib's CUDA first on PATH",
+      .check = "runtime.toolkits" },
     { .id = "jax.lib_older", .layer = LI,
       .match = { "but JAX was built against version", "Outdated cuDNN installation", "Outdated CUDA installation", "Outdated cuBLAS installation",
                  "Outdated cuFFT installation", "Outdated cuSOLVER installation", "Outdated cuSPARSE installation",
@@ -362,7 +376,9 @@ const cp_signal cp_signals_ecosystem[] = {
              "other programs hold (`nvidia-smi`)",
       .check = NULL },
     { .id = "cycles.illegal_address", .layer = CP_LAYER_APPLICATION,
-      .match = { "Illegal address in CUDA queue", "Illegal address in cuCtxSynchronize", "Illegal address in cuMemcpy" },
+      .match = { "Illegal address in CUDA queue", "Illegal address in cuCtxSynchronize", "Illegal address in cuMemcpy",
+                 "Illegal address in cuMemcpyDtoH", "Illegal address in cuMemcpyHtoD", "Illegal address in cuLaunchKernel",
+                 "CUDA error at cuCtxCreate: Illegal address" },
       .cause = "a Cycles kernel read or wrote outside its memory: a bug of this Blender version with this scene or "
                "GPU, or an unstable GPU (a factory or user overclock, heat) corrupting memory",
       .fix = "try the current Blender release and driver; render the same scene on the CPU to tell a scene bug from "

@@ -113,6 +113,12 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "install a driver at least as new as the one it names (the CUDA toolkit release notes' table for "
              "CUDA; the Video Codec SDK's for NVENC), or use a build of the program made for the older driver",
       .check = "runtime.driver_compat" },
+    { .id = "mxnet.no_cuda", .layer = CP_LAYER_FRAMEWORK, .match = { "Compile with USE_CUDA=1 to enable GPU usage" },
+      .cause = "this MXNet build (libmxnet.so of the pip, conda or R package installed) has no CUDA: asking for a GPU "
+               "context fails whatever the machine has",
+      .fix = "install a CUDA build of MXNet for this CUDA (mxnet-cu1xx wheels, or build it with USE_CUDA=1 "
+             "USE_CUDNN=1; for R, build the R package against that library)",
+      .check = "framework.cuda" },
     { .id = "opencv.no_cuda", .layer = CP_LAYER_FRAMEWORK,
       .match = { "DNN module was not built with CUDA backend", "OpenCV was built without CUDA support",
                  "is not compiled with CUDA support", "OpenCV was not built to work with the selected device",
@@ -123,7 +129,7 @@ const cp_signal cp_signals_frameworks[] = {
              "or install a CUDA build of it (some conda channels, NVIDIA's containers)",
       .check = NULL },
     { .id = "cuda.ptx_too_new", .layer = CP_LAYER_DRIVER, .match = { "Unsupported .version" },
-      .also = { "current version is" },
+      .also = { "current version is" }, .unless = "ptxas exited",   /* XLA's own ptxas: xla.ptxas_failed */
       .cause = "the PTX declares a newer PTX ISA version than the assembler reading it supports: in a JIT (Numba, "
                "cuLinkAddData, a framework loading PTX) that is the driver's, older than the toolkit that wrote "
                "the PTX; from a toolkit's own ptxas, that toolkit is the older one",

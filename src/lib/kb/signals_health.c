@@ -155,6 +155,13 @@ const cp_signal cp_signals_health[] = {
              "(a forced Gen setting in the BIOS), update the BIOS; if it follows the GPU to another slot, replace "
              "the GPU",
       .check = "hardware.pcie_link" },
+    { .id = "driver.smi_product_unknown", .layer = CP_LAYER_DRIVER, .match = { ": Unknown Error" },
+      .also = { "Product Name" },
+      .cause = "`nvidia-smi -q` cannot name the GPU (Product Name: Unknown Error): the installed driver release "
+               "does not know this board, usually a GPU newer than the driver",
+      .fix = "install a driver release that supports this GPU (NVIDIA's driver search, or the distribution's newest "
+             "branch), then reboot",
+      .check = "driver.devices" },
     { .id = "driver.smi_field_unknown", .layer = CP_LAYER_DRIVER, .match = { "[Unknown Error]" },
       .cause = "nvidia-smi's query printed [Unknown Error] for a field: NVML answered that one query with an "
                "unknown error while the GPU otherwise answers, most often a field this driver release fails to "

@@ -30,6 +30,15 @@
 #define F_CUDNN_LOG "cuDNN's error log (CUDNN_LOGLEVEL_DBG=2 CUDNN_LOGDEST_DBG=stderr; cuDNN 8: CUDNN_LOGERR_DBG=1)"
 
 const cp_signal cp_signals_libs[] = {
+    { .id = "nccl.p2p_ipc_unsupported", .layer = CP_LAYER_SYSTEM, .match = { "failed to open CUDA IPC handle" },
+      .also = { "peer access is not supported", " 217" },
+      .cause = "NCCL's peer-to-peer transport could not map the other process's GPU memory: the two GPUs cannot "
+               "reach each other by peer access as this process sees them: each worker sees only its own GPU "
+               "(CUDA_VISIBLE_DEVICES set per process by Ray, Slurm or a launcher), or P2P is off (a VM, IOMMU/ACS, "
+               "GPUs without P2P between their PCIe roots)",
+      .fix = "let each worker see every GPU of the node and pick its own by index, or run with NCCL_P2P_DISABLE=1 "
+             "(NCCL falls back to shared memory); `nvidia-smi topo -p2p r` shows which pairs can read each other",
+      .check = "system.visibility" },
     { .id = "nccl.unhandled_cuda", .layer = LI, .match = { "ncclUnhandledCudaError", "unhandled cuda error" },
       .cause = "a CUDA call inside NCCL failed; the CUDA error underneath is the real cause (often a driver, peer-access or memory problem)",
       .fix = F_NCCL_DEBUG "; the CUDA error it names is what to fix",

@@ -389,6 +389,13 @@ const cp_signal cp_signals_ops[] = {
              "node`), in the partition that has them (-p), within its limits (`scontrol show partition`); for a "
              "node's own error check slurmd's log and gres.conf against `slurmd -G`",
       .check = NULL },
+    { .id = "system.k8s_gpu_request_too_large", .layer = SY,
+      .match = { "cannot exceed the total number of devices on the node", "all node scores do not meet" },
+      .cause = "the GPU scheduler (HAMi's, Volcano's device share) found no node for the pod: it asks for more GPUs "
+               "or GPU shares than any node has, so every node scores as unfit",
+      .fix = "ask for at most the GPUs one node has (`kubectl describe node`: Allocatable), or split the job over "
+             "several pods; check the scheduler's log line for the node's device count",
+      .check = NULL },
     { .id = "system.k8s_unschedulable", .fallback = 1, .layer = SY, .match = { "nodes are available:" },
       .also = { "Insufficient", "didn't match", "untolerated taint", "had taint", "didn't have free" },
       .cause = "Kubernetes found no node for the pod: none advertises enough free units of the resource it asks "
