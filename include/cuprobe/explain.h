@@ -78,6 +78,8 @@ typedef struct {
     int error_number;         /* that code's number; -1 when none */
     int notice;               /* 1: the line only reports a recovery or another fault's outcome
                                  (XID 154, 63, 64; the module's load line); ranked after faults */
+    int named;                /* 1: no known message matched; a component was named on a line that
+                                 says it failed (the last tier: the text has no other signal) */
     cp_here here;             /* filled by cp_explain_confirm */
 } cp_explain_signal;
 

@@ -22,6 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             if ((s->error_enum == NULL) != (s->error_number < 0))
                 abort();
+            /* a named component (the last tier) only where nothing else was found, one layer */
+            if (s->named != r.signals[0].named || (s->named && s->layer != r.signals[0].layer))
+                abort();
             /* by first line, the notices after the faults */
             if (i > 0 && r.signals[i - 1].notice && !s->notice)
                 abort();

@@ -948,7 +948,10 @@ static void test_named_components(void)
         int want = cases[k].only != NULL;
         if (r.nsignals != want) fprintf(stderr, "  case %zu: %d signals\n", k, r.nsignals);
         CHECK_I64(r.nsignals, want);
-        if (want && r.nsignals == 1) CHECK_STR(r.signals[0].code, cases[k].only);
+        if (want && r.nsignals == 1) {
+            CHECK_STR(r.signals[0].code, cases[k].only);
+            CHECK_I64(r.signals[0].named, strncmp(cases[k].only, "named.", 6) == 0);
+        }
         cp_explain_free(&r);
     }
     /* every failure word is lowercase (the scanner matches them in lowercased text) */

@@ -460,6 +460,7 @@ static void record(scanner *sc, const view *v, const hit *h)
     s->gpu = s->xid = -1;
     s->error_number = row->cu_code ? row->cu_code : row->nvml_code ? row->nvml_code : row->rt_code ? row->rt_code : -1;
     s->notice = row->notice;
+    s->named = row->last_resort;
     s->error_enum = row->cu_code ? "CUresult" : row->nvml_code ? "nvmlReturn_t" : row->rt_code ? "cudaError_t" : NULL;
     evidence(v, h, s->evidence, sizeof s->evidence);
     cp_explain_extract(row->extract, v->orig, v->low, v->n, h->start, s);

@@ -74,7 +74,11 @@ void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
         fputs("no known signal in the text\n", out);
         return;
     }
-    fprintf(out, "%d known signal%s in the text\n", r->nsignals, r->nsignals == 1 ? "" : "s");
+    if (r->signals[0].named)                   /* the last tier speaks only where nothing else did */
+        fputs(r->nsignals == 1 ? "no known message in the text; a failing line names this component:\n"
+                               : "no known message in the text; failing lines name these components:\n", out);
+    else
+        fprintf(out, "%d known signal%s in the text\n", r->nsignals, r->nsignals == 1 ? "" : "s");
     for (int i = 0; i < r->nsignals; i++) {
         const cp_explain_signal *s = &r->signals[i];
         fprintf(out, "\n%s[%s]%s %s", y, cp_layer_name(s->layer), z, b);
@@ -151,6 +155,7 @@ void cp_explain_render_json(const cp_explain_result *r, FILE *out)
         fputs(", \"evidence\": ", out);
         cp_json_str(out, s->evidence);
         fprintf(out, ", \"count\": %ld, \"first_line\": %ld", s->count, s->first_line);
+        if (s->named) fputs(", \"named\": true", out);
         json_values(s, out);
         json_here(&s->here, out);
         fputc('}', out);
