@@ -3,10 +3,12 @@
  * sentences no row knows often still names the component that failed
  * ("Error! ... /var/lib/dkms/nvidia/418.../make.log", "gpumounter: could
  * not load NVML", "cuvid: cannot load libnvcuvid").  A row here is such a
- * name on a line that says something failed (cp_failure_words); it counts
+ * name on a line that says something failed (cp_failure_words), or next to
+ * one, in a text about the GPU stack (the context.gpu markers); it counts
  * only where the text has no other signal, and then only the lowest layer's
- * (the stack model: the lowest broken layer is the one to fix first).  Its
- * cause says so, so the reading is never mistaken for a known message.
+ * of the most closely confirmed (the stack model: the lowest broken layer
+ * is the one to fix first).  Its cause and its `named` mark say so, so the
+ * reading is never mistaken for a known message.
  *
  * Names are the components' own (module, library, tool and package names),
  * each living in one layer; words several layers share ("driver", "CUDA",
@@ -34,9 +36,10 @@
 #define DRIVER_NAMES "libcuda", "libnvidia-ml", "libnvidia", "NVML", "cuInit", "CUDA driver", "NVIDIA driver", \
                      "nvidia-smi", "driver/library", "nvcuvid", "libnvcuvid", "cuvid", "NVENC", "NVDEC", "nvidia-utils"
 
-/* Words that say a line reports a failure, matched on word boundaries, a
- * case change starting a word too ("RuntimeError", not "stderr" or
- * "NCCL_ASYNC_ERROR_HANDLING").  Lowercase. */
+/* Words that say a line reports a failure, matched on word boundaries,
+ * where '_' and a case change also start a word ("RuntimeError",
+ * "CUFFT_INTERNAL_ERROR"; not "stderr" or "NCCL_ASYNC_ERROR_HANDLING").
+ * Lowercase. */
 const char *const cp_failure_words[] = {
     "error", "errors", "fail", "failed", "failure", "failing", "fails", "cannot", "can't", "could not",
     "couldn't", "unable", "not found", "no such", "invalid", "mismatch", "not supported", "unsupported",
@@ -47,12 +50,12 @@ const char *const cp_failure_words[] = {
     "out of resource", "below the minimum", "falling back to cpu", "fall back to cpu", NULL
 };
 
-/* A line holding one of these is no failure line, whatever its words: a
- * log's informational level (NCCL's "Could not find: libnccl-net.so" is
- * its normal fallback, as is its WARN that libibverbs is absent), PyTorch's
- * collect_env leaving a field empty, and
- * Python's errors that are the program's own (a typo, a wrong type), not
- * the stack's.  Lowercase. */
+/* A line holding one of these is no failure line, whatever its words, and
+ * names no component: a log's informational level (NCCL's "Could not find:
+ * libnccl-net.so" is its normal fallback, as is its WARN that libibverbs is
+ * absent), PyTorch's collect_env leaving a field empty, and Python's errors
+ * that are the program's own (a typo, a wrong type), not the stack's.
+ * Lowercase. */
 const char *const cp_not_failure_phrases[] = {
     "nccl info", "[info]", " info ", "info:", "could not collect", "libibverbs", "attributeerror", "nameerror",
     "syntaxerror", "typeerror", "keyerror", "indexerror", NULL
@@ -81,7 +84,8 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.kernel_module", .layer = KE, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "DKMS", "nvidia.ko", "nvidia-uvm", "nvidia_uvm", "nvidia-drm", "nvidia_drm", "nvidia-modeset",
                  "nvidia_modeset", "kernel module", "kernel modules", "modprobe", "insmod", "nouveau", "kmod",
-                 "akmods", "module nvidia" , "kmod-nvidia", "nvidia-kmod", "nvidia-open", "vermagic", "open-gpu-kernel-modules" },
+                 "akmods", "module nvidia", "kmod-nvidia", "nvidia-kmod", "nvidia-open", "vermagic",
+                 "open-gpu-kernel-modules" },
       .also = { "nvidia", "nouveau", "nv-", "/nv", "nvrm" },
       .cause = C_NAMED "the nvidia kernel module: building it (DKMS, akmods), loading it, or the nouveau module in its way",
       .fix = "read the module's build log (DKMS make.log, akmods' .failed.log, /var/log/nvidia-installer.log) or "
@@ -129,7 +133,8 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.platform", .layer = SY, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "WSL2", "/usr/lib/wsl", "dxgkrnl", "/dev/dxg", "fabric manager", "fabricmanager",
                  "nv-fabricmanager", "NVSwitch", "nvidia-cuda-mps", "MPS control", "persistenced", "SELinux",
-                 "AppArmor", "vGPU", "passthrough", "/dev/nvidia" , "NVIDIA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "Hyper-V", "VFIO", "IOMMU" },
+                 "AppArmor", "vGPU", "passthrough", "/dev/nvidia", "NVIDIA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
+                 "Hyper-V", "VFIO", "IOMMU" },
       .cause = C_NAMED "the platform the GPU is reached through: WSL's GPU paravirtualisation, a VM's passthrough or "
                        "vGPU, the fabric manager of an NVSwitch system, MPS, device nodes or a security policy",
       .fix = "check the platform's own piece: WSL's driver comes from the Windows host (no Linux driver inside), a "
@@ -156,7 +161,7 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.toolkit", .layer = RT, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "nvcc", "CUDA_HOME", "CUDA_PATH", "cuda toolkit", "CUDA_TOOLKIT_ROOT_DIR", "cudart", "libcudart",
                  "cuda runtime", "cuda_runtime", "cuda.h", "ptxas", "nvvm", "libnvvm", "CMAKE_CUDA_COMPILER",
-                 "FindCUDA", "cuda-compat" , "cudart64", "nvcuda.dll", "libnvJitLink", "nvJitLink" },
+                 "FindCUDA", "cuda-compat", "cudart64", "nvcuda.dll", "libnvJitLink", "nvJitLink" },
       .cause = C_NAMED "the CUDA toolkit or runtime: nvcc and its tools, the CUDA runtime library, or where a build looks for them",
       .fix = "check which toolkit the build or program finds (`which nvcc`, `nvcc --version`, CUDA_HOME, "
              "`cuprobe doctor`'s runtime layer): one toolkit, of the CUDA the framework was built with, and a "
@@ -175,7 +180,8 @@ const cp_signal cp_signals_vocab[] = {
       .check = "runtime.toolkits" },
     { .id = "named.cuda_library", .layer = LI, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "cublas", "libcublas", "cublasLt", "libcublasLt", "cudnn", "libcudnn", "nccl", "libnccl", "cufft",
-                 "libcufft", "cusolver", "libcusolver", "cusparse", "libcusparse", "curand", "libcurand" , "cublas64", "cublasLt64", "cudnn64", "cufft64", "curand64", "cusolver64", "cusparse64", "nccl64" },
+                 "libcufft", "cusolver", "libcusolver", "cusparse", "libcusparse", "curand", "libcurand",
+                 "cublas64", "cublasLt64", "cudnn64", "cufft64", "curand64", "cusolver64", "cusparse64", "nccl64" },
       .cause = C_NAMED "a CUDA library (cuBLAS, cuDNN, NCCL, cuFFT, cuSOLVER, cuSPARSE, cuRAND): missing, of "
                        "another CUDA than the program, or failing its call",
       .fix = "find which copy loads (`cuprobe doctor`'s libraries layer, `ldd`, LD_DEBUG=libs) and make it the one "
@@ -184,7 +190,8 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.gpu_library", .layer = LI, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "TensorRT", "libnvinfer", "nvinfer", "nvrtc", "libnvrtc", "cupti", "cutlass",
                  "bitsandbytes", "flash_attn", "flash-attn", "flash attention", "xformers", "auto_gptq",
-                 "CUDAExecutionProvider", "onnxruntime", "exllama" , "nvrtc64", "transformer_engine", "nvjpeg", "DALI" },
+                 "CUDAExecutionProvider", "onnxruntime", "exllama", "nvrtc64", "transformer_engine", "nvjpeg",
+                 "DALI" },
       .cause = C_NAMED "a GPU library above the CUDA runtime (TensorRT, NVRTC, CUPTI, an attention or "
                        "quantisation library, ONNX Runtime's CUDA provider): missing, built for another CUDA or "
                        "framework, or failing its call",
