@@ -301,10 +301,12 @@ static int shadowed(const phrase_index *ix, const hit *hits, int nh, int i)
     return 0;
 }
 
-static int holds_any(const char *low, size_t n, const char *const *phrases)
+/* Does low[0..n) hold one of the first `max` phrases (fewer where a NULL
+ * ends them)? */
+static int holds_any(const char *low, size_t n, const char *const *phrases, size_t max)
 {
-    for (const char *const *w = phrases; *w; w++)
-        if (memmem(low, n, *w, strlen(*w))) return 1;
+    for (size_t j = 0; j < max && phrases[j]; j++)
+        if (memmem(low, n, phrases[j], strlen(phrases[j]))) return 1;
     return 0;
 }
 
@@ -313,8 +315,9 @@ static int holds_any(const char *low, size_t n, const char *const *phrases)
  * on a line's own window, in the prefix the scanner skipped ("INFO ...")? */
 static int quiet_line(const scanner *sc, const view *v)
 {
-    return holds_any(v->low, v->n, cp_not_failure_phrases) ||
-           (!v->cut && v->low == sc->low + sc->skip && holds_any(sc->low, sc->skip, cp_not_failure_phrases));
+    return holds_any(v->low, v->n, cp_not_failure_phrases, SIZE_MAX) ||
+           (!v->cut && v->low == sc->low + sc->skip &&
+            holds_any(sc->low, sc->skip, cp_not_failure_phrases, SIZE_MAX));
 }
 
 /* Does v say something failed: one of kb's failure words on word
@@ -353,10 +356,7 @@ static int line_allows(const scanner *sc, const view *v, int row)
     const char *unless = sc->ix->unless_low[row];
     if (unless && memmem(v->low, v->n, unless, strlen(unless))) return 0;
     if (sc->ix->rows[row].last_resort && quiet_line(sc, v)) return 0;
-    if (!also[0]) return 1;
-    for (int j = 0; j < CP_SIGNAL_MAX_ALSO && also[j]; j++)
-        if (memmem(v->low, v->n, also[j], strlen(also[j]))) return 1;
-    return 0;
+    return !also[0] || holds_any(v->low, v->n, also, CP_SIGNAL_MAX_ALSO);
 }
 
 /* The group of (row, key, soname), or -1 for a new one.  A row keeps at

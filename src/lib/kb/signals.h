@@ -68,10 +68,11 @@ typedef struct {
     int fallback;                               /* 1: a tool's error form in general, dropped where
                                                    a row first found on its line says more (for a
                                                    replacing row: a row of its layer or a lower one) */
-    int last_resort;                            /* 1: a component's name, counted only on a line that
-                                                   says something failed (cp_failure_words) and only
-                                                   where the text has no other signal; then only the
-                                                   lowest layer's such signals are kept */
+    int last_resort;                            /* 1: a component's name, counted only where its line
+                                                   or the next to it says something failed
+                                                   (cp_failure_words) and the text has no other
+                                                   signal; then only the lowest layer's of those most
+                                                   closely confirmed (its own line first) are kept */
 } cp_signal;
 
 /* The tables, each ending with a row whose id is NULL (signals_*.c). */
