@@ -33,7 +33,9 @@ typedef enum {
  * needs a context counts only in a text that shows it. */
 enum {
     CP_CONTEXT_CONTAINER = 1u << 0,    /* docker, compose, Kubernetes, podman, enroot... */
-    CP_CONTEXT_GPU = 1u << 1           /* NVIDIA, CUDA or a GPU named anywhere */
+    CP_CONTEXT_GPU = 1u << 1,          /* NVIDIA, CUDA or a GPU named anywhere */
+    CP_CONTEXT_BLACKWELL = 1u << 2     /* a Blackwell GPU named (RTX 50, B200, sm_120): it needs the
+                                          open kernel modules */
 };
 
 #define CP_SIGNAL_MAX_MATCH 24

@@ -14,6 +14,7 @@
  */
 #include "signals.h"
 
+#define DR CP_LAYER_DRIVER
 #define RT CP_LAYER_RUNTIME
 #define FW CP_LAYER_FRAMEWORK
 
@@ -67,6 +68,36 @@ const cp_signal cp_signals_build[] = {
                "toolkit caps the gcc, clang and MSVC versions) or, on Windows, not on PATH",
       .fix = "build with a supported older compiler (e.g. CC=gcc-12 CXX=g++-12, or nvcc -ccbin g++-12) or "
              "upgrade the CUDA toolkit; -allow-unsupported-compiler is a last resort" },
+    { .id = "build.ninja_missing", .layer = RT, .match = { "Ninja is required to load C++ extensions" },
+      .cause = "torch.utils.cpp_extension builds CUDA extensions with ninja, and no ninja is installed in this "
+               "environment (or not on PATH)",
+      .fix = "pip install ninja (or the distribution's ninja-build) in the same environment and run the build again" },
+    { .id = "build.cxx_standard", .layer = RT,
+      .match = { "C++17 or later compatible compiler is required to use PyTorch",
+                 "C++17 or later compatible compiler is required", "requires at least C++17" },
+      .cause = "the extension is compiled for an older C++ standard than PyTorch's headers need: an old host "
+               "compiler, or -std=c++14 in the build's flags (nvcc's or the host compiler's)",
+      .fix = "compile with -std=c++17 for both the host compiler and nvcc (extra_compile_args), with a gcc of 9 "
+             "or newer that this CUDA toolkit supports" },
+    { .id = "build.arch_too_low", .layer = RT,
+      .match = { "no instance of overloaded function \"atomicAdd\" matches", "identifier \"__hmul2\" is undefined",
+                 "identifier \"__hadd2\" is undefined", "identifier \"__hfma2\" is undefined",
+                 "identifier \"__half2float\" is undefined", "identifier \"__shfl_sync\" is undefined",
+                 "identifier \"__ldg\" is undefined", "identifier \"__nv_bfloat16\" is undefined" },
+      .cause = "the code uses a device intrinsic that the architecture it is compiled for lacks: nvcc compiled for "
+               "its default or an old -arch (atomicAdd on double needs sm_60, half arithmetic sm_53, bfloat16 "
+               "sm_80)",
+      .fix = "compile for the GPU's architecture: -arch=sm_XX (CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST), "
+             "or guard the code with __CUDA_ARCH__ for older targets" },
+    { .id = "driver.libcuda_link", .layer = DR, .match = { "cannot find -lcuda" },
+      .unless = "-lcudart",
+      .cause = "the linker found no libcuda.so: the driver ships libcuda.so.1, and the unversioned link the "
+               "linker needs comes with the driver's development package (Triton and torch.compile link their "
+               "kernels' launchers against it; WSL keeps it in /usr/lib/wsl/lib)",
+      .fix = "run `ldconfig -p | grep libcuda`: add the link (ln -s libcuda.so.1 libcuda.so in the driver's "
+             "library folder, or install the driver's -dev package), set TRITON_LIBCUDA_PATH to its folder, or "
+             "link against the toolkit's lib64/stubs for a build without a driver",
+      .check = "driver.libcuda" },
     { .id = "build.companion_cuda", .layer = FW,
       .match = { "were compiled with different CUDA", "Detected that PyTorch and",
                  "operator torchvision::nms does not exist" /* torchvision's ops built for another torch */ },

@@ -40,7 +40,7 @@ const cp_signal cp_signals_cuda[] = {
       .check = "runtime.driver_compat" },
     { .id = "cuda.no_device", .layer = SY,
       .match = { "no CUDA-capable device is detected", "cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE",
-                 "No CUDA GPUs are available" },
+                 "No CUDA GPUs are available", "ProcessGroupNCCL is only supported with GPUs, no GPUs found" },
       .cause = "no GPU is visible to the process: CUDA_VISIBLE_DEVICES empty or wrong, a container started without GPUs, or the GPU not bound to the nvidia driver",
       .fix = "check CUDA_VISIBLE_DEVICES, start containers with --gpus all (or the device plugin), and make sure nvidia-smi lists the GPU",
       .check = "system.visibility", .cu_code = 100 },

@@ -257,19 +257,28 @@ const cp_signal cp_signals_ecosystem[] = {
     { .id = "llamacpp.alloc_failed", .layer = AP,
       .match = { "ggml_backend_cuda_buffer_type_alloc_buffer: allocating", "failed to allocate compute buffers",
                  "ggml_gallocr_reserve_n: failed to allocate", "alloc_tensor_range: failed to allocate",
-                 "unable to allocate backend buffer" },
+                 "unable to allocate backend buffer",
+                 "unable to allocate CUDA0 buffer", "unable to allocate CUDA1 buffer", "unable to allocate CUDA_Host buffer" },
       .cause = "llama.cpp (or ollama, llama-cpp-python on top of it) could not place its plan in GPU memory: the offloaded layers "
                "(-ngl / --n-gpu-layers), the KV cache for the context size and the compute buffers need more than the named device has "
                "free; with several GPUs the split can overload one small GPU",
       .fix = "offload fewer layers (-ngl), lower the context (-c / num_ctx) or quantize the KV cache (-ctk q8_0 with -fa), use a smaller "
              "quantization, or balance the GPUs with --tensor-split / --main-gpu (leave a small GPU out with CUDA_VISIBLE_DEVICES)",
       .check = "system.memory_headroom" },
-    { .id = "llamacpp.cpu_build", .layer = FW, .match = { "not compiled with GPU offload support" },
+    { .id = "llamacpp.cpu_build", .layer = FW,
+      .match = { "not compiled with GPU offload support", "no usable GPU found, --gpu-layers" },
       .cause = "this llama.cpp build (or the llama-cpp-python wheel, or the program bundling it) was compiled without a GPU backend, "
-               "so --n-gpu-layers is ignored and everything runs on the CPU",
+               "or its CUDA backend (ggml-cuda) did not load, so --n-gpu-layers is ignored and everything runs on the CPU",
       .fix = "use a CUDA build: rebuild with cmake -DGGML_CUDA=ON (older releases: LLAMA_CUBLAS=1), install a CUDA release binary, or "
              "reinstall llama-cpp-python with CMAKE_ARGS=\"-DGGML_CUDA=on\" (and --no-cache-dir)",
       .check = NULL },
+    { .id = "sglang.mem_fraction", .layer = AP,
+      .match = { "Not enough memory. Please try to increase --mem-fraction-static", "increase --mem-fraction-static" },
+      .cause = "SGLang's memory plan left no room for the KV cache: the weights (or another process on the GPU) "
+               "take more of the GPU's memory than --mem-fraction-static leaves them",
+      .fix = "raise --mem-fraction-static (e.g. 0.85-0.9), lower --context-length or --max-running-requests, use "
+             "more GPUs (--tp) or a quantised model, and free the GPU of other processes",
+      .check = "system.memory_headroom" },
     { .id = "vllm.not_enough_gpus", .layer = SY, .match = { "The number of required GPUs exceeds the total number of available GPUs" },
       .cause = "vLLM was asked for more GPUs (tensor_parallel_size times pipeline_parallel_size) than its Ray placement group or "
                "cluster holds: fewer GPUs are visible to the process (CUDA_VISIBLE_DEVICES, the container's --gpus), Ray was started "

@@ -128,6 +128,28 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "build OpenCV with -DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON for this GPU's CUDA_ARCH_BIN, "
              "or install a CUDA build of it (some conda channels, NVIDIA's containers)",
       .check = NULL },
+    { .id = "torch.fork_reinit", .layer = AP, .match = { "Cannot re-initialize CUDA in forked subprocess" },
+      .cause = "the program forked worker processes (multiprocessing's default start method on Linux, DataLoader "
+               "workers, a server's worker pool) after CUDA was initialised in the parent: a forked child cannot "
+               "use the parent's CUDA context",
+      .fix = "start the workers with the spawn method (multiprocessing.set_start_method('spawn'), "
+             "torch.multiprocessing with spawn, a server's option for spawned workers) or initialise CUDA only "
+             "inside each worker",
+      .check = NULL },
+    { .id = "torchvision.ops_mismatch", .layer = FW,
+      .match = { "Couldn't load custom C++ ops", "PyTorch and torchvision versions are incompatible" },
+      .cause = "torchvision's compiled operators (nms, roi_align) were built for another torch release or CUDA "
+               "than the torch installed beside it",
+      .fix = "install the torchvision release paired with this torch, from the same index (pip install "
+             "torch==X torchvision==Y --index-url https://download.pytorch.org/whl/cuXXX)",
+      .check = "framework.libs" },
+    { .id = "tf.no_cuda_driver", .layer = DR, .match = { "Could not find cuda drivers on your machine" },
+      .cause = "TensorFlow could not load libcuda, the driver's user-space library: no NVIDIA driver in this "
+               "machine, VM or container, or libcuda.so.1 not on the loader's path (WSL: /usr/lib/wsl/lib), so "
+               "it runs on the CPU",
+      .fix = "make nvidia-smi work in the same environment first (install the driver; start containers with "
+             "--gpus all); then pip install tensorflow[and-cuda] for the CUDA libraries",
+      .check = "driver.libcuda" },
     { .id = "cuda.ptx_too_new", .layer = CP_LAYER_DRIVER, .match = { "Unsupported .version" },
       .also = { "current version is" }, .unless = "ptxas exited",   /* XLA's own ptxas: xla.ptxas_failed */
       .cause = "the PTX declares a newer PTX ISA version than the assembler reading it supports: in a JIT (Numba, "

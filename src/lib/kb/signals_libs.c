@@ -68,6 +68,12 @@ const cp_signal cp_signals_libs[] = {
              "process group, start no more processes per node than GPUs (--nproc_per_node), and leave CUDA_VISIBLE_DEVICES unset per "
              "rank or distinct",
       .check = "system.visibility" },
+    { .id = "cudnn.zlib_missing", .layer = LI, .match = { "Could not locate zlibwapi.dll" },
+      .cause = "cuDNN 8's Windows DLLs need zlibwapi.dll (zlib with the WINAPI calling convention), which is not "
+               "installed or not on PATH",
+      .fix = "install zlib for cuDNN (NVIDIA's cuDNN install guide links zlibwapi.dll) next to the cuDNN DLLs or "
+             "on PATH, or move to cuDNN 9, which no longer needs it",
+      .check = "libraries.shadow" },
     { .id = "nccl.invalid_usage", .layer = AP,
       .match = { "ncclInvalidUsage", "ncclInvalidArgument", "ncclInProgress",
                  "invalid argument (run with NCCL_DEBUG=WARN", "invalid usage (run with NCCL_DEBUG=WARN",

@@ -135,6 +135,38 @@ const cp_signal cp_signals_ops[] = {
              "nvidia-driver-NNN instead of -open, akmod-nvidia / dkms nvidia instead of nvidia-open; negativo17: "
              "kernel in /etc/nvidia/kernel.conf), or a legacy branch for GPUs the current one no longer supports",
       .check = "kernel.gpu_bound" },
+    { .id = "kernel.open_module_required", .layer = KE,
+      .match = { "requires use of the NVIDIA open kernel modules", "requires use of NVIDIA open kernel modules" },
+      .cause = "this GPU (Blackwell: GeForce RTX 50, RTX PRO Blackwell, B200, GB200 and newer) works only with the "
+               "open nvidia kernel modules; the proprietary module loaded but leaves it uninitialised, so "
+               "nvidia-smi finds no devices",
+      .fix = "install the open flavour of the same driver (nvidia-driver-NNN-open, nvidia-open / akmod-nvidia-open, "
+             "the .run installer's -m=kernel-open), purging the proprietary module package first, and reboot; "
+             "`modinfo -F license nvidia` says Dual MIT/GPL for the open one",
+      .check = "kernel.gpu_bound" },
+    { .id = "context.blackwell", .layer = KE, .marks = CP_CONTEXT_BLACKWELL,
+      .match = { "RTX 5090", "RTX 5080", "RTX 5070", "RTX 5060", "RTX 5050", "Blackwell", "GB202", "GB203",
+                 "GB205", "GB206", "GB207", "NVIDIA B200", "NVIDIA B300", "NVIDIA GB200", "NVIDIA GB300", "NVIDIA GB10",
+                 "sm_120", "sm_100", "10de:2b8", "10de:2c0", "10de:2c1", "10de:2c5", "10de:2d0", "10de:2d8" },
+      .cause = "marks the text as one about a Blackwell GPU", .fix = "-" },
+    { .id = "kernel.blackwell_module_flavour", .layer = KE, .context = CP_CONTEXT_BLACKWELL,
+      .match = { "No devices were found", "No devices found", "Unable to determine the device handle for" },
+      .cause = "a Blackwell GPU (GeForce RTX 50, RTX PRO Blackwell, B200) that the driver lists but does not "
+               "drive: the proprietary kernel module cannot initialise it (only the open modules can), or the "
+               "driver branch is older than the GPU (570 or newer is needed)",
+      .fix = "`sudo dmesg | grep -i nvrm`: for \"requires use of the NVIDIA open kernel modules\" install the -open "
+             "flavour of the driver (purge the proprietary module package first) and reboot; for an unsupported "
+             "PCI ID install driver 570 or newer",
+      .check = "kernel.gpu_bound" },
+    { .id = "kernel.smi_handle_not_found", .layer = KE,
+      .match = { "Unable to determine the device handle for GPU", "Unable to determine the device handle for" },
+      .also = { "Not Found" },
+      .cause = "the kernel module sees this GPU on the bus but did not initialise it (RmInitAdapter failed): the "
+               "module does not support it (the open modules on a GPU older than Turing, the proprietary module "
+               "on Blackwell, a driver branch older or newer than the GPU's support) or its firmware failed to boot",
+      .fix = "read `sudo dmesg | grep -i nvrm` for the GPU's init error; install the module flavour and driver "
+             "branch that support the GPU (proprietary for Maxwell/Pascal/Volta, open for Blackwell)",
+      .check = "kernel.gpu_bound" },
     { .id = "hardware.pci_bar_invalid", .layer = HW,
       .match = { "PCI I/O region assigned to your NVIDIA device is invalid", "The system BIOS may have misconfigured your GPU",
                  "BAR0 is 0M @" },

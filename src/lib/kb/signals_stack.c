@@ -95,6 +95,13 @@ const cp_signal cp_signals_stack[] = {
              "nvidia-driver-cuda on RPM distributions) of the same version as the loaded module; in a container, "
              "start it with the GPUs and the utility capability",
       .check = "driver.nvml" },
+    { .id = "system.windows_pagefile", .layer = SY, .match = { "The paging file is too small for this operation" },
+      .context = CP_CONTEXT_GPU,
+      .cause = "Windows ran out of commit space (RAM plus page file) while loading the CUDA DLLs: each process "
+               "(every DataLoader worker) maps torch's and CUDA's large DLLs, and the page file is too small for them",
+      .fix = "let Windows manage the page file or enlarge it on a disk with room, and use fewer DataLoader "
+             "workers (num_workers)",
+      .check = NULL },
     { .id = "system.smi_no_devices", .layer = SY,
       .match = { "No devices were found" },   /* nvidia-smi: NVML started, but sees no GPU */
       .cause = "nvidia-smi reached the driver but may use no GPU: the process's device cgroup hides them "

@@ -58,7 +58,8 @@ const char *const cp_failure_words[] = {
  * Lowercase. */
 const char *const cp_not_failure_phrases[] = {
     "nccl info", "[info]", " info ", "info:", "could not collect", "libibverbs", "attributeerror", "nameerror",
-    "syntaxerror", "typeerror", "keyerror", "indexerror", NULL
+    "syntaxerror", "typeerror", "keyerror", "indexerror",
+    "register factory for plugin", "tf-trt warning", NULL
 };
 
 const cp_signal cp_signals_vocab[] = {
@@ -132,7 +133,7 @@ const cp_signal cp_signals_vocab[] = {
       .check = NULL },
     { .id = "named.platform", .layer = SY, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "WSL2", "/usr/lib/wsl", "dxgkrnl", "/dev/dxg", "fabric manager", "fabricmanager",
-                 "nv-fabricmanager", "NVSwitch", "nvidia-cuda-mps", "MPS control", "persistenced", "SELinux",
+                 "nv-fabricmanager", "NVSwitch", "nvidia-cuda-mps", "MPS control", "persistenced", "Persistence Daemon", "SELinux",
                  "AppArmor", "vGPU", "passthrough", "/dev/nvidia", "NVIDIA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
                  "Hyper-V", "VFIO", "IOMMU" },
       .cause = C_NAMED "the platform the GPU is reached through: WSL's GPU paravirtualisation, a VM's passthrough or "
