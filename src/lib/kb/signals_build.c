@@ -185,7 +185,8 @@ const cp_signal cp_signals_build[] = {
              "wheel JAX installs with jax[cuda12]); remove the old toolkit from PATH",
       .check = "runtime.toolkits" },
     { .id = "build.nvvm_missing", .layer = RT,
-      .match = { "libNVVM cannot be found", "open_cudalib('nvvm')", "NvvmSupportError", "NVVM not found" },
+      .match = { "libNVVM cannot be found", "open_cudalib('nvvm')", "NvvmSupportError", "NVVM not found",
+                 "Missing libdevice file" /* Numba: libdevice.10.bc, part of nvvm */ },
       .cause = "Numba (or another JIT) cannot find NVVM, the CUDA toolkit's compiler library: no toolkit where it "
                "looks (CUDA_HOME, conda's cuda-nvcc), or only the run-time libraries are installed",
       .fix = "install the toolkit's NVVM for your CUDA (conda install cuda-nvcc, or pip install "

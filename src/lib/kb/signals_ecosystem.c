@@ -105,7 +105,8 @@ const cp_signal cp_signals_ecosystem[] = {
       .match = { "Version tag does not match", "safeVersionRead == safeSerializationVersion", "Unexpected call to stub loadRunner",
                  "The engine plan file is not compatible with this version of TensorRT",
                  "The engine plan file is generated on an incompatible device", "Engine deserialization failed",
-                 "magicTag == rt::kPLAN_MAGIC_TAG", "Magic tag does not match" },
+                 "magicTag == rt::kPLAN_MAGIC_TAG", "Magic tag does not match",
+                 "Serialization version is not supported" },
       .cause = "the serialized TensorRT engine (.engine/.plan) was built by another TensorRT release, or on another GPU model, than the "
                "one loading it; engines are not portable across TensorRT versions or compute capabilities",
       .fix = "rebuild the engine (trtexec or the builder) on this machine with the TensorRT it runs with, or run it with the exact "
@@ -308,6 +309,16 @@ const cp_signal cp_signals_ecosystem[] = {
              "or add memory",
       .check = NULL },
     /* TensorRT's own error form, whatever its sentence (a fallback: a row that says more wins the line) */
+    { .id = "tensorrt.build_failed", .layer = LI,
+      .match = { "Failed to parse onnx file", "Engine set up failed", "TensorRT EP failed to create engine",
+                 "Network validation failed", "Engine could not be created" },
+      .cause = "TensorRT could not build an engine for the model: its ONNX parser rejected an operator or opset, "
+               "a precision or shape is unsupported, or the build ran out of memory; the first [E] line above "
+               "says which",
+      .fix = "run trtexec --onnx=model.onnx --verbose to find the failing node; simplify or re-export the model "
+             "(polygraphy surgeon sanitize --fold-constants, a supported opset), raise the workspace, or upgrade "
+             "TensorRT",
+      .check = NULL },
     { .id = "tensorrt.error", .layer = LI, .fallback = 1,
       .match = { "[TRT] [E]", "[TRT] [F]", "[TensorRT-LLM][ERROR]", "[TensorRT-LLM][FATAL]", "[TRT-LLM]" },
       .also = { "[E]", "[F]", "ERROR", "FATAL" },
@@ -329,9 +340,35 @@ const cp_signal cp_signals_ecosystem[] = {
              "on the GPU, more GPUs (tensor parallel) or a lower memory fraction for the server; free what "
              "other processes hold (`nvidia-smi`)",
       .check = NULL },
+    { .id = "cudapython.lib_not_found", .layer = LI,
+      .match = { "DynamicLibNotFoundError", "Failure finding \"lib" },
+      .cause = "cuda.pathfinder (cuda-python, CuPy, numba-cuda) searched the nvidia-* wheels, CONDA_PREFIX and "
+               "CUDA_HOME and found no copy of a CUDA library it needs (NVRTC, nvJitLink, cuFFT...)",
+      .fix = "install the library's wheel for this CUDA major (pip install nvidia-cuda-nvrtc-cu12, or "
+             "\"cuda-toolkit[nvrtc,cufft]\"), or point CUDA_HOME at a toolkit that has it",
+      .check = "framework.libs" },
+    { .id = "onnxruntime.cpu_build", .layer = FW,
+      .match = { "is not in available provider names", "Specified provider 'CUDAExecutionProvider' is unavailable",
+                 "Specified provider 'TensorrtExecutionProvider' is unavailable" },
+      .also = { "CUDAExecutionProvider", "TensorrtExecutionProvider" },
+      .cause = "the onnxruntime installed has no CUDA execution provider: the CPU-only wheel (onnxruntime), or "
+               "it shadows onnxruntime-gpu installed beside it, so sessions run on the CPU",
+      .fix = "pip uninstall -y onnxruntime onnxruntime-gpu, then pip install onnxruntime-gpu (for this CUDA "
+             "major); onnxruntime.get_available_providers() must list CUDAExecutionProvider",
+      .check = "framework.cuda" },
+    { .id = "onnxruntime.arena_alloc", .layer = AP,
+      .match = { "BFCArena::AllocateRawInternal", "Failed to allocate memory for requested buffer of size" },
+      .cause = "ONNX Runtime's CUDA memory arena could not get a buffer from the GPU: the model and its batch need "
+               "more memory than is free (other processes, or the provider's gpu_mem_limit)",
+      .fix = "lower the batch size or input size, raise or unset gpu_mem_limit, set arena_extend_strategy to "
+             "kSameAsRequested, and free the GPU of other processes (nvidia-smi)",
+      .check = "system.memory_headroom" },
     { .id = "onnxruntime.cuda_provider", .layer = LI,
-      .match = { "onnxruntime_providers_cuda", "Failed to create CUDAExecutionProvider" },
-      .also = { "LoadLibrary failed", "cannot open shared object", "Failed to create", "error 126", "Failed to load" },
+      .match = { "onnxruntime_providers_cuda", "Failed to create CUDAExecutionProvider",
+                 "CUDA_PATH is set but CUDA wasnt able to be loaded", "onnxruntime_providers_tensorrt",
+                 "libonnxruntime_providers_cuda", "libonnxruntime_providers_tensorrt" },
+      .also = { "LoadLibrary failed", "cannot open shared object", "Failed to create", "error 126", "Failed to load",
+                "wasnt able to be loaded" },
       .cause = "onnxruntime's CUDA execution provider could not load: the CUDA and cuDNN libraries it was built "
                "for (onnxruntime-gpu 1.19+: CUDA 12 and cuDNN 9) are not on the library path, or are of another "
                "major version; it falls back to the CPU",

@@ -98,15 +98,35 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "install the CUDA libraries named above for this TensorFlow release (pip install tensorflow[and-cuda])",
       .check = "framework.libs" },
     { .id = "cupy.not_installed", .layer = FW,
-      .match = { "CuPy is not correctly installed", "make sure that the version of CuPy you installed matches" },
+      .match = { "CuPy is not correctly installed", "make sure that the version of CuPy you installed matches",
+                 "Failed to import CuPy", "multiple CuPy packages are installed" },
       .cause = "the CuPy wheel does not match the CUDA on this machine, or its CUDA libraries are missing",
       .fix = "install the cupy-cudaXXx wheel that matches the CUDA major the driver supports",
       .check = "framework.libs" },
+    { .id = "cupy.optional_library", .layer = LI,
+      .match = { "cutensor library could not be loaded", "nccl library could not be loaded",
+                 "cusparselt library could not be loaded", "cudnn library could not be loaded" },
+      .cause = "CuPy could not load an optional CUDA library (cuTENSOR, NCCL, cuSPARSELt, cuDNN) of the version it "
+               "was built for; the features that need it fail, the rest works",
+      .fix = "install the library the warning names for this CUDA major (it prints the pip or conda command), or "
+             "ignore it if nothing needs that library",
+      .check = "framework.libs" },
+    { .id = "numba.cuda_disabled", .layer = FW, .match = { "CUDA is disabled due to setting NUMBA_DISABLE_CUDA" },
+      .cause = "Numba's CUDA target is switched off: NUMBA_DISABLE_CUDA=1 is set in the environment (or in "
+               ".numba_config.yaml), or the Python is 32-bit",
+      .fix = "unset NUMBA_DISABLE_CUDA (look in the image's or job's environment and .numba_config.yaml) and use a "
+             "64-bit Python",
+      .check = NULL },
+    { .id = "numba.gpu_too_old", .layer = FW, .match = { "has compute capability < (" },
+      .cause = "this GPU's compute capability is below the lowest the installed Numba (or numba-cuda) supports",
+      .fix = "run on a newer GPU, or pin an older Numba and CUDA toolkit that still support this architecture",
+      .check = "framework.arch" },
     /* a tool telling the driver is too old for it, in its own words (a fallback) */
     { .id = "driver.too_old", .layer = CP_LAYER_DRIVER, .fallback = 1,
       .match = { "Driver does not support the required", "minimum required Nvidia driver", "Please update your GPU driver",
                  "please update your NVIDIA driver", "requires a newer NVIDIA driver", "requires a newer driver",
                  "NVIDIA driver is too old", "driver version is too old", "update your NVIDIA driver",
+                 "Driver missing function:" /* Numba: libcuda lacks an entry point */,
                  "Unsupported PTX version" /* Blender Cycles: PTX newer than the driver's JIT */ },
       .cause = "the program (or a library in it: a video encoder, a CUDA runtime, a server) needs a newer NVIDIA "
                "driver than the one installed: each CUDA, NVENC or library release has a minimum driver",
@@ -128,7 +148,8 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "build OpenCV with -DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON for this GPU's CUDA_ARCH_BIN, "
              "or install a CUDA build of it (some conda channels, NVIDIA's containers)",
       .check = NULL },
-    { .id = "torch.fork_reinit", .layer = AP, .match = { "Cannot re-initialize CUDA in forked subprocess" },
+    { .id = "cuda.forked_child", .layer = AP,
+      .match = { "Cannot re-initialize CUDA in forked subprocess", "CUDA initialized before forking" },
       .cause = "the program forked worker processes (multiprocessing's default start method on Linux, DataLoader "
                "workers, a server's worker pool) after CUDA was initialised in the parent: a forked child cannot "
                "use the parent's CUDA context",

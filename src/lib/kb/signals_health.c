@@ -102,7 +102,8 @@ const cp_signal cp_signals_health[] = {
       .match = { "GSP RM heartbeat timed out", "LibOS heartbeat timed out", "_kgspIsHeartbeatTimedOut",
                  "_kgspLogRpcTimeout", "_kgspLogXid119", "rpcRecvPoll timedout", "Timeout waiting for GSP",
                  "waiting for RPC response from GPU",
-                 "GSP task watchdog timeout", "GSP-CrashCat Report" /* the firmware's own crash report */ },
+                 "GSP task watchdog timeout", "GSP-CrashCat Report" /* the firmware's own crash report */,
+                 "GSP core unresponsive", "Received signal from GSP that PMU has halted" },
       .unless = "NVRM: Xid",                    /* kernel.xid explains the XID 119 line */
       .cause = "the GPU's GSP firmware stopped answering the kernel driver (heartbeat or RPC time-out) or "
                "crashed (a GSP-CrashCat report, a task watchdog): a firmware hang, usually a driver bug, "

@@ -42,7 +42,8 @@ const cp_signal cp_signals_ops[] = {
       .match = { "Compiler version check failed", "Failed CC version check",
                  "The kernel was built by:" /* the kernel's own Makefile, when the compilers differ */,
                  "the compiler differs from the one used to build the kernel", "as: unrecognized option",
-                 "option '-ftrivial-auto-var-init", "option '-mharden-sls", "option '-fzero-call-used-regs" },
+                 "option '-ftrivial-auto-var-init", "option '-mharden-sls", "option '-fzero-call-used-regs",
+                 "CC sanity check failed", "from CONFIG_CC_VERSION_TEXT in the kernel configuration" },
       .cause = "the nvidia module is built with another compiler (or assembler) than the one that built the "
                "running kernel: the kernel's build flags are unknown to it, or the driver's compiler check bails "
                "out (a differing patch level alone is often harmless)",
@@ -52,7 +53,8 @@ const cp_signal cp_signals_ops[] = {
       .check = "kernel.nvidia_module" },
     { .id = "kernel.module_build_tool", .layer = KE,
       .match = { "Unable to find the system utility" /* nvidia-installer */,
-                 "g++: command not found" /* the open modules' C++ parts (nvidia-modeset) */ },
+                 "g++: command not found" /* the open modules' C++ parts (nvidia-modeset) */,
+                 "Failed to find dkms on the system" },
       .cause = "a tool the nvidia module build needs is not installed: the C compiler, make or ld for "
                "nvidia-installer, g++ for the open kernel modules' C++ parts (nvidia-open-dkms does not pull "
                "it in)",
@@ -69,7 +71,8 @@ const cp_signal cp_signals_ops[] = {
              "and rebuild (`sudo dkms autoinstall`); IGNORE_MISSING_MODULE_SYMVERS=1 only hides the mismatch",
       .check = "kernel.nvidia_module" },
     { .id = "kernel.dkms_stale_tree", .layer = KE,
-      .match = { "Could not locate dkms.conf file", "does not appear to have module source" },
+      .match = { "Could not locate dkms.conf file", "does not appear to have module source",
+                 "is broken! Missing the source directory", "Could not find module source directory" },
       .cause = "DKMS's tree (/var/lib/dkms/nvidia/VERSION) still lists a driver version whose sources are gone "
                "(removed by hand, or a package upgrade that left the old entry behind), so dkms status, "
                "autoinstall and new builds stop at it",
@@ -97,7 +100,9 @@ const cp_signal cp_signals_ops[] = {
       .check = "kernel.nvidia_module" },
     { .id = "kernel.headers_missing", .layer = KE,
       .match = { "Unable to find the kernel source tree", "Your kernel headers for kernel", "kernel headers for module",
-                 "/autoconf.h: No such file", "Could not resolve Linux kernel version" /* GPU operator driver container */ },
+                 "/autoconf.h: No such file", "Could not resolve Linux kernel version" /* GPU operator driver container */,
+                 "kernel header file exists. The most likely reason", "The kernel source path '",
+                 "The kernel header file '" /* nvidia-installer: a tree of another kernel, or none */ },
       .cause = "the headers (kernel source tree) of the running kernel are not installed, so the nvidia module "
                "cannot be built for it; a GPU operator driver container says so when its package repositories "
                "no longer carry that kernel's headers",
@@ -167,9 +172,120 @@ const cp_signal cp_signals_ops[] = {
       .fix = "read `sudo dmesg | grep -i nvrm` for the GPU's init error; install the module flavour and driver "
              "branch that support the GPU (proprietary for Maxwell/Pascal/Volta, open for Blackwell)",
       .check = "kernel.gpu_bound" },
+    { .id = "kernel.installer_failed", .layer = KE, .fallback = 1,
+      .match = { "ERROR: Installation has failed", "Please see the file '/var/log/nvidia-installer.log'" },
+      .cause = "the NVIDIA .run installer gave up; this is its summary line, and the reason (most often the "
+               "kernel module failing to build or load) is earlier in its output and in /var/log/nvidia-installer.log",
+      .fix = "grep -n -E 'ERROR|error:|Kernel module load error' /var/log/nvidia-installer.log | head, and fix "
+             "the first error (kernel headers, compiler, nouveau, Secure Boot) before running it again",
+      .check = "kernel.nvidia_module" },
+    { .id = "system.installer_x_running", .layer = SY, .match = { "You appear to be running an X server" },
+      .cause = "a display server (X or Xwayland under GDM, SDDM, LightDM) is running on the NVIDIA driver, so the "
+               "installer cannot unload and test the kernel modules",
+      .fix = "stop the display manager and install from a text console (sudo systemctl isolate multi-user.target), "
+             "then start it again (graphical.target)",
+      .check = NULL },
+    { .id = "kernel.module_flavour_installer", .layer = KE,
+      .match = { "requires a kernel module type which is not present", "requires the open GPU kernel modules, but contains GPUs",
+                 "kernel modules are incompatible with the GPU(s) detected" },
+      .cause = "nvidia-installer says the kernel module flavour does not fit the GPUs: the open modules drive only "
+               "Turing and newer and Blackwell needs them, the proprietary one drives Maxwell to Ada, and this "
+               "package or the -m option gives the other one (or the GPUs need both)",
+      .fix = "install the flavour the GPUs need (-m=kernel-open for Turing and newer, -m=kernel for Maxwell, "
+             "Pascal, Volta) from a package that has it; one flavour serves every GPU of a machine",
+      .check = "kernel.gpu_bound" },
+    { .id = "kernel.probe_failed", .layer = KE,
+      .match = { "No NVIDIA devices probed", "None of the NVIDIA devices were initialized" },
+      .cause = "nvidia.ko loaded but took no GPU: another driver owns it (nouveau, vfio-pci, a framebuffer "
+               "driver), or probing failed for every GPU (the lines before it say why: an unsupported GPU or "
+               "module flavour, a BAR the firmware left unassigned, a resource conflict)",
+      .fix = "`lspci -nnk -d 10de:` shows the driver in use; blacklist nouveau or unbind vfio-pci and rebuild the "
+             "initramfs; otherwise act on the NVRM lines before this one (driver branch, flavour, BIOS Above 4G)",
+      .check = "kernel.gpu_bound" },
+    { .id = "kernel.legacy_gpu", .layer = KE, .match = { "ignoring the legacy GPU" },
+      .cause = "this GPU is older than the driver branch supports: only a legacy branch (470, 390, 340) drives it, "
+               "so nvidia.ko skips it",
+      .fix = "install the legacy branch NVIDIA lists for this GPU, or use this branch with a newer GPU",
+      .check = "kernel.gpu_bound" },
+    { .id = "kernel.gpu_excluded", .layer = KE, .match = { "not permitted for excluded" },
+      .cause = "this GPU is excluded from use: the NVreg_ExcludedGpus module option names it, or the driver "
+               "excluded it after a fault (the earlier kernel lines say which)",
+      .fix = "grep -r ExcludedGpus /etc/modprobe.d /proc/driver/nvidia/params; drop its UUID and reload the "
+             "module, or read why the driver excluded it",
+      .check = "kernel.gpu_bound" },
+    { .id = "kernel.unsupported_kernel", .layer = KE,
+      .match = { "you are installing for is a Xen kernel", "is a PREEMPT_RT kernel", "does not support real-time kernels" },
+      .cause = "the kernel the module is built for is a Xen or a PREEMPT_RT (real-time) kernel, which the NVIDIA "
+               "kernel module refuses by default",
+      .fix = "boot and build for the distribution's standard kernel; only if you accept the risk, "
+             "IGNORE_PREEMPT_RT_PRESENCE=1 (or IGNORE_XEN_PRESENCE=1) for the build",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.dkms_build_exclusive", .layer = KE,
+      .match = { "includes a BUILD_EXCLUSIVE directive", "which does not match this kernel/arch/config" },
+      .cause = "DKMS did not build the module: the driver package's dkms.conf limits the kernels it builds for "
+               "(BUILD_EXCLUSIVE_KERNEL, _ARCH, _CONFIG) and this kernel is outside them, typically newer than "
+               "the driver branch supports or configured without an option it needs",
+      .fix = "grep BUILD_EXCLUSIVE /usr/src/nvidia-*/dkms.conf; boot a kernel inside the range or install a driver "
+             "branch that supports this kernel, then `sudo dkms autoinstall -k $(uname -r)`",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.dkms_no_kernel_tree", .layer = KE,
+      .match = { "install a module onto a non-existant kernel", "Problems with depmod detected",
+                 "Install Failed (depmod problems)" },
+      .cause = "DKMS could not install the built module: the kernel's /lib/modules tree is missing (a kernel "
+               "removed or not yet installed, or a container's kernel version) or depmod failed on it",
+      .fix = "ls /lib/modules and install for a kernel that is there (`sudo dkms install nvidia/VER -k "
+             "$(uname -r)`); run `sudo depmod -a KERNEL` to see its error, and remove stale builds with dkms remove",
+      .check = "kernel.nvidia_module" },
+    { .id = "kernel.unhandled_interrupts", .layer = KE, .match = { "Going over RM unhandled interrupt threshold" },
+      .cause = "the GPU's interrupt line keeps firing with no work for nvidia.ko: a legacy INTx line shared with "
+               "another device, an interrupt storm, or a GPU in a bad state",
+      .fix = "let the driver use MSI (options nvidia NVreg_EnableMSI=1), see who shares the IRQ in "
+             "/proc/interrupts, and reset the GPU or reboot if it is faulting",
+      .check = "kernel.nvidia_module" },
+    { .id = "hardware.power_cables", .layer = HW, .match = { "does not have the necessary power cables connected" },
+      .cause = "the GPU reports its auxiliary power connectors unplugged or without power, so it stops "
+               "initialising",
+      .fix = "power off and connect every 8-pin / 12VHPWR connector firmly from a power supply that can feed it "
+             "(no daisy-chained splitters), then boot again",
+      .check = "hardware.pci_gpu" },
+    { .id = "system.gpu_device_node_stale", .layer = SY, .match = { "open of non-existent GPU with minor number" },
+      .cause = "a program opened /dev/nvidiaN for a GPU the loaded module does not have: stale device nodes, a "
+               "container given other /dev/nvidiaN than the host's GPUs, or a GPU that failed to initialise",
+      .fix = "compare ls -l /dev/nvidia[0-9]* with nvidia-smi -L; remove stale nodes (nvidia-modprobe -c N "
+             "recreates them) or give the container the host's device list",
+      .check = "system.devnode_access" },
+    { .id = "system.suspend_units", .layer = SY,
+      .match = { "PreserveVideoMemoryAllocations module parameter is set", "without driver procfs suspend interface" },
+      .cause = "NVreg_PreserveVideoMemoryAllocations=1 is set but the system suspended without the driver's "
+               "suspend interface: the nvidia-suspend, -hibernate and -resume units are not enabled, so suspend "
+               "fails or video memory is lost",
+      .fix = "sudo systemctl enable nvidia-suspend.service nvidia-hibernate.service nvidia-resume.service (or "
+             "drop the NVreg_PreserveVideoMemoryAllocations option)",
+      .check = NULL },
+    { .id = "system.memory_onlining", .layer = SY,
+      .match = { "onlining zone is not movable", "requires auto onlining mode online_movable" },
+      .cause = "on a coherent system (Grace Hopper, Grace Blackwell) the kernel onlines hot-plugged memory into a "
+               "zone that is not movable, so the GPU's memory cannot come up as its NUMA node",
+      .fix = "set the policy before the driver loads: online_movable in /sys/devices/system/memory/"
+             "auto_online_blocks (a udev rule, or memhp_default_state=online_movable on the kernel command "
+             "line), then load the driver again",
+      .check = NULL },
+    { .id = "system.vf_no_iommu", .layer = SY, .match = { "since IOMMU is not present on the system" },
+      .cause = "the GPU's SR-IOV virtual functions (vGPU) need the IOMMU, which is off in the firmware or on the "
+               "kernel command line, so the driver does not probe them",
+      .fix = "enable VT-d / AMD-Vi in the BIOS and boot with intel_iommu=on iommu=pt (or amd_iommu=on); "
+             "ls /sys/kernel/iommu_groups shows groups when it is on",
+      .check = NULL },
+    { .id = "system.nvidia_modprobe", .layer = SY, .match = { "NVIDIA: failed to execute", "NVIDIA: failed to open" },
+      .cause = "nvidia-modprobe (the setuid helper that loads nvidia.ko and makes /dev/nvidia* for CUDA and NVML) "
+               "could not run modprobe or open a control file: it runs without root (setuid bit lost), in a "
+               "container, or kmod is missing",
+      .fix = "load the modules and make the device nodes on the host (sudo modprobe nvidia nvidia_uvm; "
+             "nvidia-modprobe -u -c 0), check that nvidia-modprobe is setuid root, and install kmod where it runs",
+      .check = "system.devnode_access" },
     { .id = "hardware.pci_bar_invalid", .layer = HW,
       .match = { "PCI I/O region assigned to your NVIDIA device is invalid", "The system BIOS may have misconfigured your GPU",
-                 "BAR0 is 0M @" },
+                 "BAR0 is 0M @", "No address space to allocate resized BAR1" },
       .cause = "the system firmware gave the GPU's PCI BARs no address space (Thunderbolt eGPUs, large-BAR GPUs "
                "without Above 4G Decoding, or a BIOS bug), so the nvidia module cannot probe it",
       .fix = "enable Above 4G Decoding (and Resizable BAR; disable CSM) and update the BIOS; for an eGPU boot with "
@@ -177,6 +293,63 @@ const cp_signal cp_signals_ops[] = {
       .check = "hardware.pci_gpu" },
 
     /* --- the NVIDIA container stack --- */
+    { .id = "system.container_capabilities", .layer = SY,
+      .match = { "unknown NVIDIA_DRIVER_CAPABILITIES value", "Unknown NVIDIA driver capability",
+                 "unsupported capabilities found in" },
+      .cause = "NVIDIA_DRIVER_CAPABILITIES (from the image or the run command) holds a word the NVIDIA hook does not "
+               "accept (it knows compute, compat32, graphics, utility, video, display, all), so the container does "
+               "not start",
+      .fix = "set NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all), or update the toolkit if the word is a newer one",
+      .check = "system.container" },
+    { .id = "system.container_unprivileged_envvar", .layer = SY,
+      .match = { "Ignoring devices requested by environment variable(s) in unprivileged container",
+                 "cannot set MIG_CONFIG_DEVICES in non privileged container",
+                 "cannot set MIG_MONITOR_DEVICES in non privileged container" },
+      .cause = "the NVIDIA runtime refuses what an unprivileged container asks through environment variables: "
+               "GPUs by NVIDIA_VISIBLE_DEVICES when accept-nvidia-visible-devices-envvar-when-unprivileged is false "
+               "(a hardened setting, the GPU operator's with volume mounts), MIG reconfiguration at all",
+      .fix = "ask for the GPUs with --gpus or CDI (--device nvidia.com/gpu=all) or the device plugin's CDI or "
+             "volume-mounts strategy; MIG configuration only from a privileged container",
+      .check = "system.container" },
+    { .id = "system.container_device_id", .layer = SY,
+      .match = { "identifier is not a valid UUID or index", "no NVIDIA device nodes found" },
+      .cause = "the NVIDIA toolkit could not map the devices asked for: an identifier that is neither an index "
+               "nor a GPU-/MIG- UUID, or no /dev/nvidia* nodes on the host (the module not loaded, nodes never made "
+               "on a headless host)",
+      .fix = "use the indices or UUIDs of `nvidia-smi -L`; load the driver and make the nodes (nvidia-smi once, "
+             "or nvidia-ctk system create-device-nodes --control-devices --load-kernel-modules), then regenerate "
+             "the CDI spec",
+      .check = "system.container" },
+    { .id = "driver.apptainer_no_host_driver", .layer = DR,
+      .match = { "Could not find any nv files on this host", "Could not find any nv libraries on this host" },
+      .cause = "apptainer's --nv found none of the driver's programs or libraries (nvliblist.conf) on this host: "
+               "the NVIDIA driver is not installed on this node (a login or CPU node), not in the ld cache, or in "
+               "a place nvliblist.conf does not list (Jetson's tegra folder)",
+      .fix = "run on a GPU node where nvidia-smi works and `ldconfig -p | grep libcuda` lists the driver; add a "
+             "driver outside the ld cache to /etc/ld.so.conf.d, or use --nvccli",
+      .check = "driver.libcuda" },
+    { .id = "system.apptainer_nvccli", .layer = SY,
+      .match = { "not writable in the container", "ldconfig is not owned by root user", "--fakeroot does not support --nvccli",
+                 "NVIDIA_VISIBLE_DEVICES must be set or no GPUs will be available", "While finding nv bind points" },
+      .cause = "apptainer could not set up the GPU for the container: with --nvccli, nvidia-container-cli needs a "
+               "writable /usr/bin, a root-owned ldconfig, no fakeroot in a set-uid install and, with --contain, "
+               "NVIDIA_VISIBLE_DEVICES; with --nv it needs ldconfig to find the driver's libraries",
+      .fix = "use --writable-tmpfs, put /sbin first on PATH, drop --fakeroot or --nvccli, export "
+             "NVIDIA_VISIBLE_DEVICES=all (or $CUDA_VISIBLE_DEVICES), and make ldconfig reachable",
+      .check = "system.container" },
+    { .id = "kernel.uvm_not_loaded", .layer = KE,
+      .match = { "Kernel module nvidia_uvm is not loaded" },
+      .cause = "the host has no nvidia_uvm module loaded (CUDA needs it; an unprivileged container runtime cannot "
+               "load it), so CUDA in the container finds no device or fails to initialise",
+      .fix = "on the host: sudo modprobe nvidia-uvm (or nvidia-modprobe -u -c0), and load it at boot "
+             "(/etc/modules-load.d/nvidia-uvm.conf)",
+      .check = "kernel.nvidia_module" },
+    { .id = "system.enroot_hook", .layer = SY, .fallback = 1, .match = { "hooks.d/98-nvidia.sh exited with return code" },
+      .cause = "enroot's NVIDIA hook (nvidia-container-cli configure) failed as the container started; the line "
+               "before it gives nvidia-container-cli's own error",
+      .fix = "read nvidia-container-cli's line above it; `nvidia-container-cli -k -d /dev/tty info` on the node "
+             "shows what it sees",
+      .check = "system.container" },
     { .id = "system.container_runtime_unknown", .layer = SY,
       .match = { "invalid runtime name: nvidia", "Unknown runtime specified nvidia", "no runtime for \"nvidia\" is configured" },
       .cause = "the container engine has no runtime named nvidia: the NVIDIA Container Toolkit is not installed, "
@@ -264,6 +437,84 @@ const cp_signal cp_signals_ops[] = {
              "device plugin pod's log (driver, container toolkit or runtime class on that node); else lower the "
              "request or wait for GPUs to free up",
       .check = NULL },
+    { .id = "hardware.k8s_xid_unhealthy", .layer = HW,
+      .match = { "XidCriticalError: Xid=", "marking device as unhealthy" },
+      .cause = "the device plugin saw a critical XID on this GPU through NVML and took it out of the node's "
+               "allocatable nvidia.com/gpu (it skips the XIDs a program causes: 13, 31, 43, 45, 68, 109), so "
+               "the GPU itself is suspect",
+      .fix = "read the XID on the node (`dmesg | grep -i xid`); for 79, 48, 94, 95 or 119 drain the node and reset "
+             "or replace the GPU; the plugin marks it healthy again only after it restarts",
+      .check = "hardware.pci_gpu" },
+    { .id = "system.k8s_plugin_register", .layer = SY, .match = { "Could not register device plugin" },
+      .cause = "the device plugin could not reach the kubelet's registration socket: the kubelet keeps its state "
+               "elsewhere than /var/lib/kubelet (k0s, k3s, microk8s, RKE), restarted, or the device-plugins "
+               "folder is not mounted into the plugin's pod",
+      .fix = "mount the kubelet's real device-plugins folder into the plugin (the Helm value, or the operator's "
+             "kubelet root setting) and restart the plugin pod",
+      .check = "system.container" },
+    { .id = "system.gpu_operator_toolkit", .layer = SY,
+      .match = { "toolkit is not ready", "error validating toolkit installation" },
+      .cause = "the GPU operator's toolkit validation ran nvidia-smi in a container the NVIDIA runtime should have "
+               "set up, and it was not: containerd or CRI-O has no nvidia runtime configured (or was not "
+               "restarted), or the toolkit daemonset has not finished",
+      .fix = "read the toolkit daemonset's log; check that the runtime's config has the nvidia runtime and that "
+             "the runtime was restarted; for k3s, microk8s and other paths set the toolkit's CONTAINERD_CONFIG "
+             "and CONTAINERD_SOCKET",
+      .check = "system.container" },
+    { .id = "system.gpu_operator_plugin", .layer = SY,
+      .match = { "GPU resources are not discovered by the node", "GPU resources are not yet discovered",
+                 "unable to find any allocatable GPU resource" },
+      .cause = "the node never advertised nvidia.com/gpu (or a MIG resource): the device plugin is not running or "
+               "registered, found no GPU (NVML failed, MIG on with no instances), or marked them all unhealthy",
+      .fix = "read the device plugin daemonset's log and `kubectl describe node NODE | grep nvidia.com`; fix what "
+             "the plugin reports, then restart the validator",
+      .check = "system.container" },
+    { .id = "system.gpu_operator_dev_char", .layer = SY, .match = { "Failed to create symlinks under /dev/char" },
+      .cause = "the driver validator could not make the /dev/char links to the NVIDIA device nodes (runc with "
+               "systemd cgroups needs them, or GPUs vanish from containers after systemctl daemon-reload): the "
+               "nodes or modules could not be made from the driver root",
+      .fix = "fix the inner error it prints, or set DISABLE_DEV_CHAR_SYMLINK_CREATION=true for the validator and "
+             "run `nvidia-ctk system create-dev-char-symlinks --create-all` on the host",
+      .check = "system.devnode_access" },
+    { .id = "kernel.peermem_not_loaded", .layer = KE,
+      .match = { "nvidia-peermem driver is not ready", "error validating nvidia-peermem driver installation" },
+      .cause = "GPUDirect RDMA is enabled but the nvidia-peermem kernel module is not loaded, usually because the "
+               "MOFED/OFED stack was missing when the driver container built it",
+      .fix = "install MOFED on the host (then driver.rdma.useHostMofed=true) or deploy the network operator's "
+             "driver first, restart the driver pod, and check `lsmod | grep nvidia_peermem`",
+      .check = "kernel.nvidia_module" },
+    { .id = "system.k8s_mig_config", .layer = SY,
+      .match = { "has no MIG devices configured", "migEnabled=true was not configured correctly",
+                 "Invalid configuration detected for mig-strategy=single", "mig-strategy=mixed is not supported with MPS" },
+      .cause = "the device plugin's MIG strategy does not fit the GPUs: MIG mode is on with no GPU instances, "
+               "mig-strategy=single with GPUs of different MIG layouts (or MIG on and off), or MPS sharing with "
+               "mig-strategy=mixed",
+      .fix = "create the instances (nvidia-smi mig -cgi ... -C, or the node label nvidia.com/mig.config for the MIG "
+             "manager), give every GPU one layout for single, or use mixed (not with MPS), or turn MIG off",
+      .check = "system.container" },
+    { .id = "system.k8s_sharing_config", .layer = SY, .match = { "number of replicas must be >= 2" },
+      .cause = "the device plugin's time-slicing or MPS sharing config gives a resource fewer than 2 replicas, so "
+               "the plugin does not start",
+      .fix = "set replicas: 2 or more under sharing.timeSlicing.resources (or sharing.mps), or remove the sharing block",
+      .check = "system.container" },
+    { .id = "system.k8s_plugin_start", .layer = SY, .fallback = 1,
+      .match = { "Failed to start one or more plugins", "Failed to start plugin:" },
+      .cause = "the NVIDIA device plugin could not start a resource plugin and keeps retrying: the reason is on an "
+               "earlier line (NVML, the kubelet socket, the MPS daemon, its config)",
+      .fix = "read the plugin's earlier error lines (kubectl logs of the device plugin daemonset) and fix that cause",
+      .check = "system.container" },
+    { .id = "system.fabric_manager", .layer = SY,
+      .match = { "query NVSwitch device information", "number of NVSwitches don't match with any supported",
+                 "nvidia-fabricmanager.service: Failed", "nvidia-fabricmanager.service: Main process exited" },
+      .cause = "the NVSwitch fabric manager did not start: it found no NVSwitch to manage (NV_WARN_NOTHING_TO_DO: "
+               "a machine or VM without its NVSwitches, the nvidia-nvswitch devices not enumerated or not passed "
+               "through), a switch topology it does not know, or a version other than the driver's; on an "
+               "HGX/DGX machine CUDA then fails with 'system not yet initialized'",
+      .fix = "read /var/log/fabricmanager.log; on an NVSwitch machine install the nvidia-fabricmanager (and "
+             "libnvidia-nscq) package of exactly the driver's version, check ls /dev/nvidia-nvswitch*, then "
+             "systemctl enable --now nvidia-fabricmanager; where there are no NVSwitches (PCIe GPUs, GH200, an "
+             "NVL72 compute tray) it is not needed: disable it",
+      .check = "driver.devices" },
     { .id = "system.k8s_plugin_no_nvml", .layer = SY,
       .match = { "did you set the docker default runtime", "did you configure the NVIDIA Container Toolkit",
                  "NVML not detected", "Incompatible strategy detected", "Incompatible platform detected",
@@ -288,7 +539,9 @@ const cp_signal cp_signals_ops[] = {
       .check = NULL },
 
     { .id = "system.gpu_operator_driver_validation", .layer = SY,
-      .match = { "failed to run command 'nvidia-smi'" },   /* driver-validation: chroot /run/nvidia/driver nvidia-smi */
+      .match = { "failed to run command 'nvidia-smi'", "driver is not ready:", "error checking driver container status",
+                 "failed to validate the driver, retrying", "failed to locate driver libraries",
+                 "error validating driver installation" },   /* driver-validation: chroot /run/nvidia/driver nvidia-smi */
       .cause = "the GPU operator's driver validation finds no driver under its driver root (/run/nvidia/driver): "
                "the driver daemonset pod has not installed it (still building, crash-looping), or the driver is "
                "installed on the host while the operator was deployed to manage it (driver.enabled=true)",
@@ -308,7 +561,8 @@ const cp_signal cp_signals_ops[] = {
       .check = NULL },
     { .id = "system.slurm_gres_count", .layer = SY,
       .match = { "count reported lower than configured", "Count changed on node",
-                 "gres/gpu count repor" },   /* sinfo -R's REASON column cuts the reason at 20 characters */
+                 "gres/gpu count repor",   /* sinfo -R's REASON column cuts the reason at 20 characters */
+                 "count too low (", "Ignoring file-less GPU", "more configured than expected in slurm.conf" },
       .also = { "gres" },
       .cause = "slurmd found fewer GPUs on the node than slurm.conf declares (Gres=gpu:N), so the controller set "
                "it INVAL/DRAIN: the driver sees fewer GPUs, gres.conf lists others, AutoDetect found none, or the "
@@ -457,8 +711,10 @@ const cp_signal cp_signals_ops[] = {
              "configure`), reboot after a driver update",
       .check = NULL },
 
-    { .id = "kernel.firmware_missing", .layer = KE, .match = { "Direct firmware load for nvidia/" },
-      .also = { "failed" },
+    { .id = "kernel.firmware_missing", .layer = KE,
+      .match = { "Direct firmware load for nvidia/", "RmFetchGspRmImages: No firmware image found",
+                 "need firmware to initialize GSP" },
+      .also = { "failed", "No firmware image", "need firmware" },
       .cause = "the nvidia module could not load its GSP firmware file (/lib/firmware/nvidia/VERSION/gsp_*.bin): "
                "the driver's firmware package is not installed or is of another version than the module",
       .fix = "install the firmware of the same driver version as the module (the distribution's "
@@ -513,11 +769,13 @@ const cp_signal cp_signals_ops[] = {
       .fix = "pick the mode for the platform (`nvidia-ctk cdi generate --mode=csv` on Jetson, or --mode=nvml "
              "where NVML works), update the NVIDIA Container Toolkit, and check `nvidia-ctk cdi list` afterwards",
       .check = NULL },
-    { .id = "system.ray_no_gpu_node", .layer = SY, .match = { "No available node types can fulfill resource request" },
+    { .id = "system.ray_no_gpu_node", .layer = SY,
+      .match = { "No available node types can fulfill resource request", "cannot be scheduled right now",
+                 "is pending and cannot currently be scheduled", "Attempting to start raylet with" },
       .also = { "GPU" },
       .cause = "Ray cannot place the task: no node of the cluster offers the GPUs it asks for (the cluster was "
                "started with fewer GPUs visible than the job requests, num_gpus=0 at `ray start`, or "
-               "CUDA_VISIBLE_DEVICES hid them)",
+               "CUDA_VISIBLE_DEVICES hid them), or other actors hold them all",
       .fix = "start the Ray nodes with the GPUs visible (`ray start --num-gpus N`, check `ray status`), or ask for "
              "no more GPUs than the cluster has (the trainer's n_gpus_per_node, num_gpus in the remote options)",
       .check = "driver.devices" },

@@ -68,7 +68,8 @@ const cp_signal cp_signals_stack[] = {
       .fix = "stop the users (systemctl isolate multi-user.target for the display manager, stop nvidia-persistenced and GPU jobs; lsof /dev/nvidia* lists them), then `sudo rmmod nvidia_drm nvidia_modeset nvidia_uvm nvidia` and rerun the installer; if rmmod still fails, reboot to a text console first",
       .check = "kernel.nvidia_module" },
     { .id = "kernel.no_adapter", .layer = KE,
-      .match = { "NVRM: No NVIDIA graphics adapter found", "NVRM: No NVIDIA GPU found" },
+      .match = { "NVRM: No NVIDIA graphics adapter found", "NVRM: No NVIDIA GPU found",
+                 "NVIDIA: no NVIDIA devices found" /* nvidia-modprobe */ },
       .cause = "the nvidia module loaded but found no GPU it can drive: no NVIDIA GPU on the bus, the GPU bound to another driver (nouveau, vfio-pci), or a GPU too old or too new for this driver branch",
       .fix = "check `lspci -nnk -d 10de:` for the GPU and its 'Kernel driver in use'; unbind it from vfio-pci/nouveau, or install a driver branch that supports this GPU",
       .check = "kernel.gpu_bound" },
@@ -150,15 +151,22 @@ const cp_signal cp_signals_stack[] = {
       .fix = "make nvidia-smi work on the host first; then check /etc/nvidia-container-runtime/config.toml (no-cgroups for rootless)",
       .check = "system.container" },
     { .id = "system.container_requirement", .layer = DR,
-      .match = { "requirement error: unsatisfied condition: cuda" },  /* often after an escaped \n */
+      .match = { "requirement error: unsatisfied condition: cuda", "requirements not met: unsatisfied condition: cuda" },  /* often after an escaped \n */
       .cause = "the image needs a newer CUDA than the host driver supports (NVIDIA_REQUIRE_CUDA)",
       .fix = "upgrade the host driver, or use an image built for an older CUDA",
       .check = "runtime.driver_compat" },
     { .id = "loader.libcuda", .layer = DR, .match = { "libcuda.so", "nvcuda.dll" },
-      .also = { LOADER_SAYS, "couldn't open", "Failed to load" },    /* TensorFlow 1: "Couldn't open CUDA library libcuda.so.1" */
+      .also = { LOADER_SAYS, "couldn't open", "Failed to load", "Failed to dlopen", "Did not find cuDriverGetVersion" },    /* TensorFlow 1: "Couldn't open CUDA library libcuda.so.1" */
       .cause = "the driver's libcuda.so.1 cannot be found: no NVIDIA driver, or a container started without the driver libraries",
       .fix = "install the NVIDIA driver; in a container use --gpus (NVIDIA Container Toolkit) so libcuda is mounted",
       .check = "driver.libcuda", .extract = CP_EXTRACT_SONAME },
+    { .id = "numba.no_libcuda", .layer = DR, .match = { "CUDA driver library cannot be found" },
+      .cause = "Numba (or numba-cuda) found no libcuda.so.1, the driver's user-space library, on the loader's path "
+               "or in /usr/lib: no NVIDIA driver here, a container started without the GPUs, or WSL's "
+               "/usr/lib/wsl/lib not on the path",
+      .fix = "make nvidia-smi work in the same environment (install the driver; docker --gpus all); for a "
+             "libcuda in an unusual place, NUMBA_CUDA_DRIVER=/path/to/libcuda.so.1",
+      .check = "driver.libcuda" },
     { .id = "loader.libnvml", .layer = DR, .match = { "libnvidia-ml.so" },
       .also = { LOADER_SAYS, "couldn't find" },    /* "NVIDIA-SMI couldn't find libnvidia-ml.so library" */
       .cause = "the driver's libnvidia-ml.so.1 cannot be found: no NVIDIA driver, or a container without the driver libraries",
