@@ -14,6 +14,7 @@
 #define DR CP_LAYER_DRIVER
 #define RT CP_LAYER_RUNTIME
 #define LI CP_LAYER_LIBRARIES
+#define AP CP_LAYER_APPLICATION
 
 /* What a loader says when a library is missing: dlerror, ldd ("=> not
  * found"), and the "Could not load library X" / "Unable to load any of {X"
@@ -102,6 +103,30 @@ const cp_signal cp_signals_stack[] = {
                "(every DataLoader worker) maps torch's and CUDA's large DLLs, and the page file is too small for them",
       .fix = "let Windows manage the page file or enlarge it on a disk with room, and use fewer DataLoader "
              "workers (num_workers)",
+      .check = NULL },
+    { .id = "driver.windows_tdr", .layer = DR,
+      .match = { "nvlddmkm stopped responding and has successfully recovered", "from source nvlddmkm",
+                 "VIDEO_TDR_FAILURE", "Timeout Detection and Recovery", "TdrDelay" },
+      .cause = "Windows' watchdog (TDR) reset the display driver: a GPU job ran longer than TdrDelay (2 s by "
+               "default) on a GPU in WDDM mode, or the GPU hung (an overclock, power, heat); CUDA programs on it then "
+               "fail with 'unknown error' or 'the launch timed out'",
+      .fix = "split long kernels, or raise TdrDelay (HKLM\\System\\CurrentControlSet\\Control\\GraphicsDrivers); "
+             "put a datacenter GPU in TCC mode (nvidia-smi -dm 1) or compute on a GPU that drives no display; undo "
+             "overclocks and check power and temperatures",
+      .check = NULL },
+    { .id = "system.tegra_nvmap", .layer = SY,
+      .match = { "NvRmMemInitNvmap failed", "NvRmMemInit failed", "NvRmGpuLibOpen failed" },
+      .cause = "on a Jetson (Tegra) the process could not open the GPU's memory and channel devices (/dev/nvmap, "
+               "/dev/nvhost-*): a container started without the NVIDIA runtime or those devices, or a user "
+               "outside the video group",
+      .fix = "run the container with --runtime nvidia (JetPack's container runtime) or pass /dev/nvmap and "
+             "/dev/nvhost-*; add the user to the video group (sudo usermod -aG video $USER)",
+      .check = "system.devnode_access" },
+    { .id = "app.tegra_memory", .layer = AP, .match = { "NvMapMemAllocInternalTagged", "NvMapMemHandleAlloc: error" },
+      .cause = "a Jetson ran out of memory for the GPU: its GPU shares the board's RAM, and the program (a model, "
+               "its batch, or several processes) asked for more than is free",
+      .fix = "use a smaller model, batch or resolution, free memory (stop the desktop, other containers), add "
+             "swap for the CPU side, and watch tegrastats while it runs",
       .check = NULL },
     { .id = "system.smi_no_devices", .layer = SY,
       .match = { "No devices were found" },   /* nvidia-smi: NVML started, but sees no GPU */

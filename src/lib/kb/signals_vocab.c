@@ -34,7 +34,8 @@
 
 /* The driver's user-space side, read as the driver layer, or inside a container as the system layer. */
 #define DRIVER_NAMES "libcuda", "libnvidia-ml", "libnvidia", "NVML", "cuInit", "CUDA driver", "NVIDIA driver", \
-                     "nvidia-smi", "driver/library", "nvcuvid", "libnvcuvid", "cuvid", "NVENC", "NVDEC", "nvidia-utils"
+                     "nvidia-smi", "driver/library", "nvcuvid", "libnvcuvid", "cuvid", "NVENC", "NVDEC", "nvidia-utils", \
+                     "nvcuda.dll", "nvlddmkm"
 
 /* Words that say a line reports a failure, matched on word boundaries,
  * where '_' and a case change also start a word ("RuntimeError",
@@ -162,7 +163,7 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.toolkit", .layer = RT, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "nvcc", "CUDA_HOME", "CUDA_PATH", "cuda toolkit", "CUDA_TOOLKIT_ROOT_DIR", "cudart", "libcudart",
                  "cuda runtime", "cuda_runtime", "cuda.h", "ptxas", "nvvm", "libnvvm", "CMAKE_CUDA_COMPILER",
-                 "FindCUDA", "cuda-compat", "cudart64", "nvcuda.dll", "libnvJitLink", "nvJitLink" },
+                 "FindCUDA", "cuda-compat", "cudart64", "libnvJitLink", "nvJitLink" },
       .cause = C_NAMED "the CUDA toolkit or runtime: nvcc and its tools, the CUDA runtime library, or where a build looks for them",
       .fix = "check which toolkit the build or program finds (`which nvcc`, `nvcc --version`, CUDA_HOME, "
              "`cuprobe doctor`'s runtime layer): one toolkit, of the CUDA the framework was built with, and a "
