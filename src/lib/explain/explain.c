@@ -619,6 +619,18 @@ static size_t channel(const char *p, size_t n, size_t i)
     return i;
 }
 
+/* A shell prompt inside a container at p[i..]: "root@3f2a1b4c5d6e:" (docker
+ * names a container's host by the first 12 hex digits of its id). */
+static int container_prompt(const char *p, size_t n, size_t i)
+{
+    size_t j = i;
+    while (j < n && j - i < 32 && (is_word((unsigned char)p[j]) || p[j] == '-')) j++;
+    if (j == i || j >= n || p[j] != '@') return 0;
+    size_t h = ++j;
+    while (j < n && ((p[j] >= '0' && p[j] <= '9') || (p[j] >= 'a' && p[j] <= 'f'))) j++;
+    return j - h == 12 && j < n && p[j] == ':';
+}
+
 /* Is the channel p[c0, c1) docker compose's "name  | "? */
 static int compose_channel(const char *p, size_t c0, size_t c1)
 {
@@ -659,7 +671,7 @@ static void read_prefix(scanner *sc)
     }
     while (i < n && is_blank(p[i])) i++;
     sc->skip = i;
-    if (compose_channel(p, c0, c1)) sc->contexts |= CP_CONTEXT_CONTAINER;
+    if (compose_channel(p, c0, c1) || container_prompt(p, n, i)) sc->contexts |= CP_CONTEXT_CONTAINER;
     size_t cl = c1 - c0 < sizeof sc->chan ? c1 - c0 : sizeof sc->chan - 1;
     memcpy(sc->chan, p + c0, cl);
     sc->chan[cl] = '\0';
