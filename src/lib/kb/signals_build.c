@@ -14,8 +14,10 @@
  */
 #include "signals.h"
 
+#define SY CP_LAYER_SYSTEM
 #define DR CP_LAYER_DRIVER
 #define RT CP_LAYER_RUNTIME
+#define LI CP_LAYER_LIBRARIES
 #define FW CP_LAYER_FRAMEWORK
 
 const cp_signal cp_signals_build[] = {
@@ -55,7 +57,8 @@ const cp_signal cp_signals_build[] = {
              "CMakeFiles/CMakeError.log for the failing test compile",
       .check = "runtime.toolkits" },
     { .id = "build.torch_cuda_mismatch", .layer = RT,
-      .match = { "mismatches the version that was used to compile", "does not match the version torch was compiled with" },
+      .match = { "mismatches the version that was used to compile", "does not match the version torch was compiled with",
+                 "Cuda extensions are being compiled with a version of Cuda that does not match" /* NVIDIA apex */ },
       .cause = "the CUDA toolkit the extension build found (nvcc) differs from the CUDA the installed PyTorch "
                "was built with, so torch.utils.cpp_extension refuses to build",
       .fix = "point CUDA_HOME at a toolkit of torch's CUDA version (torch.version.cuda), or install the "
@@ -68,7 +71,7 @@ const cp_signal cp_signals_build[] = {
                "toolkit caps the gcc, clang and MSVC versions) or, on Windows, not on PATH",
       .fix = "build with a supported older compiler (e.g. CC=gcc-12 CXX=g++-12, or nvcc -ccbin g++-12) or "
              "upgrade the CUDA toolkit; -allow-unsupported-compiler is a last resort" },
-    { .id = "build.ninja_missing", .layer = RT, .match = { "Ninja is required to load C++ extensions" },
+    { .id = "build.ninja_missing", .layer = RT, .match = { "Ninja is required to load C++ extensions", "op due to ninja not being installed" },
       .cause = "torch.utils.cpp_extension builds CUDA extensions with ninja, and no ninja is installed in this "
                "environment (or not on PATH)",
       .fix = "pip install ninja (or the distribution's ninja-build) in the same environment and run the build again" },
@@ -150,7 +153,8 @@ const cp_signal cp_signals_build[] = {
       .check = "runtime.toolkits" },
     { .id = "build.extension_failed", .layer = RT, .fallback = 1,
       .match = { "Command '['ninja', '-v']' returned non-zero exit status", "Error building extension",
-                 "Failed building wheel for", "Error compiling objects for extension", "Failed building editable for" },
+                 "Failed building wheel for", "Error compiling objects for extension", "Failed building editable for",
+                 "ninja: build stopped: subcommand failed" },
       .also = { "ninja", "extension", "wheel", "editable" },
       .cause = "a CUDA or C++ extension failed to build (ahead of time or just in time); the compiler's first "
                "'error' above says why: most often a CUDA toolkit other than the framework's, a host compiler "
@@ -209,6 +213,92 @@ const cp_signal cp_signals_build[] = {
       .fix = "use the project's fix or an older release that builds for this architecture; in the code, move "
              "the buffer to dynamic shared memory (extern __shared__, with cudaFuncSetAttribute for over 48 KiB) "
              "or shrink the tile; or build only for the newer architectures that fit it",
+      .check = NULL },
+    { .id = "system.build_oom", .layer = SY,
+      .match = { "died due to signal 9", "Killed signal terminated program cc1plus",
+                 "signal terminated program cicc", "signal terminated program cc1plus" },
+      .cause = "the kernel's OOM killer (or a cgroup or Slurm memory limit) killed the compiler: too many "
+               "parallel compile jobs ran out of host RAM on heavy CUDA sources (CUTLASS, flash-attention, "
+               "xformers)",
+      .fix = "build with fewer jobs (MAX_JOBS=2 for torch extensions, make -j2, CMAKE_BUILD_PARALLEL_LEVEL), "
+             "add RAM or swap, or install a prebuilt wheel; dmesg shows the OOM killer",
+      .check = NULL },
+    { .id = "deepspeed.ops_mismatch", .layer = FW,
+      .match = { "version mismatch! DeepSpeed ops were compiled" },
+      .cause = "DeepSpeed's prebuilt ops were compiled against another torch or another CUDA than the torch now "
+               "imported",
+      .fix = "reinstall DeepSpeed against this torch (pip install deepspeed --no-cache-dir, DS_BUILD_OPS=1 if "
+             "you prebuild), or install the torch it was built for",
+      .check = "framework.libs" },
+    { .id = "deepspeed.no_cuda_home", .layer = RT,
+      .match = { "cuda is missing or is incompatible with installed torch",
+                 "only cpu ops can be compiled" },
+      .cause = "DeepSpeed found no CUDA toolkit (torch's CUDA_HOME is None: no nvcc where it looks), so it "
+               "builds only its CPU ops",
+      .fix = "install a CUDA toolkit of torch's CUDA major version and set CUDA_HOME to it (or conda install "
+             "cuda-nvcc), then reinstall DeepSpeed",
+      .check = NULL },
+    { .id = "deepspeed.no_arch_left", .layer = RT,
+      .match = { "no compute capabilities remaining after filtering" },
+      .cause = "every architecture in TORCH_CUDA_ARCH_LIST (or every visible GPU) was filtered out by the op's "
+               "lowest supported architecture, so nothing is left to compile for",
+      .fix = "set TORCH_CUDA_ARCH_LIST to the GPUs' architectures the op supports (e.g. \"8.0;8.6;9.0\"), or skip "
+             "that op",
+      .check = NULL },
+    { .id = "deepspeed.precompile_no_torch", .layer = FW,
+      .match = { "Unable to pre-compile ops without torch installed" },
+      .cause = "DS_BUILD_* asked for prebuilt ops, but the build environment has no torch (pip builds in an "
+               "isolated environment)",
+      .fix = "install torch first and build without isolation: pip install deepspeed --no-build-isolation",
+      .check = "framework.found" },
+    { .id = "deepspeed.gpu_too_old", .layer = FW,
+      .match = { "NVIDIA Inference is only supported on Pascal and newer" },
+      .cause = "the GPU's compute capability is below 6.0, so DeepSpeed's inference kernels are not available "
+               "on it",
+      .fix = "run on a Pascal or newer GPU, or without DeepSpeed's inference kernels",
+      .check = "framework.arch" },
+    { .id = "bitsandbytes.cuda_binary", .layer = LI,
+      .match = { "is NOT distributed with this package",
+                 "No compatible CUDA library found (tried:", "Configured CUDA binary not found at",
+                 "No compatible CUDA binary found at" },
+      .cause = "the bitsandbytes wheel has no library (libbitsandbytes_cudaXYZ.so) for the CUDA of this torch, "
+               "or for the one BNB_CUDA_VERSION asks for",
+      .fix = "pip install -U bitsandbytes (a release built for this CUDA), unset a stale BNB_CUDA_VERSION, or "
+             "build it from source for this CUDA",
+      .check = "framework.libs" },
+    { .id = "bitsandbytes.missing_dependency", .layer = LI,
+      .match = { "CUDA SETUP ERROR: Missing dependency",
+                 "runtime libraries were not found in the LD_LIBRARY_PATH" },
+      .cause = "bitsandbytes' CUDA library could not load a CUDA library it links (libcudart, libcublas, "
+               "libcublasLt, libcusparse): it is not on the loader's path",
+      .fix = "install the CUDA runtime libraries of that version (the nvidia-*-cu12 wheels or a toolkit) and "
+             "put their folder on LD_LIBRARY_PATH",
+      .check = "framework.libs" },
+    { .id = "apex.python_only", .layer = FW,
+      .match = { "Apex was installed without --cpp_ext --cuda_ext",
+                 "MultiTensorApply is not available" },
+      .cause = "NVIDIA apex was installed without its CUDA extensions (or they were built for another torch), "
+               "so its fused kernels are missing",
+      .fix = "reinstall apex with its extensions for this torch: pip install -v --no-build-isolation "
+             "--config-settings \"--build-option=--cpp_ext\" --config-settings \"--build-option=--cuda_ext\" ./",
+      .check = "framework.libs" },
+    { .id = "build.toolkit_too_old", .layer = RT,
+      .match = { "FlashAttention is only supported on CUDA 11.7 and above",
+                 "FlashAttention-3 is only supported on CUDA 12.3" },
+      .cause = "the CUDA toolkit (nvcc) the build found is older than the package needs",
+      .fix = "install a newer toolkit and point CUDA_HOME (and PATH) at it, or install a prebuilt wheel",
+      .check = NULL },
+    { .id = "build.cmake_cuda_paths", .layer = RT,
+      .match = { "Could not find the compiler specified in the environment variable CUDACXX",
+                 "Could not find the compiler specified in the variable CMAKE_CUDA_HOST_COMPILER",
+                 "environment variable CUDAHOSTCXX", "Couldn't find CUDA library root",
+                 "No CUDA toolset found." },
+      .cause = "CMake was pointed at CUDA pieces that are not there: CUDACXX or the host compiler names a path "
+               "that does not exist, the toolkit next to nvcc is partial, or (Visual Studio) CUDA's MSBuild "
+               "integration is missing",
+      .fix = "point CUDACXX at an existing nvcc (and CMAKE_CUDA_HOST_COMPILER at an installed supported g++), "
+             "install the whole toolkit, or on Windows reinstall CUDA with its Visual Studio integration after "
+             "Visual Studio",
       .check = NULL },
     { .id = NULL }
 };

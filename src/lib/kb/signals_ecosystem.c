@@ -17,6 +17,7 @@
  */
 #include "signals.h"
 
+#define KE CP_LAYER_KERNEL
 #define SY CP_LAYER_SYSTEM
 #define DR CP_LAYER_DRIVER
 #define RT CP_LAYER_RUNTIME
@@ -81,7 +82,8 @@ const cp_signal cp_signals_ecosystem[] = {
              "https://download.pytorch.org/whl/cuXXX for torch's CUDA), or PyTorch matching the xFormers wheel",
       .check = NULL },
     { .id = "xformers.no_cuda_build", .layer = LI,
-      .match = { "xFormers wasn't build with CUDA support", "xFormers wasn't built with CUDA support" },
+      .match = { "xFormers wasn't build with CUDA support", "xFormers wasn't built with CUDA support",
+                 "Need to compile C++ extensions to use all xFormers features" },
       .cause = "the installed xFormers has no CUDA kernels (a CPU or source build without CUDA, or a wheel whose kernels were not "
                "compiled for this platform), so every GPU attention operator is unavailable",
       .fix = "install an xFormers wheel with CUDA kernels for the installed PyTorch and CUDA (the download.pytorch.org cuXXX index), or "
@@ -259,7 +261,8 @@ const cp_signal cp_signals_ecosystem[] = {
       .match = { "ggml_backend_cuda_buffer_type_alloc_buffer: allocating", "failed to allocate compute buffers",
                  "ggml_gallocr_reserve_n: failed to allocate", "alloc_tensor_range: failed to allocate",
                  "unable to allocate backend buffer",
-                 "unable to allocate CUDA0 buffer", "unable to allocate CUDA1 buffer", "unable to allocate CUDA_Host buffer" },
+                 "unable to allocate CUDA0 buffer", "unable to allocate CUDA1 buffer", "unable to allocate CUDA_Host buffer",
+                 "failed to allocate compute pp buffers", "ggml_backend_sched_alloc_graph: failed to allocate graph" },
       .cause = "llama.cpp (or ollama, llama-cpp-python on top of it) could not place its plan in GPU memory: the offloaded layers "
                "(-ngl / --n-gpu-layers), the KV cache for the context size and the compute buffers need more than the named device has "
                "free; with several GPUs the split can overload one small GPU",
@@ -442,5 +445,97 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "run on a machine with the GPU (`nvidia-smi` must list it), install the driver, or pick the device type "
              "the GPU supports (CUDA for Maxwell to Turing without RT cores, OptiX for RTX)",
       .check = "driver.devices" },
+    { .id = "server.worker_died", .layer = AP, .notice = 1, .fallback = 1,
+      .match = { "Engine core initialization failed", "EngineDeadError",
+                 "EngineCore encountered an issue", "Error: ShardCannotStart",
+                 "Error: ShardFailed", "Received sigquit from a child process",
+                 "llama runner process has terminated" },
+      .cause = "an inference server's worker (vLLM's EngineCore, a TGI shard, an SGLang scheduler, ollama's "
+               "llama runner) died; this line only reports it, and the worker's own error above it (out of "
+               "memory, a GPU too old, a CUDA or NCCL error) is the cause",
+      .fix = "read the worker's own lines above this one ((EngineCore pid=...), 'Shard complete standard error "
+             "output', the runner's log) and fix that error; alone, it most often is GPU memory: a smaller "
+             "model or context, a lower memory fraction, or more GPUs",
+      .check = "system.memory_headroom" },
+    { .id = "ollama.runner_memory", .layer = AP,
+      .match = { "model runner has unexpectedly stopped",
+                 "timed out waiting for llama runner to start", "predicted usage exceeds VRAM" },
+      .cause = "ollama's model runner died or did not come up: most often the model, its context (num_ctx) or "
+               "parallel requests need more GPU or host memory than there is, or the load from a slow disk "
+               "outran OLLAMA_LOAD_TIMEOUT",
+      .fix = "use a smaller model or quantisation, lower num_ctx and OLLAMA_NUM_PARALLEL, keep one model loaded "
+             "(OLLAMA_MAX_LOADED_MODELS=1), raise OLLAMA_LOAD_TIMEOUT for slow disks; the server log "
+             "(journalctl -u ollama) has the runner's own error",
+      .check = "system.memory_headroom" },
+    { .id = "serving.no_gpu_visible", .layer = SY,
+      .match = { "Failed to infer device type", "NotEnoughCUDADevices",
+                 "has kind KIND_GPU but no GPUs are available",
+                 "is larger than the number of available GPUs" },
+      .cause = "the inference server sees no GPU, or fewer than it was told to use: the container started "
+               "without the GPUs (--gpus, the NVIDIA runtime), CUDA_VISIBLE_DEVICES hides them, NVML cannot "
+               "load, or the parallel size is larger than the GPUs of this node",
+      .fix = "make nvidia-smi list the GPUs from the same container or environment; then ask for no more GPUs "
+             "than it lists (--tensor-parallel-size, --num-shard, instance_group)",
+      .check = "system.visibility" },
+    { .id = "vllm.heads_not_divisible", .layer = AP,
+      .match = { "must be divisible by tensor parallel size" },
+      .cause = "the tensor-parallel size does not divide the model's attention heads, so they cannot be split "
+               "evenly over the GPUs",
+      .fix = "use a tensor-parallel size that divides the head count (often 1, 2, 4 or 8), and pipeline "
+             "parallelism for the rest",
+      .check = NULL },
+    { .id = "ollama.cuinit_unknown", .layer = KE,
+      .match = { "unknown error initializing cuda driver library",
+                 "cuda driver library init failure: 999" },
+      .cause = "cuInit returned CUDA_ERROR_UNKNOWN (999) under ollama: on Linux the nvidia_uvm kernel module is "
+               "almost always in a bad state, typically after suspend and resume or a driver update without a "
+               "reboot",
+      .fix = "reload nvidia_uvm (sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm, with ollama stopped) or "
+             "reboot; keep the module from being unloaded across suspend",
+      .check = "kernel.nvidia_module" },
+    { .id = "llamacpp.arch_missing", .layer = FW,
+      .match = { "has no device code compatible with CUDA arch",
+                 "ggml was not compiled with support for this arch" },
+      .cause = "this llama.cpp (ggml) CUDA build has no kernels for the GPU's architecture: it was compiled for "
+               "a list of architectures that does not include this GPU's",
+      .fix = "rebuild with the GPU's architecture (cmake -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=86 for an "
+             "RTX 30, or native), or use a release built for it",
+      .check = "framework.arch" },
+    { .id = "tgi.flash_attention_required", .layer = FW,
+      .match = { "requires Flash Attention enabled models" },
+      .cause = "sharded (tensor-parallel) serving in text-generation-inference needs its flash-attention model "
+               "classes, which did not import: the GPU is older than those kernels support, or this install "
+               "lacks the kernels",
+      .fix = "serve unsharded on one GPU, use a GPU of compute capability 8.0 or newer (7.5 for some models), "
+             "or use TGI's official image that carries the kernels",
+      .check = "framework.arch" },
+    { .id = "tgi.shard_killed", .layer = AP,
+      .match = { "Shard process was signaled to shutdown with signal 9" },
+      .cause = "a TGI shard was killed (SIGKILL): while loading, that is the kernel's OOM killer or the "
+               "container's memory limit, because host RAM ran out reading or converting the weights",
+      .fix = "give the container more memory (or no limit), use safetensors weights, a smaller or quantised "
+             "model, or more shards; dmesg shows the OOM killer",
+      .check = NULL },
+    { .id = "sglang.memory_unbalanced", .layer = AP,
+      .match = { "The memory capacity is unbalanced" },
+      .cause = "with tensor parallelism SGLang sizes every rank by the GPU with the least free memory, and one "
+               "GPU has much less free than the others (another process, a leftover server, mixed GPU models)",
+      .fix = "free the GPUs of other processes (nvidia-smi), use GPUs of one model, or lower "
+             "--mem-fraction-static",
+      .check = "system.gpu_processes" },
+    { .id = "triton.gpu_config", .layer = AP,
+      .match = { "specifies invalid or unsupported gpu id" },
+      .cause = "the model's config.pbtxt names a GPU in instance_group { gpus: [...] } that this Triton does "
+               "not have or cannot use (fewer GPUs visible than the config assumes, or one below the lowest "
+               "compute capability)",
+      .fix = "list only the GPU ids the message gives as usable, or make the GPUs visible to the container",
+      .check = "system.visibility" },
+    { .id = "triton.no_gpu_build", .layer = FW,
+      .match = { "has kind KIND_GPU but server does not support GPUs" },
+      .cause = "this tritonserver build has no GPU support (TRITON_ENABLE_GPU off, a CPU-only build), so "
+               "KIND_GPU instance groups cannot run",
+      .fix = "use NVIDIA's GPU image of Triton (nvcr.io/nvidia/tritonserver:XX.YY-py3) or build with GPU "
+             "support",
+      .check = "framework.cuda" },
     { .id = NULL }
 };

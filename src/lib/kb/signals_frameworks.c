@@ -6,7 +6,9 @@
  */
 #include "signals.h"
 
+#define SY CP_LAYER_SYSTEM
 #define DR CP_LAYER_DRIVER
+#define RT CP_LAYER_RUNTIME
 #define LI CP_LAYER_LIBRARIES
 #define FW CP_LAYER_FRAMEWORK
 #define AP CP_LAYER_APPLICATION
@@ -85,7 +87,8 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "read the cause after the colon; check that the jax-cuda plugin's CUDA version is supported by the driver",
       .check = "framework.cuda",
       .notice = 1 },   /* it wraps the cause: the row of the cause ranks first */
-    { .id = "jax.no_gpu", .layer = FW, .match = { "No GPU/TPU found, falling back to CPU" },
+    { .id = "jax.no_gpu", .layer = FW, .match = { "No GPU/TPU found, falling back to CPU", "requested, but no platforms that are instances of",
+                 "Unknown backend: 'gpu'", "Unknown backend: 'cuda'" },
       .cause = "JAX found no accelerator: a CPU-only jaxlib, or no GPU visible to the process",
       .fix = "install jax[cuda12] and check that nvidia-smi sees the GPU from the same environment",
       .check = "framework.found" },
@@ -126,7 +129,7 @@ const cp_signal cp_signals_frameworks[] = {
       .match = { "Driver does not support the required", "minimum required Nvidia driver", "Please update your GPU driver",
                  "please update your NVIDIA driver", "requires a newer NVIDIA driver", "requires a newer driver",
                  "NVIDIA driver is too old", "driver version is too old", "update your NVIDIA driver",
-                 "Driver missing function:" /* Numba: libcuda lacks an entry point */,
+                 "Driver missing function:" /* Numba: libcuda lacks an entry point */, "old CUDA driver detected",
                  "Unsupported PTX version" /* Blender Cycles: PTX newer than the driver's JIT */ },
       .cause = "the program (or a library in it: a video encoder, a CUDA runtime, a server) needs a newer NVIDIA "
                "driver than the one installed: each CUDA, NVENC or library release has a minimum driver",
@@ -179,5 +182,96 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "update the NVIDIA driver to one that supports the CUDA version that generated the PTX (or generate "
              "it with an older toolkit / Numba's matching CUDA); for a toolkit's ptxas, use the newer toolkit",
       .check = "runtime.driver_compat" },
+    { .id = "tf.bfc_oom", .layer = AP,
+      .match = { "ran out of memory trying to allocate", "OOM when allocating tensor" },
+      .cause = "TensorFlow's or JAX's GPU allocator (BFC) found no free block this large: the model, its batch "
+               "or another process on the GPU uses the device's memory (JAX preallocates 75 % of it by default)",
+      .fix = "lower the batch size or model size; let TensorFlow grow its memory "
+             "(TF_FORCE_GPU_ALLOW_GROWTH=true) or JAX allocate on demand (XLA_PYTHON_CLIENT_PREALLOCATE=false, "
+             "XLA_PYTHON_CLIENT_MEM_FRACTION); free the GPU of other processes",
+      .check = "system.memory_headroom" },
+    { .id = "tf.bfc_fragmentation", .layer = AP, .notice = 1,
+      .match = { "Garbage collection: deallocate free memory regions" },
+      .cause = "the GPU allocator ran so close to the memory limit that it freed and remade regions to avoid "
+               "running out: the program is at the edge of the GPU's memory",
+      .fix = "lower the batch size, or let the allocator grow on demand (TF_FORCE_GPU_ALLOW_GROWTH=true, "
+             "TF_GPU_ALLOCATOR=cuda_malloc_async)",
+      .check = "system.memory_headroom" },
+    { .id = "driver.dso_mismatch", .layer = DR,
+      .match = { "does not match DSO version", "cannot find working devices in this configuration" },
+      .cause = "the libcuda a framework loaded is of another driver release than the kernel module running "
+               "(/proc/driver/nvidia/version): a driver upgrade without a reboot, or an image that carries its "
+               "own libcuda",
+      .fix = "reboot after the driver upgrade (or reload the modules); in a container remove the image's own "
+             "libcuda.so* so the host's is mounted in",
+      .check = "driver.version_match" },
+    { .id = "system.torch_store_bind", .layer = SY,
+      .match = { "The server socket has failed to bind to" },
+      .cause = "rank 0's rendezvous store (c10d TCPStore) cannot listen on MASTER_PORT: another job, or a "
+               "previous torchrun left running, holds the port",
+      .fix = "pick another MASTER_PORT (or --rdzv-endpoint port), or end the process holding it (ss -ltnp | "
+             "grep PORT)",
+      .check = NULL },
+    { .id = "system.torch_store_connect", .layer = SY,
+      .match = { "The client socket has failed to connect to",
+                 "The client socket has timed out after", "seconds waiting for clients.",
+                 "DistStoreError: Socket Timeout", "workers but somaxconn is" },
+      .cause = "the ranks could not meet at the rendezvous store (MASTER_ADDR:MASTER_PORT): rank 0 is not "
+               "running or died, a rank uses another address, port or WORLD_SIZE, a firewall or interface "
+               "blocks the port, or ranks never started",
+      .fix = "check that every rank has the same MASTER_ADDR, MASTER_PORT and WORLD_SIZE, that rank 0 is up, "
+             "and that the port is reachable from each node (nc -zv ADDR PORT); open the port or pick the right "
+             "interface",
+      .check = NULL },
+    { .id = "torch.triton_missing", .layer = FW,
+      .match = { "Cannot find a working triton installation" },
+      .cause = "torch.compile (inductor) needs Triton for GPU code and finds no triton matching this torch: not "
+               "installed (Windows, CPU or source builds), or another version than the one torch was released "
+               "with",
+      .fix = "install the triton paired with this torch (pip install torch from the PyTorch index pulls it), or "
+             "compile with another backend (torch.compile(backend='eager' or 'aot_eager'))",
+      .check = "framework.cuda" },
+    { .id = "build.no_gpu_at_build", .layer = FW, .notice = 1,
+      .match = { "No CUDA runtime is found, using CUDA_HOME=" },
+      .cause = "torch.utils.cpp_extension found a toolkit but torch sees no GPU: a CPU-only torch wheel, or a "
+               "build where no GPU is visible (docker build, a login node), so it cannot pick the GPU's "
+               "architecture",
+      .fix = "install a CUDA build of torch; when building without a GPU set TORCH_CUDA_ARCH_LIST to the GPUs' "
+             "architectures (e.g. \"8.0;9.0\")",
+      .check = "framework.cuda" },
+    { .id = "build.compiler_not_torchs", .layer = RT, .notice = 1,
+      .match = { "is not compatible with the compiler Pytorch",
+                 "may be ABI-incompatible with PyTorch" },
+      .cause = "the host compiler the extension is built with is not the one PyTorch was built with (or too old "
+               "for its ABI), so the extension may fail to build or to load",
+      .fix = "build with g++ (Linux) or clang (macOS) of a version this CUDA toolkit supports: CXX=g++ or "
+             "CC/CXX pointing at it",
+      .check = NULL },
+    { .id = "build.no_cxx_compiler", .layer = RT,
+      .match = { "No working C++ compiler found in" },
+      .cause = "torch.compile needs a host C++ compiler (for its CPU kernels and wrappers) and finds none: a "
+               "slim container, or Windows without MSVC",
+      .fix = "install one (apt install g++, or the Visual Studio build tools on Windows) or point CXX at it",
+      .check = NULL },
+    { .id = "jax.cudnn_9100", .layer = LI,
+      .match = { "cuDNN 9.10.0 had a binary backward-compatibility issue" },
+      .cause = "the cuDNN loaded is 9.10.0, which broke binary compatibility with programs built against other "
+               "9.x releases, so JAX will not use it",
+      .fix = "install another cuDNN 9 (pip install -U nvidia-cudnn-cu12, 9.10.1 or newer) and check which copy "
+             "is loaded first (LD_LIBRARY_PATH, conda)",
+      .check = "framework.libs" },
+    { .id = "jax.cublas_tmem", .layer = LI, .notice = 1,
+      .match = { "has a known issue where many kernels free TMEM buffers" },
+      .cause = "on a Blackwell GPU this cuBLAS release has a known bug in freeing tensor memory that can "
+               "corrupt results when kernels run concurrently",
+      .fix = "install the cuBLAS release JAX names as fixed (pip install -U nvidia-cublas-cu12 or -cu13)",
+      .check = "framework.libs" },
+    { .id = "torch.store_no_libuv", .layer = FW,
+      .match = { "PyTorch was build without libuv support" },
+      .cause = "the libuv TCPStore (PyTorch's default since 2.4) was asked for but this torch build (Windows, "
+               "some source or conda builds) has no libuv",
+      .fix = "set USE_LIBUV=0 in the environment (or use_libuv=False for the store), or install a torch build "
+             "with libuv",
+      .check = NULL },
     { .id = NULL }
 };
