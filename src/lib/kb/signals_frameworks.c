@@ -273,5 +273,27 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "set USE_LIBUV=0 in the environment (or use_libuv=False for the store), or install a torch build "
              "with libuv",
       .check = NULL },
+    { .id = "torch.no_nccl", .layer = FW,
+      .match = { "Distributed package doesn't have NCCL built in" },
+      .cause = "this torch build has no NCCL (the Windows and macOS builds, CPU wheels, some source builds), so "
+               "the nccl backend cannot be used",
+      .fix = "on Linux install a CUDA build of torch (it bundles NCCL); on Windows use the gloo backend "
+             "(init_process_group('gloo')) or WSL 2",
+      .check = "framework.cuda" },
+    { .id = "torch.deterministic_cublas", .layer = AP,
+      .match = { "this operation is not deterministic because it uses CuBLAS" },
+      .cause = "the program asked for deterministic algorithms (torch.use_deterministic_algorithms(True)), and "
+               "cuBLAS is deterministic only with a fixed workspace configuration, which is not set",
+      .fix = "set CUBLAS_WORKSPACE_CONFIG=:4096:8 (or :16:8) in the environment before the program starts, or "
+             "drop the deterministic setting",
+      .check = NULL },
+    { .id = "tf.devices_initialized", .layer = AP,
+      .match = { "Physical devices cannot be modified after being initialized",
+                 "Virtual devices cannot be modified after being initialized" },
+      .cause = "the program set GPU options (memory growth, visible devices, virtual devices) after TensorFlow "
+               "had already initialised the GPUs",
+      .fix = "call tf.config.experimental.set_memory_growth / set_visible_devices at the very start, before any "
+             "tensor or model is created",
+      .check = NULL },
     { .id = NULL }
 };
