@@ -20,9 +20,9 @@
  */
 #include "signals.h"
 
+#define HW CP_LAYER_HARDWARE
 #define DR CP_LAYER_DRIVER
 #define SY CP_LAYER_SYSTEM
-#define DR CP_LAYER_DRIVER
 #define LI CP_LAYER_LIBRARIES
 #define AP CP_LAYER_APPLICATION
 
@@ -52,7 +52,7 @@ const cp_signal cp_signals_libs[] = {
                  ", internal error, NCCL version" },   /* PyTorch with NCCL before 2.12 */
       .cause = "NCCL hit an internal inconsistency, often from mismatched NCCL versions across ranks or a broken topology detection",
       .fix = "use the same NCCL version on every rank, then " F_NCCL_DEBUG, .check = "libraries.shadow" },
-    { .id = "nccl.ib_completion", .layer = SY, .match = { "NET/IB : Got completion" },
+    { .id = "nccl.ib_completion", .layer = SY, .match = { "NET/IB : Got completion", "with status=IBV_WC_" },
       .cause = "an InfiniBand/RoCE transfer between nodes failed on the NIC: error 12 (retry count exceeded) means the two NICs cannot "
                "reach each other or the link keeps timing out (a cable, switch port, RoCE routing or GID index), error 4 (local "
                "protection) a GPUDirect RDMA mapping the NIC may not use (ACS/IOMMU between NIC and GPU, peer memory module)",
@@ -97,7 +97,8 @@ const cp_signal cp_signals_libs[] = {
       .check = NULL },
     { .id = "nccl.shm_space", .layer = SY,
       .match = { "Call to posix_fallocate failed", "Error while creating shared memory segment", "Error while attaching to shared memory segment",
-                 "failed to extend /dev/shm", "Call to shm_open failed" },
+                 "failed to extend /dev/shm", "Call to shm_open failed", "Could not map /dev/shm/nccl-",
+                 "failed to create shared memory file" },
       .cause = "NCCL's shared-memory transport could not create or open its segment in /dev/shm: the file system is too small (Docker "
                "gives a container 64 MB by default), full of stale segments, not writable, or not shared by the processes (separate "
                "containers without --ipc=host), so ranks on one host cannot exchange data through it",
@@ -133,14 +134,16 @@ const cp_signal cp_signals_libs[] = {
       .match = { "CUBLAS_STATUS_ALLOC_FAILED", "the resource allocation failed" /* cublasGetStatusString */ },
       .cause = "cuBLAS could not allocate its workspace: GPU memory is used up",
       .fix = "lower the batch size, free memory, or stop other processes on the GPU", .check = "system.memory_headroom" },
-    { .id = "cublas.invalid_value", .layer = AP, .match = { "CUBLAS_STATUS_INVALID_VALUE" },
+    { .id = "cublas.invalid_value", .layer = AP,
+      .match = { "CUBLAS_STATUS_INVALID_VALUE", "an unsupported value or parameter was passed to the function" },
       .cause = "cuBLAS rejected an argument of the call: a negative size, a leading dimension smaller than the rows, a misaligned pointer, "
                "or a type or setting the routine does not take; behind a framework it is often a second cuBLAS release loaded in place of the one "
                "the framework was built with, or sizes past cuBLAS's 32-bit limits",
       .fix = "log the failing call's sizes, leading dimensions and types (CUBLAS_LOGINFO_DBG=1 CUBLAS_LOGDEST_DBG=stderr) and fix the wrong one; "
              "in a framework keep only the cuBLAS its build expects on the library path (pip list | grep nvidia-cublas, LD_LIBRARY_PATH) and split very large batches",
       .check = "libraries.shadow" },
-    { .id = "cublas.arch_mismatch", .layer = LI, .match = { "CUBLAS_STATUS_ARCH_MISMATCH" },
+    { .id = "cublas.arch_mismatch", .layer = LI,
+      .match = { "CUBLAS_STATUS_ARCH_MISMATCH", "requires an architectural feature absent from the device" },
       .cause = "the cuBLAS in use does not support this GPU's architecture (or the operation needs a newer GPU, e.g. a dtype)",
       .fix = "use a cuBLAS/CUDA release that supports this GPU, or a dtype the GPU supports", .check = "framework.arch" },
     { .id = "cublas.mapping_error", .layer = AP, .match = { "CUBLAS_STATUS_MAPPING_ERROR" },
@@ -150,7 +153,8 @@ const cp_signal cp_signals_libs[] = {
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 under compute-sanitizer to find the first bad access; check label and index ranges against the layer sizes",
       .check = "application.xid" },
     { .id = "cublas.execution_failed", .layer = LI,
-      .match = { "CUBLAS_STATUS_EXECUTION_FAILED", "CUBLAS_STATUS_INTERNAL_ERROR" },
+      .match = { "CUBLAS_STATUS_EXECUTION_FAILED", "CUBLAS_STATUS_INTERNAL_ERROR",
+                 "the function failed to launch on the GPU" /* cublasGetStatusString */ },
       .cause = "a cuBLAS kernel failed to launch or run (EXECUTION_FAILED), or an internal step, usually a device memory copy, failed (INTERNAL_ERROR): "
                "most often an earlier CUDA error already broke the context, GPU memory ran short, or the cuBLAS build does not support this GPU or driver",
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call and fix that error first; check free GPU memory, "
@@ -350,7 +354,7 @@ const cp_signal cp_signals_libs[] = {
       .check = "libraries.load" },
     { .id = "cudnn.version_mismatch", .layer = LI,
       .match = { "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "CUDNN_STATUS_VERSION_MISMATCH",
-                 "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART", "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER",
+                 "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART",
                  "CUDNN_STATUS_SERIALIZATION_VERSION_MISMATCH", "Loaded runtime CuDNN library" },
       .cause = "the cuDNN in use does not match the rest of the stack: its sub-libraries come from different releases, it is not the version the framework "
                "was built with (another copy shadows it), or it was built for another CUDA runtime (INCOMPATIBLE_CUDART) or a newer CUDA than the driver "
@@ -413,7 +417,7 @@ const cp_signal cp_signals_libs[] = {
                  "CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED",
                  "CUDNN_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE", "CUDNN_STATUS_INTERNAL_ERROR_BAD_LAUNCH_PARAM",
                  "CUDNN_STATUS_INTERNAL_ERROR_TEXTURE_CREATION_FAILED", "CUDNN_STATUS_MAPPING_ERROR",
-                 "CUDNN_STATUS_RUNTIME_FP_OVERFLOW", "CUDNN_STATUS_RUNTIME_IN_PROGRESS" },
+                 "CUDNN_STATUS_RUNTIME_IN_PROGRESS" },
       .cause = "a cuDNN kernel failed to run or an internal step failed: most often GPU memory ran short, an earlier CUDA error broke the context, or the "
                "cuDNN/CUDA build does not support this GPU or driver; EXECUTION_FAILED_CUDA_DRIVER, _CUDART, _CUBLAS and _CURAND name the component whose "
                "error cuDNN got, COMPILATION_FAILED a kernel NVRTC could not build at run time, RUNTIME_FP_OVERFLOW a kernel whose values overflowed; "
@@ -422,7 +426,8 @@ const cp_signal cp_signals_libs[] = {
              "framework's CUDA and cuDNN support this GPU and driver; for FP_OVERFLOW scale the inputs or compute in fp32; for IN_PROGRESS synchronize the stream and ask again",
       .check = "system.memory_headroom" },
 
-    { .id = "cudnn.no_engine", .layer = LI, .match = { "was unable to find an engine to execute this computation" },
+    { .id = "cudnn.no_engine", .layer = LI,
+      .match = { "was unable to find an engine to execute this computation", "No valid execution plans built" },
       .cause = "cuDNN has no kernel for this convolution on this GPU: its cuDNN build does not cover the GPU's "
                "architecture (a cuDNN or PyTorch older than the GPU), the workspace it needs could not be "
                "allocated (GPU memory nearly full), or the shapes and types ask for what no engine does",
@@ -452,5 +457,97 @@ const cp_signal cp_signals_libs[] = {
       .fix = "read the compile log the program prints; keep libnvrtc and libnvrtc-builtins of one version, and of "
              "a CUDA release that knows the GPU",
       .check = "libraries.found" },
+    { .id = "nccl.socket", .layer = SY,
+      .match = { "socketStartConnect: Connect to", "ncclOsSocketStartConnect: connect to",
+                 "socketPollConnect: Connect to", "exceeded error retry count after",
+                 "socketProgressOpt: Call to", "Connection closed by remote peer",
+                 "socketTryAccept: Accept failed", "error encountered when getting address info" },
+      .cause = "NCCL's TCP connection to another rank failed or dropped: the interface NCCL chose cannot reach "
+               "that address (docker0, virbr0 or a NIC of another subnet picked), a firewall blocks the ports, "
+               "the name does not resolve, the file-descriptor limit was hit, or the other rank died (its own "
+               "error is the cause then)",
+      .fix = "set NCCL_SOCKET_IFNAME to the interface the nodes reach each other on (e.g. eth0, ib0; "
+             "^docker0,lo to exclude), open the ports between nodes, check each rank's own log for a crash, and "
+             "run with NCCL_DEBUG=INFO to see the chosen interface",
+      .check = "system.container" },
+    { .id = "nccl.interface", .layer = SY,
+      .match = { "Bootstrap : no socket interface found", "NET/Socket : no interface found",
+                 "No usable listening interface found",
+                 "Detected mixed local Net device counts across ranks" },
+      .cause = "NCCL found no network interface it may use (NCCL_SOCKET_IFNAME names one this host or container "
+               "lacks, or only loopback is up), or the nodes of the job see different numbers of NICs",
+      .fix = "list the interfaces (ip -br addr) in the same container and set NCCL_SOCKET_IFNAME to one that "
+             "exists on every node; give every node the same NICs (NCCL_IB_HCA)",
+      .check = NULL },
+    { .id = "nccl.ib_setup", .layer = SY,
+      .match = { "Call to ibv_reg_mr failed with error", "Call to ibv_modify_qp failed with",
+                 "NET/IB : Unable to open device" },
+      .cause = "NCCL could not set up InfiniBand/RoCE: memory registration failed (the locked-memory limit is "
+               "too low, or GPUDirect RDMA is not available for GPU memory), a queue pair could not connect (a "
+               "GID index or routing the fabric cannot use), or the RDMA device is not open to this process "
+               "(/dev/infiniband not in the container)",
+      .fix = "raise the memlock limit (ulimit -l unlimited; docker --ulimit memlock=-1), load nvidia-peermem "
+             "for GPUDirect RDMA, set NCCL_IB_GID_INDEX for RoCE, pass /dev/infiniband into the container",
+      .check = NULL },
+    { .id = "nccl.p2p_refused", .layer = SY,
+      .match = { "failed to peer with device", "No transport found for rank",
+                 "could not find CPU close to GPU" },
+      .cause = "NCCL cannot connect two GPUs of a node: the platform refuses peer access (PCIe ACS or the IOMMU "
+               "between them, a VM without P2P), every transport was switched off (NCCL_P2P_DISABLE, "
+               "NCCL_SHM_DISABLE), or the PCI topology under /sys is hidden (a VM or container)",
+      .fix = "disable ACS on the PCIe switches or boot with iommu=pt, or set NCCL_P2P_DISABLE=1 to fall back to "
+             "shared memory; do not disable every transport; give the container the host's /sys",
+      .check = "system.container" },
+    { .id = "nccl.nvls", .layer = SY,
+      .match = { "Failed to bind NVLink SHARP (NVLS) Multicast memory",
+                 "configuration error in the Fabric Manager or NVSwitches",
+                 "is available but not working on this system",
+                 "Check the IMEX channel configuration" },
+      .cause = "NCCL's NVLink SHARP or multi-node NVLink set-up failed: the NVSwitch fabric is not ready (the "
+               "fabric manager down or of another version than the driver, multicast not offered in this VM or "
+               "partition), or no IMEX channel is visible to the process",
+      .fix = "check nvidia-fabricmanager (or the IMEX service on GB200 NVL) and nvidia-smi -q's fabric state; "
+             "meanwhile NCCL_NVLS_ENABLE=0 (or NCCL_MNNVL_ENABLE=0) runs without them",
+      .check = "driver.devices" },
+    { .id = "nccl.rank_setup", .layer = AP,
+      .match = { "ranks has already checked in", "Bootstrap Root : mismatch in rank count",
+                 "Invalid rank requested :", "message truncated : receiving",
+                 "Multiple Ranks are using the same GPU" },
+      .cause = "the ranks of one NCCL communicator disagree: two use the same rank number or GPU, they pass "
+               "different rank counts (WORLD_SIZE differs between nodes), or they call collectives of different "
+               "sizes or in a different order",
+      .fix = "give every process its own RANK and LOCAL_RANK and the same WORLD_SIZE (the launcher's "
+             "variables), select the GPU per process (torch.cuda.set_device(local_rank)), and make every rank "
+             "run the same collectives in the same order",
+      .check = NULL },
+    { .id = "nccl.buffer", .layer = AP,
+      .match = { "is not a valid pointer", "mismatchs with NCCL device" },
+      .cause = "a buffer given to an NCCL collective is not device memory of this communicator's GPU: host "
+               "memory, freed memory, or memory of another GPU",
+      .fix = "pass tensors on the communicator's GPU (tensor.to(f'cuda:{local_rank}')) and keep them alive "
+             "until the collective completes",
+      .check = NULL },
+    { .id = "hardware.nccl_link", .layer = HW,
+      .match = { "P2P is disabled between NVLINK connected GPUs", "async fatal event" },
+      .also = { "nvlink", "NET/IB", "NCCL", "mlx" },
+      .cause = "a link failed under NCCL: GPUs joined by NVLink report no peer access (a failed NVLink or "
+               "NVSwitch, or no fabric manager on an NVSwitch machine), or the InfiniBand adapter raised a "
+               "fatal event (adapter, cable or switch port)",
+      .fix = "nvidia-smi nvlink -s and nvidia-smi -q for NVLink and fabric state, ibstat and the switch for the "
+             "adapter; reset or replace the part, start the fabric manager",
+      .check = "hardware.pci_gpu" },
+    { .id = "cudnn.driver_too_old", .layer = DR,
+      .match = { "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER" },
+      .cause = "this cuDNN was built for a newer CUDA than the installed NVIDIA driver supports",
+      .fix = "update the NVIDIA driver to one that supports cuDNN's CUDA (the CUDA release notes' table), or "
+             "install a cuDNN built for the CUDA the driver supports",
+      .check = "runtime.driver_compat" },
+    { .id = "cudnn.fp_overflow", .layer = AP,
+      .match = { "CUDNN_STATUS_RUNTIME_FP_OVERFLOW" },
+      .cause = "cuDNN found a floating-point overflow in the values it computed: the program's data or scaling "
+               "overflows (fp16's range, exploding activations or gradients)",
+      .fix = "use bf16 or fp32 for that layer, scale the loss (GradScaler), normalise the inputs, lower the "
+             "learning rate or clip gradients",
+      .check = NULL },
     { .id = NULL }
 };
