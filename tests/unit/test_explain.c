@@ -905,6 +905,52 @@ static void test_notice_order(void)
     CHECK_I64(cp_xid_is_notice(79), 0);
 }
 
+/* A container shows in a shell prompt whose host is a container id
+ * (docker names it by the first 12 hex digits of the id): then a missing
+ * libnvidia-ml is the container's, not the host driver's.  A prompt of
+ * another host, or an id of another length, shows nothing. */
+static void test_container_prompt(void)
+{
+    static const struct { const char *prompt, *code; } cases[] = {
+        { "root@3f2a1b4c5d6e:/workspace# nvidia-smi\n", "system.container_no_driver" },
+        { "user@0123456789ab:~$ nvidia-smi\n", "system.container_no_driver" },
+        { "root@gpu-node-01:~# nvidia-smi\n", "loader.libnvml" },
+        { "root@3f2a1b4c5d6e7:/# nvidia-smi\n", "loader.libnvml" },
+        { "root@3f2a1b4c5d6e /# nvidia-smi\n", "loader.libnvml" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char t[512];
+        snprintf(t, sizeof t, "%sNVIDIA-SMI couldn't find libnvidia-ml.so library in your system.\n", cases[k].prompt);
+        cp_explain_result r = explain(t, strlen(t));
+        if (r.nsignals < 1 || strcmp(r.signals[0].code, cases[k].code) != 0)
+            fprintf(stderr, "  prompt %zu: %s\n", k, r.nsignals ? r.signals[0].code : "-");
+        CHECK(r.nsignals >= 1);
+        if (r.nsignals >= 1) CHECK_STR(r.signals[0].code, cases[k].code);
+        cp_explain_free(&r);
+    }
+}
+
+/* A line that only says a server's worker died ranks after the worker's own
+ * error, wherever that is in the log; alone it still gives a reading. */
+static void test_worker_died_order(void)
+{
+    const char *t = "(EngineCore_0 pid=812) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+                    "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK(r.nsignals >= 2);
+    if (r.nsignals >= 2) {
+        CHECK_STR(r.signals[0].code, "torch.oom");
+        CHECK(find(&r, "server.worker_died") != NULL);
+        CHECK_I64(r.signals[r.nsignals - 1].notice, 1);
+    }
+    cp_explain_free(&r);
+    const char *alone = "RuntimeError: Engine core initialization failed. See root cause above.\n";
+    r = explain(alone, strlen(alone));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) CHECK_STR(r.signals[0].code, "server.worker_died");
+    cp_explain_free(&r);
+}
+
 /* The last tier: a component named on a line that says it failed (or next
  * to one), where nothing else was found; only the lowest layer's of those
  * confirmed most closely; never on a healthy or informational line, nor in
@@ -979,6 +1025,8 @@ int main(void)
     RUN(test_extract_xid_soname);
     RUN(test_smi_values);
     RUN(test_notice_order);
+    RUN(test_container_prompt);
+    RUN(test_worker_died_order);
     RUN(test_error_numbers);
     RUN(test_grouping);
     RUN(test_group_bound);
