@@ -391,9 +391,18 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install the driver's decode and encode libraries of the same version (libnvidia-decode-NNN, "
              "libnvidia-encode-NNN); in a container add video to NVIDIA_DRIVER_CAPABILITIES",
       .check = "driver.libcuda" },
+    { .id = "video.ffmpeg_no_nvenc", .layer = CP_LAYER_FRAMEWORK,
+      .match = { "Unknown encoder 'h264_nvenc'", "Unknown encoder 'hevc_nvenc'", "Unknown encoder 'av1_nvenc'",
+                 "Unknown decoder 'h264_cuvid'", "Unknown decoder 'hevc_cuvid'" },
+      .cause = "this ffmpeg was built without NVIDIA's encoders and decoders (many distribution and static builds leave "
+               "out nvenc/cuvid), whatever the GPU and driver",
+      .fix = "use an ffmpeg built with --enable-nvenc --enable-cuvid (ffnvcodec headers), e.g. a jellyfin-ffmpeg or "
+             "BtbN build; ffmpeg -encoders | grep nvenc lists what a build has",
+      .check = NULL },
     { .id = "video.nvenc_unsupported_mode", .layer = CP_LAYER_APPLICATION,
       .match = { "bit encode not supported", "Lossless encoding not supported", "YUV444P not supported",
-                 "B frames as references are not supported", "Weighted Prediction not supported" },
+                 "B frames as references are not supported", "Weighted Prediction not supported",
+                 "doesn't support required NVENC features", "InitializeEncoder failed: invalid param" },
       .also = { "nvenc" },
       .cause = "the program asked NVENC for a mode this GPU's encoder lacks: 10-bit H.264 (no NVENC has it; "
                "10-bit needs HEVC or AV1), 4:4:4 or lossless on an older encoder, or a feature of a newer "
