@@ -379,7 +379,9 @@ const cp_signal cp_signals_ecosystem[] = {
              "or import torch first so its bundled CUDA libraries are loaded; on Windows add their bin folders to PATH",
       .check = "libraries.found" },
     { .id = "video.no_nvenc", .layer = CP_LAYER_HARDWARE, .match = { "OpenEncodeSessionEx failed: unsupported device",
-                                                                 "No NVENC capable devices found" },
+                                                                 "No NVENC capable devices found",
+                                                                 "No NVIDIA devices with NVENC support found",
+                                                                 "AV1 encoding is not supported by any of the system's NVIDIA GPUs" },
       .cause = "the GPU has no video encoder (NVENC): the data-centre compute GPUs A100, H100, H200 and B200 have "
                "none (their NVDEC decoders remain)",
       .fix = "encode on the CPU (libx264, libx265) or on a GPU with NVENC (an L4, L40S, A10 or a GeForce/RTX card); "
@@ -419,7 +421,8 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = NULL },
     { .id = "video.nvenc_driver", .layer = CP_LAYER_DRIVER,
       .match = { "OpenEncodeSessionEx failed: incompatible client key", "Cannot load cuvidGetDecodeCaps",
-                 "Cannot load cuvidCreateVideoParser", "Cannot load NvEncodeAPICreateInstance" },
+                 "Cannot load cuvidCreateVideoParser", "Cannot load NvEncodeAPICreateInstance",
+                 "Missing NvEncodeAPIGetMaxSupportedVersion" },
       .cause = "FFmpeg was built for a newer NVENC/NVDEC API than the installed driver provides (a function or the "
                "API version it asks for is missing from the driver's libnvidia-encode / libnvcuvid)",
       .fix = "update the NVIDIA driver to the version the FFmpeg build's nv-codec-headers need, or use an FFmpeg "
@@ -546,5 +549,106 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "use NVIDIA's GPU image of Triton (nvcr.io/nvidia/tritonserver:XX.YY-py3) or build with GPU "
              "support",
       .check = "framework.cuda" },
+    { .id = "sdwebui.nans", .layer = FW,
+      .match = { "NaNs was produced in Unet", "NaNs was produced in VAE" },
+      .cause = "the model ran in half precision (fp16) and produced NaNs: the GPU handles fp16 badly (GTX 16xx "
+               "and older cards) or the model (an SDXL VAE) overflows fp16's range",
+      .fix = "start with --no-half-vae (the VAE) or --no-half / --upcast-sampling (the UNet), or use a fixed "
+             "fp16 VAE",
+      .check = NULL },
+    { .id = "ctranslate2.oom", .layer = AP,
+      .match = { "CUDA failed with error out of memory" },
+      .cause = "CTranslate2 (faster-whisper, WhisperX) found no GPU memory for the model or its batch: the "
+               "model size, beam or batch is too large, or another process holds the memory",
+      .fix = "use a smaller model or compute_type int8_float16, a smaller batch_size or beam_size, and free the "
+             "GPU of other processes",
+      .check = "system.memory_headroom" },
+    { .id = "ctranslate2.unknown", .layer = DR,
+      .match = { "CUDA failed with error unknown error" },
+      .cause = "CUDA's first call under CTranslate2 returned cudaErrorUnknown: the driver is in a bad state "
+               "(after suspend and resume, or an upgrade without a reboot) or nvidia_uvm is not loaded",
+      .fix = "reload nvidia_uvm (sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm) or reboot; check nvidia-smi "
+             "first",
+      .check = "driver.cuinit" },
+    { .id = "ctranslate2.compute_type", .layer = FW,
+      .match = { "compute type, but the target device", "AWQ Gemm does not support for cuda arch" },
+      .cause = "the GPU is too old for the requested compute type: float16 needs compute capability 7.0 for "
+               "speed (5.3 at all), int8 6.1, bfloat16 8.0, AWQ 7.5",
+      .fix = "ask for a compute type the GPU has (compute_type=\"float32\" or \"int8\"; \"default\" picks one), or "
+             "run on a newer GPU",
+      .check = "framework.arch" },
+    { .id = "ctranslate2.no_cuda", .layer = FW,
+      .match = { "CTranslate2 package was not compiled with CUDA" },
+      .cause = "the installed ctranslate2 is a CPU-only build (macOS, ARM wheels, a source build without CUDA)",
+      .fix = "install a CUDA wheel of ctranslate2 (Linux/Windows x86_64 from PyPI) or build it with "
+             "-DWITH_CUDA=ON -DWITH_CUDNN=ON",
+      .check = "framework.cuda" },
+    { .id = "hashcat.no_nvrtc", .layer = RT,
+      .match = { "CUDA SDK Toolkit not installed or incorrectly installed",
+                 "CUDA SDK Toolkit required for proper device support",
+                 "Failed to initialize NVIDIA RTC library", "Outdated NVIDIA NVRTC driver version" },
+      .cause = "hashcat found the driver but not a usable NVRTC (libnvrtc / nvrtc64_*.dll, part of the CUDA "
+               "toolkit), so it cannot build its CUDA kernels and falls back to OpenCL",
+      .fix = "install the CUDA toolkit (or its NVRTC package, cuda-nvrtc) of a version the driver supports and "
+             "put its library folder on the loader path",
+      .check = NULL },
+    { .id = "hashcat.memory", .layer = AP,
+      .match = { "cuMemAlloc(): out of memory", "Not enough allocatable device memory for this" },
+      .cause = "the attack's buffers (hash list, rules, workload tuning) do not fit in the GPU's free memory",
+      .fix = "lower the workload (-w 1..3, -n/-u), split the hash list or rules, or use a GPU with more memory",
+      .check = "system.memory_headroom" },
+    { .id = "hashcat.no_platform", .layer = DR,
+      .match = { "No OpenCL, HIP or CUDA compatible platform found" },
+      .cause = "hashcat could load neither the driver's CUDA library (libcuda) nor an OpenCL driver for the "
+               "GPU: no NVIDIA driver installed or working here, or a container without the GPU",
+      .fix = "install the NVIDIA driver (nvidia-smi must work in the same environment), or give the container "
+             "the GPU (--gpus all)",
+      .check = "driver.libcuda" },
+    { .id = "blender.gpu_too_old", .layer = FW,
+      .match = { "CUDA device supported only with compute capability",
+                 "Failed to load CUDA kernel from" },
+      .unless = "Unsupported PTX version",     /* PTX newer than the driver's JIT: driver.too_old */
+      .cause = "this Blender's Cycles kernels were not built for the GPU: it is older than the lowest "
+               "architecture they support, or the prebuilt kernel for it is missing or needs a newer driver",
+      .fix = "use a Blender release that still supports the GPU (or render on the CPU), or update the driver; "
+             "build Cycles' kernels for the architecture if you build Blender",
+      .check = "framework.arch" },
+    { .id = "driver.optix", .layer = DR,
+      .match = { "OptiX initialization failed with error code",
+                 "driver does not support ABI version" },
+      .cause = "OptiX could not start: the driver is older than the OptiX ABI the program was built with, or "
+               "its OptiX libraries (libnvoptix, libnvidia-rtcore) are missing (containers and WSL that do not "
+               "mount them)",
+      .fix = "update the NVIDIA driver; in a container give it the graphics capability "
+             "(NVIDIA_DRIVER_CAPABILITIES=all) so the runtime mounts libnvoptix",
+      .check = "driver.libcuda" },
+    { .id = "frigate.tensorrt_amd64", .layer = FW,
+      .match = { "TensorRT detector is no longer supported on amd64" },
+      .cause = "Frigate 0.15 and newer removed the TensorRT detector from its x86-64 images",
+      .fix = "switch the detector to onnx with the -tensorrt image (Frigate's docs list the models), or stay on "
+             "0.14",
+      .check = NULL },
+    { .id = "gromacs.no_gpu_code", .layer = FW,
+      .match = { "binary does not include support for the CUDA architecture",
+                 "GROMACS binary has been built without GPU support", ", stat: incompatible" },
+      .cause = "this GROMACS cannot use the GPU: it was built without GPU support, without kernels for this "
+               "GPU's architecture, or the GPU is older than it supports",
+      .fix = "build GROMACS with -DGMX_GPU=CUDA and the GPU's architecture (GMX_CUDA_TARGET_SM), or use a build "
+             "or GPU it supports",
+      .check = "framework.arch" },
+    { .id = "gromacs.gpu_not_usable", .layer = SY,
+      .match = { ", stat: unavailable", "on a GPU because no GPU is detected" },
+      .cause = "GROMACS found no GPU it may use: none visible (CUDA_VISIBLE_DEVICES, a job or container without "
+               "the GPU) or each one busy in exclusive-process mode with another process",
+      .fix = "ask the scheduler or container for the GPU and check nvidia-smi in the same job; free a GPU held "
+             "in exclusive mode",
+      .check = "system.visibility" },
+    { .id = "gromacs.gpu_nonfunctional", .layer = DR,
+      .match = { ", stat: non-functional" },
+      .cause = "GROMACS' test kernel could not run on the GPU: the driver is older than the CUDA runtime "
+               "GROMACS was built with, or the driver or GPU is in a bad state",
+      .fix = "update the driver to one that supports GROMACS' CUDA (nvidia-smi's CUDA Version), or reset the "
+             "GPU",
+      .check = "runtime.driver_compat" },
     { .id = NULL }
 };

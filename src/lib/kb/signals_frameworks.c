@@ -130,6 +130,8 @@ const cp_signal cp_signals_frameworks[] = {
                  "please update your NVIDIA driver", "requires a newer NVIDIA driver", "requires a newer driver",
                  "NVIDIA driver is too old", "driver version is too old", "update your NVIDIA driver",
                  "Driver missing function:" /* Numba: libcuda lacks an entry point */, "old CUDA driver detected",
+                 "Outdated NVIDIA CUDA driver version", "driver does not support this NVENC version",
+                 "Current driver version does not support this NVENC",
                  "Unsupported PTX version" /* Blender Cycles: PTX newer than the driver's JIT */ },
       .cause = "the program (or a library in it: a video encoder, a CUDA runtime, a server) needs a newer NVIDIA "
                "driver than the one installed: each CUDA, NVENC or library release has a minimum driver",
