@@ -4,7 +4,9 @@
 # "# source: URL" lines, then the text (tests/explain-corpus/README.md).
 # A text is right when a signal explain finds names the expected layer (for
 # "none": when it finds no signal at all); "wrong" when it finds signals but
-# none on that layer; "missed" when it finds none.
+# none on that layer; "missed" when it finds none.  The totals also say how
+# many were right on the first signal alone (before any alternative
+# reading or second signal).
 # Usage: tools/explain_score.sh CUPROBE FILE...     prints a line per file, then
 #        totals by family and overall
 tool=$1; shift
@@ -22,11 +24,15 @@ for f in "$@"; do
     elif [ -z "$got" ]; then r=missed
     elif printf ' %s ' "$got" | grep -q " $want "; then r=right
     else r=wrong; fi
+    first=${got%% *}
+    if [ "$r" = right ] && { [ "$want" = none ] || [ "$first" = "$want" ]; }; then r1=first; else r1=-; fi
     printf '%-6s %-12s %-11s %-30s %s\n' "$r" "${fam:-?}" "$want" "${got:--}" "$(basename "$f")"
-    echo "$fam $want $r" >>"$tmp.res"
+    echo "${fam:-?} $want $r $r1" >>"$tmp.res"
 done
 awk '{ n[$1]++; if ($3 == "right") ok[$1]++; all++; if ($3 == "right") allok++
-       if ($2 != "none") { pos++; if ($3 == "right") posok++ } else { neg++; if ($3 == "right") negok++ } }
+       if ($2 != "none") { pos++; if ($3 == "right") posok++; if ($4 == "first") posfirst++ }
+       else { neg++; if ($3 == "right") negok++ } }
      END { for (f in n) printf "family %-12s %3d/%3d right (%.0f %%)\n", f, ok[f], n[f], 100 * ok[f] / n[f]
            if (pos) printf "texts with a problem: %d/%d on the right layer (%.1f %%)\n", posok, pos, 100 * posok / pos
+           if (pos) printf "  of them on the first signal: %d/%d (%.1f %%)\n", posfirst, pos, 100 * posfirst / pos
            if (neg) printf "texts without one: %d/%d without a signal (%d false signals)\n", negok, neg, neg - negok }' "$tmp.res"

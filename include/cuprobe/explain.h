@@ -80,12 +80,16 @@ typedef struct {
                                  (XID 154, 63, 64; the module's load line); ranked after faults */
     int named;                /* 1: no known message matched; a component was named on a line that
                                  says it failed (the last tier: the text has no other signal) */
+    int alternative;          /* 1: the other common reading of a line another signal explains, in
+                                 another layer, where the text does not settle which (a container it
+                                 does not show); listed after every other signal */
     cp_here here;             /* filled by cp_explain_confirm */
 } cp_explain_signal;
 
 typedef struct {
     cp_explain_signal *signals;   /* owned, ordered by first_line, notices after the faults
-                                     (a notice must not outrank the fault it reports);
+                                     (a notice must not outrank the fault it reports), the
+                                     alternative readings last;
                                      cp_explain_free releases */
     int nsignals;
     long lines;                   /* lines scanned */

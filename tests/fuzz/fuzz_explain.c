@@ -25,11 +25,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             /* a named component (the last tier) only where nothing else was found, one layer */
             if (s->named != r.signals[0].named || (s->named && s->layer != r.signals[0].layer))
                 abort();
-            /* by first line, the notices after the faults */
-            if (i > 0 && r.signals[i - 1].notice && !s->notice)
+            /* by first line, the notices after the faults, the alternative readings last */
+            int rank = s->alternative ? 2 : s->notice ? 1 : 0;
+            int prev = i > 0 ? (r.signals[i - 1].alternative ? 2 : r.signals[i - 1].notice ? 1 : 0) : 0;
+            if (i > 0 && prev > rank)
                 abort();
-            if (i > 0 && r.signals[i - 1].notice == s->notice && s->first_line < r.signals[i - 1].first_line)
+            if (i > 0 && prev == rank && s->first_line < r.signals[i - 1].first_line)
                 abort();
+            /* an alternative reading only beside a signal of another layer on its line */
+            if (s->alternative) {
+                int beside = 0;
+                for (int j = 0; j < r.nsignals; j++)
+                    beside |= !r.signals[j].alternative && r.signals[j].first_line == s->first_line &&
+                              r.signals[j].layer != s->layer;
+                if (!beside || s->named)
+                    abort();
+            }
         }
         FILE *null = fopen("/dev/null", "w");
         if (null) {

@@ -930,6 +930,66 @@ static void test_container_prompt(void)
     }
 }
 
+/* A line with two common readings in two layers the text does not settle
+ * (the driver's libraries missing: the host's install, or a container
+ * started without them) gives the first as its signal and the other after
+ * every signal, marked; a text that shows the container gives that reading
+ * alone; an alternative never stands alone nor beside its own layer. */
+static void test_alternative_reading(void)
+{
+    const char *t = "NVRM: Xid (PCI:0000:01:00): 13, pid=1, Graphics Exception\n"
+                    "nvidia-smi: error while loading shared libraries: libnvidia-ml.so.1: cannot open shared object file\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK_I64(r.nsignals, 3);
+    if (r.nsignals == 3) {
+        CHECK_STR(r.signals[0].code, "xid.13");
+        CHECK_STR(r.signals[1].code, "loader.libnvml");
+        CHECK_I64(r.signals[1].alternative, 0);
+        CHECK_STR(r.signals[2].code, "system.container_maybe");
+        CHECK_I64(r.signals[2].alternative, 1);
+        CHECK_I64(r.signals[2].first_line, 2);
+        char buf[8192];
+        FILE *f = fmemopen(buf, sizeof buf, "w");
+        CHECK(f != NULL);
+        if (f) {
+            cp_explain_render_json(&r, f);
+            fclose(f);
+            CHECK(strstr(buf, "\"code\": \"system.container_maybe\"") != NULL);
+            CHECK(strstr(buf, "\"alternative\": true") != NULL);
+        }
+        f = fmemopen(buf, sizeof buf, "w");
+        if (f) {
+            cp_explain_render_text(&r, f, 0);
+            fclose(f);
+            CHECK(strstr(buf, "\nor, where the text does not say which") != NULL);
+        }
+    }
+    cp_explain_free(&r);
+    const char *shown = "$ docker run --rm -it pytorch/pytorch nvidia-smi\n"
+                        "nvidia-smi: error while loading shared libraries: libnvidia-ml.so.1: cannot open shared object file\n";
+    r = explain(shown, strlen(shown));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) CHECK_STR(r.signals[0].code, "system.container_no_driver");
+    cp_explain_free(&r);
+    /* the device plugin's own form is the system layer already: no second reading of the same layer */
+    const char *plugin = "Failed to start nvml with error:  could not load NVML library\n";
+    r = explain(plugin, strlen(plugin));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) {
+        CHECK_STR(r.signals[0].code, "system.device_plugin_nvml");
+        CHECK_I64(r.signals[0].alternative, 0);
+    }
+    cp_explain_free(&r);
+    const char *init = "RuntimeError: CUDA error: initialization error\n";
+    r = explain(init, strlen(init));
+    CHECK_I64(r.nsignals, 2);
+    if (r.nsignals == 2) {
+        CHECK_STR(r.signals[0].code, "cuda.init_error");
+        CHECK_STR(r.signals[1].code, "kernel.uvm_maybe");
+    }
+    cp_explain_free(&r);
+}
+
 /* A line that only says a server's worker died ranks after the worker's own
  * error, wherever that is in the log; alone it still gives a reading. */
 static void test_worker_died_order(void)
@@ -1027,6 +1087,7 @@ int main(void)
     RUN(test_notice_order);
     RUN(test_container_prompt);
     RUN(test_worker_died_order);
+    RUN(test_alternative_reading);
     RUN(test_error_numbers);
     RUN(test_grouping);
     RUN(test_group_bound);

@@ -287,14 +287,16 @@ static int find_hits(const scanner *sc, const view *v, hit *hits)
 
 /* A hit inside a longer hit of another row is that row's detail, not a
  * signal of its own ("out of memory" inside "CUDA out of memory"), unless
- * that row needs a context (whether it counts is known at the text's end),
- * or the shorter one replaces the line's other signals. */
+ * that row needs a context or its absence (whether it counts is known at
+ * the text's end) or is only another reading, or the shorter one replaces
+ * the line's other signals. */
 static int shadowed(const phrase_index *ix, const hit *hits, int nh, int i)
 {
     if (ix->rows[hits[i].row].replaces_line) return 0;     /* it re-explains the line: see yields() */
     if (ix->rows[hits[i].row].marks) return 0;             /* a context, wherever it is written */
     for (int j = 0; j < nh; j++)
         if (j != i && hits[j].row != hits[i].row && !ix->rows[hits[j].row].context &&
+            !ix->rows[hits[j].row].context_absent && !ix->rows[hits[j].row].alternative &&
             hits[j].start <= hits[i].start &&
             hits[j].end >= hits[i].end && hits[j].end - hits[j].start > hits[i].end - hits[i].start)
             return 1;
@@ -461,6 +463,7 @@ static void record(scanner *sc, const view *v, const hit *h)
     s->error_number = row->cu_code ? row->cu_code : row->nvml_code ? row->nvml_code : row->rt_code ? row->rt_code : -1;
     s->notice = row->notice;
     s->named = row->last_resort;
+    s->alternative = row->alternative;
     s->error_enum = row->cu_code ? "CUresult" : row->nvml_code ? "nvmlReturn_t" : row->rt_code ? "cudaError_t" : NULL;
     evidence(v, h, s->evidence, sizeof s->evidence);
     cp_explain_extract(row->extract, v->orig, v->low, v->n, h->start, s);
@@ -819,21 +822,28 @@ static void scan_text(scanner *sc, const char *t, size_t len)
     flush(sc, 1);
 }
 
+/* Where a signal ranks: the faults, then the notices, then the alternative
+ * readings. */
+static int rank_of(const cp_explain_signal *s)
+{
+    return s->alternative ? 2 : s->notice ? 1 : 0;
+}
+
 /* A notice must not outrank the fault it reports: move the notices (XID
  * 154, a remap recorded, the module's load line) after the other signals,
- * each part keeping its order of first lines.  Returns -1 when out of
- * memory. */
+ * and the alternative readings after them, each part keeping its order of
+ * first lines.  Returns -1 when out of memory. */
 static int notices_last(cp_explain_result *out)
 {
-    int nn = 0;
-    for (int i = 0; i < out->nsignals; i++) nn += out->signals[i].notice != 0;
-    if (nn == 0 || nn == out->nsignals) return 0;
+    int moved = 0;
+    for (int i = 0; i < out->nsignals; i++) moved += rank_of(&out->signals[i]) != 0;
+    if (moved == 0) return 0;
     cp_explain_signal *t = cp_malloc((size_t)out->nsignals * sizeof *t);
     if (!t) return -1;
     int k = 0;
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 3; pass++)
         for (int i = 0; i < out->nsignals; i++)
-            if ((out->signals[i].notice != 0) == pass) t[k++] = out->signals[i];
+            if (rank_of(&out->signals[i]) == pass) t[k++] = out->signals[i];
     memcpy(out->signals, t, (size_t)out->nsignals * sizeof *t);
     free(t);
     return 0;
@@ -841,15 +851,38 @@ static int notices_last(cp_explain_result *out)
 
 /* Is signal i dropped for signal j, first found on the same line: a
  * replacing row drops the higher layers' signals there, and a fallback row
- * yields to any other row there (a replacing one: to its layer or a lower). */
+ * yields to any other row there (a replacing one: to its layer or a lower);
+ * never to an alternative reading, which only stands beside another. */
 static int yields(const scanner *sc, int i, int j)
 {
     const cp_explain_signal *a = &sc->out->signals[i], *b = &sc->out->signals[j];
     const cp_signal *ra = &sc->ix->rows[sc->meta[i].row], *rb = &sc->ix->rows[sc->meta[j].row];
-    if (i == j || a->first_line != b->first_line || ra == rb) return 0;
+    if (i == j || a->first_line != b->first_line || ra == rb || rb->alternative) return 0;
     if (rb->replaces_line && !ra->replaces_line && a->layer > b->layer) return 1;
     if (!ra->fallback || rb->fallback) return 0;
     return !ra->replaces_line || b->layer <= a->layer;
+}
+
+/* An alternative reading stands only beside the signal of another row, of
+ * another layer, first found on its line, that says something is wrong
+ * (not an alternative, not informational): drop the others, in place, the
+ * order kept. */
+static void alternative_filter(scanner *sc)
+{
+    cp_explain_result *out = sc->out;
+    const cp_signal *rows = sc->ix->rows;
+    int k = 0;
+    for (int i = 0; i < out->nsignals; i++) {
+        int beside = !out->signals[i].alternative;
+        for (int j = 0; j < out->nsignals && !beside; j++)
+            beside = !out->signals[j].alternative && !rows[sc->meta[j].row].informational &&
+                     out->signals[j].first_line == out->signals[i].first_line &&
+                     out->signals[j].layer != out->signals[i].layer;
+        if (!beside) continue;
+        out->signals[k] = out->signals[i];
+        sc->meta[k++] = sc->meta[i];
+    }
+    out->nsignals = k;
 }
 
 /* Components named on failing lines (last_resort rows) count only where
@@ -878,7 +911,8 @@ static void last_resort_filter(scanner *sc)
 }
 
 /* The text is read: drop the signals whose row needs a context the text
- * never showed, the informational ones where nothing else is left, the
+ * never showed (or one it showed: .context_absent), the informational ones
+ * where nothing else is left, the
  * named components where anything else is (last_resort_filter), then the
  * ones another signal of their line speaks for (yields).  In place, the
  * order kept. */
@@ -889,14 +923,17 @@ static void context_filter(scanner *sc)
     int k = 0, any = 0, fault = 0;
     for (int i = 0; i < out->nsignals; i++) {
         const cp_signal *row = &rows[sc->meta[i].row];
-        if ((row->context & sc->contexts) != row->context) continue;
+        if ((row->context & sc->contexts) != row->context || (row->context_absent & sc->contexts)) continue;
         any |= row->replaces_line | row->fallback;
         out->signals[k] = out->signals[i];
         sc->meta[k++] = sc->meta[i];
     }
     out->nsignals = k;
     last_resort_filter(sc);
-    for (int i = 0; i < out->nsignals; i++) fault |= !rows[sc->meta[i].row].informational;
+    for (int i = 0; i < out->nsignals; i++) {
+        const cp_signal *row = &rows[sc->meta[i].row];
+        fault |= !row->informational && !row->alternative;
+    }
     if (!fault) out->nsignals = 0;              /* informational lines alone: nothing is wrong */
     if (!any) return;
     /* mark first, then drop: whether a signal yields must not hang on the order of the drops */
@@ -912,6 +949,13 @@ static void context_filter(scanner *sc)
     }
     out->nsignals = k;
     free(drop);
+}
+
+/* The filters in their order; see context_filter. */
+static void settle(scanner *sc)
+{
+    context_filter(sc);
+    if (!sc->oom) alternative_filter(sc);
 }
 
 /* Scan a text for every known signal; see explain.h. */
@@ -931,7 +975,7 @@ int cp_explain_text(const char *text, size_t len, cp_explain_result *out)
     if (text) {
         scan_text(sc, text, len);
         out->lines = len ? sc->line - (text[len - 1] == '\n') : 0;
-        if (!sc->oom) context_filter(sc);
+        if (!sc->oom) settle(sc);
         if (sc->oom || notices_last(out) != 0) rc = -1;
     }
     free(sc->meta);

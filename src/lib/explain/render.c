@@ -81,6 +81,8 @@ void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
         fprintf(out, "%d known signal%s in the text\n", r->nsignals, r->nsignals == 1 ? "" : "s");
     for (int i = 0; i < r->nsignals; i++) {
         const cp_explain_signal *s = &r->signals[i];
+        if (s->alternative && (i == 0 || !r->signals[i - 1].alternative))
+            fputs("\nor, where the text does not say which (the other common reading of a line above):\n", out);
         fprintf(out, "\n%s[%s]%s %s", y, cp_layer_name(s->layer), z, b);
         cp_text_put_line(out, s->code);
         fprintf(out, "%s  (line %ld", z, s->first_line);
@@ -156,6 +158,7 @@ void cp_explain_render_json(const cp_explain_result *r, FILE *out)
         cp_json_str(out, s->evidence);
         fprintf(out, ", \"count\": %ld, \"first_line\": %ld", s->count, s->first_line);
         if (s->named) fputs(", \"named\": true", out);
+        if (s->alternative) fputs(", \"alternative\": true", out);
         json_values(s, out);
         json_here(&s->here, out);
         fputc('}', out);

@@ -63,6 +63,7 @@ typedef struct {
     unsigned marks;                             /* a context marker: its phrases set these CP_CONTEXT_
                                                    bits and give no signal of their own */
     unsigned context;                           /* counts only in a text with these CP_CONTEXT_ bits */
+    unsigned context_absent;                    /* counts only in a text without these CP_CONTEXT_ bits */
     int replaces_line;                          /* 1: the signals of higher layers first found on its
                                                    line are dropped (it says what they mean there) */
     int informational;                          /* 1: says nothing is wrong (the module's load line):
@@ -75,6 +76,11 @@ typedef struct {
                                                    (cp_failure_words) and the text has no other
                                                    signal; then only the lowest layer's of those most
                                                    closely confirmed (its own line first) are kept */
+    int alternative;                            /* 1: the other common reading, in another layer, of a
+                                                   line another row explains, where the text does not
+                                                   settle which (it does not show a container): kept
+                                                   only beside that row's signal on the same line, of
+                                                   another layer, and listed after every other signal */
 } cp_signal;
 
 /* The tables, each ending with a row whose id is NULL (signals_*.c). */

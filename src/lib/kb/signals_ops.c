@@ -22,6 +22,14 @@
 
 #define F_MODULE_LOG "the build log (DKMS make.log, the akmods .failed.log, /var/log/nvidia-installer.log) names the first error"
 
+/* The driver's user-space pieces reported missing: the host driver's install
+ * where the text shows no container, the container's start where it does. */
+#define DRIVER_LIBS_ABSENT "couldn't find libnvidia-ml.so", "couldn't find libnvidia-ml", \
+    "Found no NVIDIA driver on your system", "libcuda.so.1: cannot open shared object file", \
+    "libnvidia-ml.so.1: cannot open shared object file", "could not load NVML library", "NVIDIA driver on your system", \
+    "nvidia-smi: command not found", "nvidia-smi: not found", "Cannot load libnvcuvid", "Cannot load libnvidia-encode", \
+    "executable file `nvidia-smi` not found", "\"nvidia-smi\": executable file not found"
+
 const cp_signal cp_signals_ops[] = {
     /* --- the nvidia kernel module: building it --- */
     { .id = "kernel.module_build_failed", .layer = KE,
@@ -43,6 +51,7 @@ const cp_signal cp_signals_ops[] = {
                  "The kernel was built by:" /* the kernel's own Makefile, when the compilers differ */,
                  "the compiler differs from the one used to build the kernel", "as: unrecognized option",
                  "option '-ftrivial-auto-var-init", "option '-mharden-sls", "option '-fzero-call-used-regs",
+                 "gcc-version-check failed", "does not exactly match the current compiler" /* the 340 and older installers */,
                  "CC sanity check failed", "from CONFIG_CC_VERSION_TEXT in the kernel configuration" },
       .cause = "the nvidia module is built with another compiler (or assembler) than the one that built the "
                "running kernel: the kernel's build flags are unknown to it, or the driver's compiler check bails "
@@ -337,6 +346,16 @@ const cp_signal cp_signals_ops[] = {
       .fix = "use --writable-tmpfs, put /sbin first on PATH, drop --fakeroot or --nvccli, export "
              "NVIDIA_VISIBLE_DEVICES=all (or $CUDA_VISIBLE_DEVICES), and make ldconfig reachable",
       .check = "system.container" },
+    { .id = "kernel.uvm_maybe", .layer = KE, .alternative = 1,
+      .match = { "CUDA error: initialization error", "cudaErrorInitializationError", "cuInit: CUDA_ERROR_UNKNOWN",
+                 "CUDA unknown error - this may be due to an incorrectly set up environment",
+                 "failed to initialize CUDA: unknown error" },
+      .cause = "if nvidia-smi works but CUDA fails at its first call: the nvidia_uvm kernel module CUDA needs is "
+               "not loaded, or is in a bad state after suspend and resume or a driver upgrade without a reboot "
+               "(/dev/nvidia-uvm missing); on some GPUs the open kernel modules fail where the proprietary ones work",
+      .fix = "sudo modprobe nvidia_uvm (or rmmod and modprobe it with nothing using the GPU), check ls -l "
+             "/dev/nvidia-uvm*, reboot after a driver upgrade; nvidia-modprobe -u -c0 makes the node",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.uvm_not_loaded", .layer = KE,
       .match = { "Kernel module nvidia_uvm is not loaded" },
       .cause = "the host has no nvidia_uvm module loaded (CUDA needs it; an unprivileged container runtime cannot "
@@ -731,8 +750,10 @@ const cp_signal cp_signals_ops[] = {
              "SELinux/AppArmor denials (`ausearch -m avc`, dmesg)",
       .check = NULL },
     { .id = "kernel.driver_packages", .layer = KE,
-      .match = { "Depends: nvidia-", "nvidia-kernel-common", "nvidia-dkms-", "nvidia-driver-" },
-      .also = { "Depends:", "Unmet dependencies", "not going to be installed", "held broken packages", "conflicts with" },
+      .match = { "Depends: nvidia-", "nvidia-kernel-common", "nvidia-dkms-", "nvidia-driver-", "needed by kmod-nvidia",
+                 "needed by akmod-nvidia" },
+      .also = { "Depends:", "Unmet dependencies", "not going to be installed", "held broken packages", "conflicts with",
+                "nothing provides" },
       .cause = "the package manager cannot install the driver: its packages ask for each other at versions the "
                "configured repositories do not have together (NVIDIA's repository and the distribution's mixed, a "
                "half-done upgrade, a pinned or held package)",
@@ -826,11 +847,7 @@ const cp_signal cp_signals_ops[] = {
       .cause = "marks the text as from a Kubernetes pod (every pod runs in a container)", .fix = "-" },
     { .id = "system.container_no_driver", .layer = SY, .context = CP_CONTEXT_CONTAINER, .replaces_line = 1,
       .fallback = 1,
-      .match = { "couldn't find libnvidia-ml.so", "couldn't find libnvidia-ml", "Found no NVIDIA driver on your system",
-                 "libcuda.so.1: cannot open shared object file", "libnvidia-ml.so.1: cannot open shared object file",
-                 "could not load NVML library", "NVIDIA driver on your system", "nvidia-smi: command not found",
-                 "nvidia-smi: not found", "Cannot load libnvcuvid", "Cannot load libnvidia-encode",
-                 "executable file `nvidia-smi` not found", "\"nvidia-smi\": executable file not found" },
+      .match = { DRIVER_LIBS_ABSENT },
       .cause = "in a container the driver's user-space libraries (libcuda, libnvidia-ml) and device nodes come "
                "from the host, mounted by the NVIDIA container runtime: this container was started without it, "
                "without the compute and utility capabilities, or its loader cache does not list them",
@@ -840,6 +857,16 @@ const cp_signal cp_signals_ops[] = {
              "check with `docker run --rm --gpus all ubuntu nvidia-smi`; run ldconfig in the image if the "
              "libraries are there but not found",
       .check = NULL },
+    { .id = "system.container_maybe", .layer = SY, .alternative = 1, .context_absent = CP_CONTEXT_CONTAINER,
+      .match = { DRIVER_LIBS_ABSENT },
+      .cause = "if this ran in a container (the text does not show where): there the driver's libraries and "
+               "nvidia-smi come from the host, mounted by the NVIDIA container runtime, and this container was "
+               "started without it or without the capability they belong to (compute, utility; video for NVENC "
+               "and NVDEC)",
+      .fix = "start it with the GPUs (docker run --gpus all, compose's device reservations, the nvidia runtime "
+             "class, CDI) and the capabilities it needs (NVIDIA_DRIVER_CAPABILITIES=compute,utility,video or all); "
+             "`docker run --rm --gpus all ubuntu nvidia-smi` checks the set-up",
+      .check = "system.container" },
     { .id = "driver.package_conflict", .layer = DR,
       .match = { "trying to overwrite", "tentando sobrescrever", "intentando sobrescribir" },
       .also = { "nvidia" },

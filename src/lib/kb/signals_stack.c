@@ -214,7 +214,9 @@ const cp_signal cp_signals_stack[] = {
     { .id = "loader.libraries", .layer = LI,
       .match = { "libcublas.so", "libcublasLt.so", "libcufft.so", "libcurand.so", "libcusolver.so", "libcusparse.so",
                  "libcudnn.so", "libcudnn_", "libnccl.so", "libnvjpeg.so", "libnppc.so", "libnppig.so",
-                 "libcufile.so", "libcusparseLt.so", "cudnn64_", "cudnn_" /* Windows: cudnn64_8.dll, cudnn_cnn_infer64_8.dll */ },
+                 "libcufile.so", "libcusparseLt.so", "cudnn64_", "cudnn_" /* Windows: cudnn64_8.dll, cudnn_cnn_infer64_8.dll */,
+                 "libcudss.so", "libcutensor.so", "libcutensorMg.so", "libnppicc.so", "libnppial.so",
+                 "libnppidei.so", "libnpps.so" },
       /* a Windows DLL line may carry only the name ('Error loading "...\lib\cudnn_cnn_infer64_8.dll" or'),
        * so any .dll line counts, except TensorFlow's success message */
       .also = { LOADER_SAYS, ".dll" }, .unless = "Successfully opened",
