@@ -852,12 +852,13 @@ static int notices_last(cp_explain_result *out)
 /* Is signal i dropped for signal j, first found on the same line: a
  * replacing row drops the higher layers' signals there, and a fallback row
  * yields to any other row there (a replacing one: to its layer or a lower);
- * never to an alternative reading, which only stands beside another. */
+ * an alternative reading neither yields nor makes yield: it only stands
+ * beside another (alternative_filter). */
 static int yields(const scanner *sc, int i, int j)
 {
     const cp_explain_signal *a = &sc->out->signals[i], *b = &sc->out->signals[j];
     const cp_signal *ra = &sc->ix->rows[sc->meta[i].row], *rb = &sc->ix->rows[sc->meta[j].row];
-    if (i == j || a->first_line != b->first_line || ra == rb || rb->alternative) return 0;
+    if (i == j || a->first_line != b->first_line || ra == rb || ra->alternative || rb->alternative) return 0;
     if (rb->replaces_line && !ra->replaces_line && a->layer > b->layer) return 1;
     if (!ra->fallback || rb->fallback) return 0;
     return !ra->replaces_line || b->layer <= a->layer;

@@ -142,6 +142,15 @@ const cp_signal cp_signals_libs[] = {
       .fix = "log the failing call's sizes, leading dimensions and types (CUBLAS_LOGINFO_DBG=1 CUBLAS_LOGDEST_DBG=stderr) and fix the wrong one; "
              "in a framework keep only the cuBLAS its build expects on the library path (pip list | grep nvidia-cublas, LD_LIBRARY_PATH) and split very large batches",
       .check = "libraries.shadow" },
+    { .id = "cublas.other_library_maybe", .layer = LI, .alternative = 1,
+      .match = { "CUBLAS_STATUS_INVALID_VALUE when calling", "CUBLAS_STATUS_NOT_SUPPORTED when calling" },
+      .cause = "or, behind a framework, another cuBLAS than the one it was built with was loaded: a system CUDA "
+               "or an LD_LIBRARY_PATH entry before the framework's own nvidia-cublas wheel (its routines then "
+               "refuse arguments the framework's release takes)",
+      .fix = "see which libcublas the process loads (LD_DEBUG=libs, or /proc/PID/maps); unset LD_LIBRARY_PATH or "
+             "drop the system CUDA from it, and keep one cuBLAS (pip list | grep nvidia-cublas) matching the "
+             "framework's CUDA",
+      .check = "libraries.shadow" },
     { .id = "cublas.arch_mismatch", .layer = LI,
       .match = { "CUBLAS_STATUS_ARCH_MISMATCH", "requires an architectural feature absent from the device" },
       .cause = "the cuBLAS in use does not support this GPU's architecture (or the operation needs a newer GPU, e.g. a dtype)",

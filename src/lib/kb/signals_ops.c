@@ -867,6 +867,15 @@ const cp_signal cp_signals_ops[] = {
              "class, CDI) and the capabilities it needs (NVIDIA_DRIVER_CAPABILITIES=compute,utility,video or all); "
              "`docker run --rm --gpus all ubuntu nvidia-smi` checks the set-up",
       .check = "system.container" },
+    { .id = "driver.host_video_libs_maybe", .layer = DR, .alternative = 1, .context = CP_CONTEXT_CONTAINER,
+      .match = { "Cannot load libnvcuvid", "Cannot load libnvidia-encode", "libnvcuvid.so.1: cannot open shared object file",
+                 "libnvidia-encode.so.1: cannot open shared object file" },
+      .cause = "or the host's driver has no video libraries to give the container: the server and headless "
+               "driver packages (nvidia-headless-NNN-server, some cloud images) ship no libnvidia-encode or "
+               "libnvcuvid (libnvidia-decode)",
+      .fix = "on the host: ls /usr/lib/x86_64-linux-gnu/libnvidia-encode.so* libnvcuvid.so*; install "
+             "libnvidia-encode-NNN and libnvidia-decode-NNN of the driver's branch (or the full driver package)",
+      .check = "driver.libcuda" },
     { .id = "driver.package_conflict", .layer = DR,
       .match = { "trying to overwrite", "tentando sobrescrever", "intentando sobrescribir" },
       .also = { "nvidia" },
