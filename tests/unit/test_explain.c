@@ -990,6 +990,43 @@ static void test_alternative_reading(void)
     cp_explain_free(&r);
 }
 
+/* A build's architecture list read against the GPUs the text named before
+ * it: ggml's "CUDA : ARCHS = ..." that starts above a GPU's compute
+ * capability says no kernel of the build runs there; one that covers it,
+ * or a text that names no GPU first, says nothing. */
+static void test_archs_reading(void)
+{
+    CHECK_I64(cp_explain_line_cc("  device 0: tesla m60, compute capability 5.2, vmm: yes", 54), 52);
+    CHECK_I64(cp_explain_line_cc("compute capability 12.0", 23), 120);
+    CHECK_I64(cp_explain_line_cc("compute capability x", 20), -1);
+    CHECK_I64(cp_explain_line_cc("compute capability 5", 20), -1);
+    const char *l = "cuda : archs = 600,610,700 | f16 = 1";
+    size_t at = strlen("cuda : archs =");
+    CHECK_I64(cp_explain_archs_miss(l, strlen(l), at, 52), 1);
+    CHECK_I64(cp_explain_archs_miss(l, strlen(l), at, 60), 0);
+    CHECK_I64(cp_explain_archs_miss(l, strlen(l), at, 0), 0);
+    const char *cm = ": 75;80;86";
+    CHECK_I64(cp_explain_archs_miss(cm, strlen(cm), 0, 61), 1);
+    const char *sm = " sm_90a, sm_100f";
+    CHECK_I64(cp_explain_archs_miss(sm, strlen(sm), 0, 89), 1);
+    CHECK_I64(cp_explain_archs_miss(" = | f16", 8, 0, 52), 0);   /* no list: nothing read */
+    static const struct { const char *text; int signal; } cases[] = {
+        { "  Device 0: Tesla M60, compute capability 5.2, VMM: yes\n"
+          "system_info: CUDA : ARCHS = 600,610,700,750,800,860,890,900 | F16 = 1\n", 1 },
+        { "  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes\n"
+          "system_info: CUDA : ARCHS = 500,610,700,750,800,860,890 | F16 = 1\n", 0 },
+        { "system_info: CUDA : ARCHS = 600,610,700 | F16 = 1\n"
+          "  Device 0: Tesla M60, compute capability 5.2, VMM: yes\n", 0 },
+        { "system_info: CUDA : ARCHS = 600,610,700 | F16 = 1\n", 0 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cp_explain_result r = explain(cases[k].text, strlen(cases[k].text));
+        CHECK_I64(r.nsignals, cases[k].signal);
+        if (r.nsignals == 1) CHECK_STR(r.signals[0].code, "llamacpp.archs_leave_out_gpu");
+        cp_explain_free(&r);
+    }
+}
+
 /* A line that only says a server's worker died ranks after the worker's own
  * error, wherever that is in the log; alone it still gives a reading. */
 static void test_worker_died_order(void)
@@ -1088,6 +1125,7 @@ int main(void)
     RUN(test_container_prompt);
     RUN(test_worker_died_order);
     RUN(test_alternative_reading);
+    RUN(test_archs_reading);
     RUN(test_error_numbers);
     RUN(test_grouping);
     RUN(test_group_bound);

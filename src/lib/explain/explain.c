@@ -115,6 +115,7 @@ typedef struct {
     int oom;                   /* allocation failed */
     unsigned contexts;         /* CP_CONTEXT_ bits the text showed */
     long unconfirmed_line;     /* the last line with a named component not yet confirmed, 0 for none */
+    int lowest_cc;             /* the lowest compute capability a line named (major * 10 + minor), 0 none */
 } scanner;
 
 static unsigned hash4(const char *p)
@@ -469,16 +470,27 @@ static void record(scanner *sc, const view *v, const hit *h)
     cp_explain_extract(row->extract, v->orig, v->low, v->n, h->start, s);
 }
 
+/* Does hit h's row read what follows its phrase, and does that hold?  A
+ * "Key : Value" row needs its value; an architecture list, a GPU named
+ * before it that the list leaves out. */
+static int value_holds(const scanner *sc, const view *v, const hit *h)
+{
+    cp_value_cond cond = sc->ix->rows[h->row].value;
+    if (cond == CP_VALUE_ARCHS_MISS) return cp_explain_archs_miss(v->low, v->n, h->end, sc->lowest_cc);
+    return cp_explain_value_ok(cond, v->low, v->n, h->start, h->end);
+}
+
 static void scan_view(scanner *sc, const view *v)
 {
     hit hits[MAX_HITS];
+    int cc = cp_explain_line_cc(v->low, v->n);
+    if (cc > 0 && (!sc->lowest_cc || cc < sc->lowest_cc)) sc->lowest_cc = cc;
     int nh = find_hits(sc, v, hits);
     int done[MAX_HITS], ndone = 0;            /* rows recorded from this window */
     for (int i = 0; i < nh && !sc->oom; i++) {
         int dup = 0;
         for (int j = 0; j < ndone; j++) dup |= done[j] == hits[i].row;
-        if (dup || shadowed(sc->ix, hits, nh, i) || !line_allows(sc, v, hits[i].row) ||
-            !cp_explain_value_ok(sc->ix->rows[hits[i].row].value, v->low, v->n, hits[i].start, hits[i].end))
+        if (dup || shadowed(sc->ix, hits, nh, i) || !line_allows(sc, v, hits[i].row) || !value_holds(sc, v, &hits[i]))
             continue;
         record(sc, v, &hits[i]);
         done[ndone++] = hits[i].row;

@@ -26,6 +26,18 @@ void cp_explain_extract(cp_extract_kind kind, const char *orig, const char *low,
  * Pure. */
 int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t start, size_t end);
 
+/* The compute capability a lowercased line names ("compute capability 5.2",
+ * ggml's and many tools' words) as major * 10 + minor, or -1 for none.
+ * Pure. */
+int cp_explain_line_cc(const char *low, size_t n);
+
+/* CP_VALUE_ARCHS_MISS: does the list of architectures after low[end] ("=
+ * 600,610,700,750", "60;70", "sm_60, sm_70") start above `cc` (major * 10 +
+ * minor; -1 or 0: no GPU named, then 0)?  Its numbers are ggml's (600 for
+ * 6.0, 1200 for 12.0: 300 and up) or CMake's and sm_'s (60, 120); the list
+ * must hold one at least.  Pure. */
+int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc);
+
 #define CP_EXPLAIN_MAX_PATHS 8
 
 /* The files `explain --check` scans for GPU code: absolute paths in the

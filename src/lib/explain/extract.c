@@ -160,6 +160,7 @@ static int word_at(const char *low, size_t n, size_t i, const char *w)
 int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t start, size_t end)
 {
     if (cond == CP_VALUE_ANY) return 1;
+    if (cond == CP_VALUE_ARCHS_MISS) return 0;
     for (size_t i = 0; i < start; i++)           /* the key opens the line */
         if (low[i] != ' ' && low[i] != '>') return 0;
     size_t i = end;
@@ -179,9 +180,43 @@ int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t st
     case CP_VALUE_RECOVERY:
         return word_at(low, n, i, "yes") || word_at(low, n, i, "reset") || word_at(low, n, i, "reboot") ||
                word_at(low, n, i, "drain") || word_at(low, n, i, "gpu reset") || word_at(low, n, i, "node reboot");
+    case CP_VALUE_ARCHS_MISS: return 0;       /* needs the text's GPUs: cp_explain_archs_miss */
     case CP_VALUE_ANY: break;
     }
     return 1;
+}
+
+/* See explain_int.h. */
+int cp_explain_line_cc(const char *low, size_t n)
+{
+    static const char key[] = "compute capability ";
+    size_t i = after(low, n, 0, key);
+    if (i >= n || !digit(low[i])) return -1;
+    int major = 0;
+    for (; i < n && digit(low[i]) && major < 100; i++) major = major * 10 + (low[i] - '0');
+    if (i + 1 >= n || low[i] != '.' || !digit(low[i + 1]) || major >= 100) return -1;
+    return major * 10 + (low[i + 1] - '0');
+}
+
+/* See explain_int.h. */
+int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc)
+{
+    if (cc <= 0) return 0;
+    size_t i = end;
+    int lowest = -1, count = 0;
+    while (i < n && (low[i] == ' ' || low[i] == '=' || low[i] == ':')) i++;
+    for (; i < n && count < 64;) {
+        if (i + 3 <= n && memcmp(low + i, "sm_", 3) == 0) i += 3;
+        if (i >= n || !digit(low[i])) break;
+        int v = 0;
+        for (; i < n && digit(low[i]) && v < 100000; i++) v = v * 10 + (low[i] - '0');
+        if (i < n && low[i] >= 'a' && low[i] <= 'z') i++;     /* "90a", "100f" */
+        int arch = v >= 300 ? v / 10 : v;     /* ggml's 600 for 6.0 (300 up), CMake's and sm_'s 60 or 120 */
+        if (arch > 0 && (lowest < 0 || arch < lowest)) lowest = arch;
+        count++;
+        while (i < n && (low[i] == ',' || low[i] == ';' || low[i] == ' ')) i++;
+    }
+    return count > 0 && lowest > cc;
 }
 
 /* See explain_int.h. */

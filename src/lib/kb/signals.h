@@ -26,7 +26,11 @@ typedef enum {
     CP_VALUE_YES,             /* "Yes" */
     CP_VALUE_NONZERO,         /* a whole number above 0 */
     CP_VALUE_ACTIVE,          /* "Active" (a clock-event reason engaged) */
-    CP_VALUE_RECOVERY         /* "Yes", or a recovery action: "Reset", "Reboot", "Drain..." */
+    CP_VALUE_RECOVERY,        /* "Yes", or a recovery action: "Reset", "Reboot", "Drain..." */
+    CP_VALUE_ARCHS_MISS       /* not a "Key : Value" line: a build's list of CUDA architectures after
+                                 the phrase (ggml's "CUDA : ARCHS = 600,610,700") whose lowest is above
+                                 the compute capability of a GPU an earlier line named ("compute
+                                 capability 5.2"): no code of the build can run on that GPU */
 } cp_value_cond;
 
 /* What a text shows of where it ran, read from anywhere in it: a row that

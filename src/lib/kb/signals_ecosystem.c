@@ -505,6 +505,21 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "reload nvidia_uvm (sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm, with ollama stopped) or "
              "reboot; keep the module from being unloaded across suspend",
       .check = "kernel.nvidia_module" },
+    { .id = "llamacpp.archs_leave_out_gpu", .layer = FW, .value = CP_VALUE_ARCHS_MISS,
+      .match = { "CUDA : ARCHS =" },
+      .cause = "this llama.cpp (ggml) build's CUDA architectures all lie above the GPU's compute capability the "
+               "log names: none of its kernels can run on that GPU (the build left out its architecture), so it "
+               "fails or falls back to the CPU",
+      .fix = "rebuild with the GPU's architecture (cmake -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=52 for a Tesla "
+             "M60, or native), or use a release built for it",
+      .check = "framework.arch" },
+    { .id = "app.miner_dag_memory", .layer = AP,
+      .match = { "does not have enough free memory to hold the DAG", "not enough GPU memory to place DAG" },
+      .cause = "the mining DAG, which grows every epoch, no longer fits in the GPU's free memory (beside a second "
+               "algorithm's data or the display's)",
+      .fix = "mine an algorithm or coin whose DAG fits this GPU, drop the dual-mining second algorithm, or free the "
+             "GPU's memory (no display on it); an overclock or more swap does not help",
+      .check = "system.memory_headroom" },
     { .id = "llamacpp.arch_missing", .layer = FW,
       .match = { "has no device code compatible with CUDA arch",
                  "ggml was not compiled with support for this arch" },
