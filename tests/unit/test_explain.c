@@ -980,6 +980,15 @@ static void test_alternative_reading(void)
         CHECK_I64(r.signals[0].alternative, 0);
     }
     cp_explain_free(&r);
+    /* a line only an alternative and a named component read: the component, as before the alternative */
+    const char *nvml = "  Error: Could not load NVML library\n";
+    r = explain(nvml, strlen(nvml));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) {
+        CHECK_STR(r.signals[0].code, "named.driver");
+        CHECK_I64(r.signals[0].named, 1);
+    }
+    cp_explain_free(&r);
     const char *init = "RuntimeError: CUDA error: initialization error\n";
     r = explain(init, strlen(init));
     CHECK_I64(r.nsignals, 2);

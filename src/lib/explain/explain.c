@@ -878,8 +878,8 @@ static int yields(const scanner *sc, int i, int j)
 
 /* An alternative reading stands only beside the signal of another row, of
  * another layer, first found on its line, that says something is wrong
- * (not an alternative, not informational): drop the others, in place, the
- * order kept. */
+ * and is a known message (not an alternative, not informational, not a
+ * named component): drop the others, in place, the order kept. */
 static void alternative_filter(scanner *sc)
 {
     cp_explain_result *out = sc->out;
@@ -888,7 +888,7 @@ static void alternative_filter(scanner *sc)
     for (int i = 0; i < out->nsignals; i++) {
         int beside = !out->signals[i].alternative;
         for (int j = 0; j < out->nsignals && !beside; j++)
-            beside = !out->signals[j].alternative && !rows[sc->meta[j].row].informational &&
+            beside = !out->signals[j].alternative && !rows[sc->meta[j].row].informational && !out->signals[j].named &&
                      out->signals[j].first_line == out->signals[i].first_line &&
                      out->signals[j].layer != out->signals[i].layer;
         if (!beside) continue;
@@ -899,16 +899,18 @@ static void alternative_filter(scanner *sc)
 }
 
 /* Components named on failing lines (last_resort rows) count only where
- * nothing else was found, and then only those confirmed most closely (a
- * line of their own that says it failed before a line next to it), and of
- * those the lowest layer's: drop the rest, in place, the order kept. */
+ * nothing else was found (an alternative reading is nothing else: it only
+ * stands beside another row's signal), and then only those confirmed most
+ * closely (a line of their own that says it failed before a line next to
+ * it), and of those the lowest layer's: drop the rest, in place, the order
+ * kept. */
 static void last_resort_filter(scanner *sc)
 {
     cp_explain_result *out = sc->out;
     const cp_signal *rows = sc->ix->rows;
     int other = 0, best = 0, lowest = CP_LAYER_COUNT, k = 0;
     for (int i = 0; i < out->nsignals; i++)
-        if (!rows[sc->meta[i].row].last_resort) other = 1;
+        if (!rows[sc->meta[i].row].last_resort) other |= !rows[sc->meta[i].row].alternative;
         else if (sc->meta[i].confirmed > best) best = sc->meta[i].confirmed;
     for (int i = 0; i < out->nsignals; i++)
         if (rows[sc->meta[i].row].last_resort && sc->meta[i].confirmed == best && (int)out->signals[i].layer < lowest)
