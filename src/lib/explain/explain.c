@@ -927,10 +927,9 @@ static void last_resort_filter(scanner *sc)
 
 /* The text is read: drop the signals whose row needs a context the text
  * never showed (or one it showed: .context_absent), the informational ones
- * where nothing else is left, the
- * named components where anything else is (last_resort_filter), then the
- * ones another signal of their line speaks for (yields).  In place, the
- * order kept. */
+ * where nothing else is left, the named components where anything else is
+ * (last_resort_filter), then the ones another signal of their line speaks
+ * for (yields).  In place, the order kept. */
 static void context_filter(scanner *sc)
 {
     cp_explain_result *out = sc->out;
