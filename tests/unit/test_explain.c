@@ -965,30 +965,26 @@ static void test_alternative_reading(void)
         }
     }
     cp_explain_free(&r);
-    const char *shown = "$ docker run --rm -it pytorch/pytorch nvidia-smi\n"
-                        "nvidia-smi: error while loading shared libraries: libnvidia-ml.so.1: cannot open shared object file\n";
-    r = explain(shown, strlen(shown));
-    CHECK_I64(r.nsignals, 1);
-    if (r.nsignals == 1) CHECK_STR(r.signals[0].code, "system.container_no_driver");
-    cp_explain_free(&r);
-    /* the device plugin's own form is the system layer already: no second reading of the same layer */
-    const char *plugin = "Failed to start nvml with error:  could not load NVML library\n";
-    r = explain(plugin, strlen(plugin));
-    CHECK_I64(r.nsignals, 1);
-    if (r.nsignals == 1) {
-        CHECK_STR(r.signals[0].code, "system.device_plugin_nvml");
-        CHECK_I64(r.signals[0].alternative, 0);
+    /* one reading only: the text shows the container; the device plugin's own form is the system
+     * layer already (no second reading of the same layer); a line only an alternative and a named
+     * component read gives the component, as before the alternative */
+    static const struct { const char *text, *code; int named; } single[] = {
+        { "$ docker run --rm -it pytorch/pytorch nvidia-smi\n"
+          "nvidia-smi: error while loading shared libraries: libnvidia-ml.so.1: cannot open shared object file\n",
+          "system.container_no_driver", 0 },
+        { "Failed to start nvml with error:  could not load NVML library\n", "system.device_plugin_nvml", 0 },
+        { "  Error: Could not load NVML library\n", "named.driver", 1 },
+    };
+    for (size_t k = 0; k < sizeof single / sizeof single[0]; k++) {
+        r = explain(single[k].text, strlen(single[k].text));
+        CHECK_I64(r.nsignals, 1);
+        if (r.nsignals == 1) {
+            CHECK_STR(r.signals[0].code, single[k].code);
+            CHECK_I64(r.signals[0].alternative, 0);
+            CHECK_I64(r.signals[0].named, single[k].named);
+        }
+        cp_explain_free(&r);
     }
-    cp_explain_free(&r);
-    /* a line only an alternative and a named component read: the component, as before the alternative */
-    const char *nvml = "  Error: Could not load NVML library\n";
-    r = explain(nvml, strlen(nvml));
-    CHECK_I64(r.nsignals, 1);
-    if (r.nsignals == 1) {
-        CHECK_STR(r.signals[0].code, "named.driver");
-        CHECK_I64(r.signals[0].named, 1);
-    }
-    cp_explain_free(&r);
     const char *init = "RuntimeError: CUDA error: initialization error\n";
     r = explain(init, strlen(init));
     CHECK_I64(r.nsignals, 2);

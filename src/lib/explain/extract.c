@@ -160,7 +160,6 @@ static int word_at(const char *low, size_t n, size_t i, const char *w)
 int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t start, size_t end)
 {
     if (cond == CP_VALUE_ANY) return 1;
-    if (cond == CP_VALUE_ARCHS_MISS) return 0;
     for (size_t i = 0; i < start; i++)           /* the key opens the line */
         if (low[i] != ' ' && low[i] != '>') return 0;
     size_t i = end;
