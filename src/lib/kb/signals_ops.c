@@ -28,7 +28,8 @@
     "Found no NVIDIA driver on your system", "libcuda.so.1: cannot open shared object file", \
     "libnvidia-ml.so.1: cannot open shared object file", "could not load NVML library", "NVIDIA driver on your system", \
     "nvidia-smi: command not found", "nvidia-smi: not found", "Cannot load libnvcuvid", "Cannot load libnvidia-encode", \
-    "executable file `nvidia-smi` not found", "\"nvidia-smi\": executable file not found"
+    "executable file `nvidia-smi` not found", "\"nvidia-smi\": executable file not found", \
+    "Cannot load libcuda.so", "Could not dynamically load CUDA" /* ffmpeg */, "No GPU to monitor" /* nvtop */
 
 const cp_signal cp_signals_ops[] = {
     /* --- the nvidia kernel module: building it --- */
@@ -866,6 +867,16 @@ const cp_signal cp_signals_ops[] = {
       .fix = "start it with the GPUs (docker run --gpus all, compose's device reservations, the nvidia runtime "
              "class, CDI) and the capabilities it needs (NVIDIA_DRIVER_CAPABILITIES=compute,utility,video or all); "
              "`docker run --rm --gpus all ubuntu nvidia-smi` checks the set-up",
+      .check = "system.container" },
+    { .id = "system.no_driver_given_maybe", .layer = SY, .alternative = 1,
+      .match = { "CUDA driver version is insufficient for CUDA runtime version", "cudaErrorInsufficientDriver" },
+      .cause = "or no driver was reachable at all: the CUDA runtime reports a libcuda.so.1 it cannot load as a "
+               "driver too old (error 35), as in a container started without the NVIDIA runtime or its GPUs "
+               "(plain `docker run`, a template whose NVIDIA variables are unset or mistyped)",
+      .fix = "where nvidia-smi in the same place fails or is missing, give it the GPUs (docker run --gpus all or "
+             "--runtime=nvidia with NVIDIA_VISIBLE_DEVICES=all and NVIDIA_DRIVER_CAPABILITIES=compute,utility, "
+             "compose's device reservations, the nvidia runtime class); where it works, compare its CUDA "
+             "Version with the runtime's",
       .check = "system.container" },
     { .id = "driver.host_video_libs_maybe", .layer = DR, .alternative = 1, .context = CP_CONTEXT_CONTAINER,
       .match = { "Cannot load libnvcuvid", "Cannot load libnvidia-encode", "libnvcuvid.so.1: cannot open shared object file",

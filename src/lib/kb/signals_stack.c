@@ -26,6 +26,15 @@ const cp_signal cp_signals_stack[] = {
     { .id = "kernel.xid", .layer = HW, .match = { "NVRM: Xid" },
       .cause = "the kernel driver reported an XID error", .fix = "see the XID table",
       .check = "hardware.xid", .extract = CP_EXTRACT_XID },
+    { .id = "driver.xid_fault_maybe", .layer = DR, .alternative = 1, .match = { "NVRM: Xid" },
+      .also = { "): 31,", "): 32," },
+      .cause = "or a driver bug: XID 31 (a page fault) and 32 (a corrupted push buffer) also come from the driver "
+               "itself, most often where the faulting engine is one the program does not drive (GRAPHICS under "
+               "a game, a compositor or Xorg) or where many programs fault alike after a driver update",
+      .fix = "where the program is yours, run it under compute-sanitizer first; where the faults follow a driver "
+             "update or come from a game or the desktop, try the next (or the previous) driver release and "
+             "report it to NVIDIA with nvidia-bug-report.sh",
+      .check = "driver.xid" },
     { .id = "hardware.fallen_off_bus", .layer = HW,
       .match = { "fallen off the bus", "GPU is lost", "NVML_ERROR_GPU_IS_LOST", "ERROR_GPU_IS_LOST" /* go-nvml */,
                  "NVMLError_GpuIsLost" },
@@ -96,6 +105,14 @@ const cp_signal cp_signals_stack[] = {
       .fix = "install the driver's utilities (nvidia-utils-NNN on Debian/Ubuntu, the whole .run driver, "
              "nvidia-driver-cuda on RPM distributions) of the same version as the loaded module; in a container, "
              "start it with the GPUs and the utility capability",
+      .check = "driver.nvml" },
+    { .id = "driver.monitor_no_gpu", .layer = DR, .match = { "No GPU to monitor" },
+      .cause = "nvtop found no GPU it can read: for NVIDIA GPUs it loads libnvidia-ml.so.1 at run time, and that "
+               "library was not found by the loader or NVML did not start (no driver, a driver without its "
+               "utilities, a loader cache that does not list the driver's directory)",
+      .fix = "run nvidia-smi in the same environment: if it fails, fix the driver it names; if it works, make "
+             "nvtop's loader find libnvidia-ml.so.1 (ldconfig -p | grep nvidia-ml; a nix or conda environment "
+             "has its own loader and cache)",
       .check = "driver.nvml" },
     { .id = "system.windows_pagefile", .layer = SY, .match = { "The paging file is too small for this operation" },
       .context = CP_CONTEXT_GPU,
