@@ -1035,6 +1035,49 @@ static void test_archs_reading(void)
     }
 }
 
+/* PyTorch's out-of-memory sizes read as a whole: where the GPU's total less
+ * its free memory less this process's own leaves over half the GPU to
+ * others, the line is the system's (other processes hold the GPU), not the
+ * workload's; each format's own figure for this process counts, and a line
+ * without one, or with figures that do not add up, reads as before. */
+static void test_oom_others(void)
+{
+    static const struct { const char *line; int others; } cases[] = {
+        { "cuda out of memory. tried to allocate 20.00 mib (gpu 0; 23.65 gib total capacity; 1.20 gib already "
+          "allocated; 15.06 mib free; 1.50 gib reserved in total by pytorch)", 1 },
+        { "cuda out of memory. tried to allocate 130.00 mib (gpu 1; 7.80 gib total capacity; 5.91 gib already "
+          "allocated; 33.56 mib free; 6.09 gib reserved in total by pytorch)", 0 },
+        { "cuda out of memory. tried to allocate 20.00 mib. gpu 0 has a total capacity of 23.65 gib of which "
+          "15.06 mib is free. process 1234 has 22.1 gib memory in use. including non-pytorch memory, this "
+          "process has 1.5 gib memory in use.", 1 },
+        { "cuda out of memory. tried to allocate 20.00 mib. gpu 0 has a total capacity of 79.15 gib of which "
+          "12.44 mib is free. process 3397914 has 79.13 gib memory in use. of the allocated memory 78.47 gib "
+          "is allocated by pytorch, and 107.07 mib is reserved by pytorch but unallocated.", 0 },
+        { "cuda out of memory. tried to allocate 20.00 mib. gpu 0 has a total capacity of 79.15 gib of which "
+          "12.44 mib is free. of the allocated memory 8.47 gib is allocated by pytorch, and 107.07 mib is "
+          "reserved by pytorch but unallocated.", 1 },
+        { "cuda out of memory. tried to allocate 20.00 mib (gpu 0; 23.65 gib total capacity; 15.06 mib free)", 0 },
+        { "cuda out of memory. tried to allocate 20.00 mib (gpu 0; 2.00 gib total capacity; 9.00 gib free; "
+          "0 bytes reserved in total by pytorch)", 0 },
+        { "cuda out of memory. tried to allocate 20.00 mib", 0 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        if (cp_explain_oom_others(cases[k].line, strlen(cases[k].line)) != cases[k].others)
+            fprintf(stderr, "  oom case %zu\n", k);
+        CHECK_I64(cp_explain_oom_others(cases[k].line, strlen(cases[k].line)), cases[k].others);
+    }
+    const char *t = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 23.65 GiB total "
+                    "capacity; 1.20 GiB already allocated; 15.06 MiB free; 1.50 GiB reserved in total by PyTorch)\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK_I64(r.nsignals, 1);                   /* the workload's reading of the line is dropped */
+    if (r.nsignals == 1) {
+        CHECK_STR(r.signals[0].code, "system.oom_other_processes");
+        CHECK_I64(r.signals[0].layer, CP_LAYER_SYSTEM);
+        CHECK_I64(r.signals[0].free_bytes, 15791555);
+    }
+    cp_explain_free(&r);
+}
+
 /* A line that only says a server's worker died ranks after the worker's own
  * error, wherever that is in the log; alone it still gives a reading. */
 static void test_worker_died_order(void)
@@ -1134,6 +1177,7 @@ int main(void)
     RUN(test_worker_died_order);
     RUN(test_alternative_reading);
     RUN(test_archs_reading);
+    RUN(test_oom_others);
     RUN(test_error_numbers);
     RUN(test_grouping);
     RUN(test_group_bound);

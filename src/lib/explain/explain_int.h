@@ -38,6 +38,15 @@ int cp_explain_line_cc(const char *low, size_t n);
  * must hold one at least.  Pure. */
 int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc);
 
+/* CP_VALUE_OOM_OTHERS: do PyTorch's out-of-memory sizes on one lowercased
+ * line show other processes holding over half the GPU?  They are the GPU's
+ * total and free memory and what this process holds: "this process has X
+ * memory in use" (PyTorch 2.1 and later), else PyTorch's own reserve ("X
+ * reserved in total by PyTorch"; "X is allocated by PyTorch, and Y is
+ * reserved by PyTorch but unallocated").  A line lacking any of them holds
+ * nothing.  Pure. */
+int cp_explain_oom_others(const char *low, size_t n);
+
 #define CP_EXPLAIN_MAX_PATHS 8
 
 /* The files `explain --check` scans for GPU code: absolute paths in the

@@ -180,6 +180,7 @@ int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t st
         return word_at(low, n, i, "yes") || word_at(low, n, i, "reset") || word_at(low, n, i, "reboot") ||
                word_at(low, n, i, "drain") || word_at(low, n, i, "gpu reset") || word_at(low, n, i, "node reboot");
     case CP_VALUE_ARCHS_MISS: return 0;       /* needs the text's GPUs: cp_explain_archs_miss */
+    case CP_VALUE_OOM_OTHERS: return 0;       /* the whole line's sizes: cp_explain_oom_others */
     case CP_VALUE_ANY: break;
     }
     return 1;
@@ -216,6 +217,29 @@ int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc)
         while (i < n && (low[i] == ',' || low[i] == ';' || low[i] == ' ')) i++;
     }
     return count > 0 && lowest > cc;
+}
+
+/* See explain_int.h. */
+int cp_explain_oom_others(const char *low, size_t n)
+{
+    cp_explain_signal s;
+    s.total_bytes = s.free_bytes = -1;
+    extract_oom(low, n, &s);
+    if (s.total_bytes <= 0 || s.free_bytes < 0 || s.free_bytes > s.total_bytes) return 0;
+    int64_t own = -1;
+    size_t i = after(low, n, 0, "this process has ");
+    if (i < n) own = size_at(low, n, i, NULL);
+    else if ((i = after(low, n, 0, " reserved in total by pytorch")) < n)
+        own = size_before(low, n, i - strlen(" reserved in total by pytorch"));
+    else if ((i = after(low, n, 0, "of the allocated memory ")) < n) {
+        own = size_at(low, n, i, NULL);
+        size_t r = after(low, n, i, " is reserved by pytorch but unallocated");
+        int64_t unalloc = r < n ? size_before(low, n, r - strlen(" is reserved by pytorch but unallocated")) : 0;
+        if (own >= 0 && unalloc > 0) own += unalloc;
+    }
+    if (own < 0) return 0;
+    int64_t others = s.total_bytes - s.free_bytes - own;
+    return others > s.total_bytes / 2;
 }
 
 /* See explain_int.h. */

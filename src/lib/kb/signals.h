@@ -27,10 +27,14 @@ typedef enum {
     CP_VALUE_NONZERO,         /* a whole number above 0 */
     CP_VALUE_ACTIVE,          /* "Active" (a clock-event reason engaged) */
     CP_VALUE_RECOVERY,        /* "Yes", or a recovery action: "Reset", "Reboot", "Drain..." */
-    CP_VALUE_ARCHS_MISS       /* not a "Key : Value" line: a build's list of CUDA architectures after
+    CP_VALUE_ARCHS_MISS,      /* not a "Key : Value" line: a build's list of CUDA architectures after
                                  the phrase (ggml's "CUDA : ARCHS = 600,610,700") whose lowest is above
                                  the compute capability of a GPU an earlier line named ("compute
                                  capability 5.2"): no code of the build can run on that GPU */
+    CP_VALUE_OOM_OTHERS       /* not a "Key : Value" line: PyTorch's out-of-memory sizes, read as a
+                                 whole: the GPU's total less its free memory less what this process
+                                 holds (its own use, or what PyTorch reserved) is over half the GPU,
+                                 so other processes hold most of it */
 } cp_value_cond;
 
 /* What a text shows of where it ran, read from anywhere in it: a row that
@@ -38,8 +42,11 @@ typedef enum {
 enum {
     CP_CONTEXT_CONTAINER = 1u << 0,    /* docker, compose, Kubernetes, podman, enroot... */
     CP_CONTEXT_GPU = 1u << 1,          /* NVIDIA, CUDA or a GPU named anywhere */
-    CP_CONTEXT_BLACKWELL = 1u << 2     /* a Blackwell GPU named (RTX 50, B200, sm_120): it needs the
+    CP_CONTEXT_BLACKWELL = 1u << 2,    /* a Blackwell GPU named (RTX 50, B200, sm_120): it needs the
                                           open kernel modules */
+    CP_CONTEXT_SERVING_KERNELS = 1u << 3   /* a serving framework or kernel package that brings its own
+                                              CUDA kernels (llama.cpp's ggml-cuda, vLLM, ollama, flash
+                                              attention): a kernel fault there is the framework's */
 };
 
 #define CP_SIGNAL_MAX_MATCH 24

@@ -59,6 +59,21 @@ const cp_signal cp_signals_cuda[] = {
       .match = { "unspecified launch failure", "cudaErrorLaunchFailure", "CUDA_ERROR_LAUNCH_FAILED" },
       .cause = "a kernel raised an exception on the device (bad pointer, shared-memory overrun, trap); the context is now unusable",
       .fix = F_STICKY, .check = "application.xid", .cu_code = 719 },
+    /* A kernel that faulted where the program's kernels are a serving framework's own: the user wrote
+     * none of them, so the fault is the framework's (a regression, a broken path for this GPU or split). */
+    { .id = "framework.kernel_fault", .layer = FW, .context = CP_CONTEXT_SERVING_KERNELS, .replaces_line = 1,
+      .match = { "an illegal memory access was encountered", "cudaErrorIllegalAddress", "CUDA_ERROR_ILLEGAL_ADDRESS",
+                 "unspecified launch failure", "cudaErrorLaunchFailure", "CUDA_ERROR_LAUNCH_FAILED",
+                 "misaligned address", "an illegal instruction was encountered" },
+      .cause = "a CUDA kernel of the serving framework itself faulted (llama.cpp's ggml-cuda, vLLM's or "
+               "ollama's kernels, a flash-attention kernel): the program runs the framework's kernels, not its "
+               "own, so this is most often a regression of that release or a broken path for this GPU, model "
+               "or split across GPUs",
+      .fix = "try the release before it (the project's tracker often names the commit) or the newest; turn off "
+             "the path it faulted in (llama.cpp: -fa off, no --tensor-split, GGML_CUDA_FORCE_CUBLAS=1; vLLM: "
+             "--enforce-eager) and report it with the build's version line; a fault that moves between runs "
+             "and programs points at the GPU instead",
+      .check = "framework.arch" },
     { .id = "cuda.device_assert", .layer = AP,
       .match = { "device-side assert triggered", "cudaErrorAssert", "CUDA_ERROR_ASSERT",
                  "] Assertion `" },

@@ -298,7 +298,8 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "lower --max-batch-prefill-tokens (and --max-total-tokens / --max-input-length), use a smaller or quantized model, or "
              "shard it over more GPUs (--num-shard)",
       .check = "system.memory_headroom" },
-    { .id = "ollama.no_gpu", .layer = SY, .match = { "no compatible GPUs were discovered", "gpu support may not be enabled", "No NVIDIA/AMD GPU detected" },
+    { .id = "ollama.no_gpu", .layer = SY, .match = { "no compatible GPUs were discovered", "gpu support may not be enabled", "No NVIDIA/AMD GPU detected",
+                                                     "No NVIDIA GPU detected. Ollama will run in CPU-only mode" /* install.sh */ },
       .cause = "ollama found no GPU it can use and runs on the CPU: in a container the GPU was not passed through (no --gpus / NVIDIA "
                "Container Toolkit, or Docker Desktop without WSL GPU support), or the driver is missing, or the GPU is older than "
                "ollama supports",

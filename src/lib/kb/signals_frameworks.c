@@ -13,12 +13,30 @@
 #define FW CP_LAYER_FRAMEWORK
 #define AP CP_LAYER_APPLICATION
 
+/* A framework's "no GPU" printed bare: the user's own check (torch.cuda.is_available(), TensorFlow's
+ * tutorial count), a trainer's start-up line (Lightning's "GPU available: False") or a launcher's test
+ * of torch.cuda.is_available(). */
+#define NO_GPU_SEEN "torch.cuda.is_available() False", "is_available() returns False", \
+    "is_available() returned False", "is_available() is False", "is_available() returning False", \
+    "is_available(): False", "CUDA available: False", "CUDA is available: False", "cuda_available: False", \
+    "GPU available: False", "GPU is NOT AVAILABLE", "Num GPUs Available: 0", "Num GPUs Available:  0", \
+    "Torch is not able to use GPU" /* stable-diffusion-webui's launcher */
+
 const cp_signal cp_signals_frameworks[] = {
     { .id = "torch.oom", .layer = AP,
       .match = { "CUDA out of memory. Tried to allocate", "torch.OutOfMemoryError", "torch.cuda.OutOfMemoryError" },
       .cause = "PyTorch could not allocate GPU memory: the model, batch or cached blocks need more than is free",
       .fix = "lower the batch size or sequence length, use mixed precision or gradient checkpointing; if much is reserved but unallocated, set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
       .check = "system.memory_headroom", .extract = CP_EXTRACT_OOM },
+    { .id = "system.oom_other_processes", .layer = SY, .value = CP_VALUE_OOM_OTHERS, .replaces_line = 1,
+      .match = { "CUDA out of memory. Tried to allocate" },
+      .cause = "the GPU is full, but not with this process's memory: its sizes leave over half the GPU held by "
+               "other processes (another job, a notebook kernel left running, a zombie after a crash, or this "
+               "job's other ranks all placed on the same GPU)",
+      .fix = "nvidia-smi (or nvidia-smi --query-compute-apps=pid,used_memory --format=csv) lists who holds it: "
+             "stop them, or give this job a free GPU (CUDA_VISIBLE_DEVICES); where they are this job's own ranks, "
+             "each must take its own GPU (torch.cuda.set_device(local_rank) before any CUDA work)",
+      .check = "system.memory_holders", .extract = CP_EXTRACT_OOM },
     { .id = "torch.alloc_conf", .layer = FW,
       .match = { "expandable_segments", "Unrecognized CachingAllocator option", "expandable_segment_ INTERNAL ASSERT" },
       .unless = "Tried to allocate",
@@ -92,11 +110,28 @@ const cp_signal cp_signals_frameworks[] = {
       .cause = "JAX found no accelerator: a CPU-only jaxlib, or no GPU visible to the process",
       .fix = "install jax[cuda12] and check that nvidia-smi sees the GPU from the same environment",
       .check = "framework.found" },
+    /* the framework's build is the usual reason, no working driver the other */
+    { .id = "framework.no_gpu_seen", .layer = FW,
+      .match = { NO_GPU_SEEN },
+      .cause = "the framework sees no GPU and says no more: most often its build has no CUDA (a CPU-only "
+               "PyTorch wheel, '+cpu'; TensorFlow 2.11 and later on native Windows, which has no GPU build; a "
+               "CPU jaxlib), or the CUDA libraries it loads at start are missing",
+      .fix = "ask the framework: python -c \"import torch; print(torch.__version__, torch.version.cuda)\" (None "
+             "or +cpu: install the CUDA wheel from pytorch.org's index); TensorFlow: pip install "
+             "tensorflow[and-cuda] on Linux, WSL2 on Windows; then nvidia-smi in the same environment",
+      .check = "framework.found" },
+    { .id = "driver.no_gpu_seen_maybe", .layer = DR, .alternative = 1,
+      .match = { NO_GPU_SEEN },
+      .cause = "or the framework's build has CUDA but no driver answered it: no NVIDIA driver here, one older than "
+               "the framework's CUDA, or (in a container) none passed in",
+      .fix = "run nvidia-smi in the same environment: fix what it says (install or upgrade the driver; docker run "
+             "--gpus all); its 'CUDA Version' must be at least the framework's (torch.version.cuda)",
+      .check = "driver.libcuda" },
     { .id = "tf.dlopen", .layer = LI, .match = { "Could not load dynamic library" },
       .cause = "TensorFlow could not load a CUDA library it needs; the GPU will not be used",
       .fix = "install the CUDA and cuDNN versions this TensorFlow release was built for (pip install tensorflow[and-cuda])",
       .check = "framework.libs", .extract = CP_EXTRACT_SONAME },
-    { .id = "tf.cannot_dlopen", .layer = FW, .match = { "Cannot dlopen some GPU libraries" },
+    { .id = "tf.cannot_dlopen", .layer = FW, .match = { "Cannot dlopen some GPU libraries", "Skipping registering GPU devices" },
       .cause = "TensorFlow is skipping the GPU because some CUDA libraries failed to load (the lines above name them)",
       .fix = "install the CUDA libraries named above for this TensorFlow release (pip install tensorflow[and-cuda])",
       .check = "framework.libs" },

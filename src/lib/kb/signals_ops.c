@@ -164,6 +164,10 @@ const cp_signal cp_signals_ops[] = {
                  "GB205", "GB206", "GB207", "NVIDIA B200", "NVIDIA B300", "NVIDIA GB200", "NVIDIA GB300", "NVIDIA GB10",
                  "sm_120", "sm_100", "10de:2b8", "10de:2c0", "10de:2c1", "10de:2c5", "10de:2d0", "10de:2d8" },
       .cause = "marks the text as one about a Blackwell GPU", .fix = "-" },
+    { .id = "context.serving_kernels", .layer = CP_LAYER_FRAMEWORK, .marks = CP_CONTEXT_SERVING_KERNELS,
+      .match = { "ggml-cuda", "ggml_cuda_", "ggml_backend_cuda", "llama-server", "llama_model_load", "llama.cpp",
+                 "ollama", "vllm", "sglang", "ctranslate2", "exllama", "tensorrt_llm", "flash_attn", "flashinfer" },
+      .cause = "marks the text as one whose CUDA kernels a serving framework or kernel package brings", .fix = "-" },
     { .id = "kernel.blackwell_module_flavour", .layer = KE, .context = CP_CONTEXT_BLACKWELL,
       .match = { "No devices were found", "No devices found", "Unable to determine the device handle for" },
       .cause = "a Blackwell GPU (GeForce RTX 50, RTX PRO Blackwell, B200) that the driver lists but does not "
