@@ -128,16 +128,33 @@ const cp_signal cp_signals_ops[] = {
              "ubuntu-drivers-common, then `sudo dpkg --configure -a`",
       .check = NULL },
 
+    /* --- the driver's installer: no driver of this package for this GPU --- */
+    { .id = "kernel.installer_gpu_unsupported", .layer = KE,
+      .match = { "Couldn't find a driver suitable for your graphics card", "could not find compatible graphics hardware",
+                 "graphics driver is not compatible with your device", "NVIDIA Installer cannot continue",
+                 "graphics driver is not compatible with this device" },
+      .cause = "the driver's installer found no GPU this package supports: the GPU is too old for this branch "
+               "(legacy GPUs need a legacy branch), newer than the package, a mobile or data-centre part for "
+               "which the package has no entry, or a card whose PCI ID is in no driver's list (engineering "
+               "samples, mining cards)",
+      .fix = "look the GPU up in the driver's supported-products list (lspci -nn | grep -i nvidia gives its "
+             "10de:ID) and install the branch that lists it: a legacy branch for old GPUs, a newer release for a "
+             "new one, the notebook or data-centre package for those parts",
+      .check = "kernel.gpu_bound" },
+
     /* --- the nvidia kernel module: loading it --- */
     { .id = "kernel.module_load_failed", .layer = KE,
       .match = { "Unable to load the kernel module", "Unable to load the 'nvidia" /* installer: 'nvidia-drm' kernel module */,
                  "Kernel module load error", "could not insert 'nvidia",
-                 "could not insert module", "failed to load GPU drivers" /* COS installer */, "nvidia: Unknown symbol" },
-      .also = { "nvidia", "kernel module" },
+                 "could not insert module", "failed to load GPU drivers" /* COS installer */, "nvidia: Unknown symbol",
+                 "Unknown symbol nvidia_" /* nvidia_peermem, nv_peer_mem */, "disagrees about version of symbol" },
+      .also = { "nvidia", "kernel module", "nv_peer_mem" },
       .unless = " key ",                      /* "Key was rejected", "Required key not": kernel.secure_boot */
       .cause = "the nvidia kernel module was built but the kernel refused to load it: Secure Boot refused an "
                "unsigned module, nouveau (or another driver) holds the GPU, the module was built against other "
-               "kernel sources (unknown symbols), or no GPU here is supported by this driver release",
+               "kernel sources (unknown symbols, symbols whose versions disagree: a module such as nv_peer_mem "
+               "built against another nvidia.ko or kernel than the one loaded), or no GPU here is supported by this "
+               "driver release",
       .fix = "read the 'Kernel module load error' and kernel messages (`sudo dmesg | grep -iE 'nvidia|nvrm'`): "
              "sign the module or disable Secure Boot, blacklist nouveau, rebuild for the running kernel, or install "
              "a driver branch that supports the GPU",
@@ -444,6 +461,19 @@ const cp_signal cp_signals_ops[] = {
              "obsolete nvidia-container-runtime-hook / nvidia-docker packages, run `sudo nvidia-ctk runtime "
              "configure` and restart the engine",
       .check = "system.container" },
+    { .id = "system.container_hook_failed", .layer = SY, .fallback = 1,
+      .match = { "error executing hook", "error running hook", "error running prestart hook",
+                 "error running createContainer hook" },
+      .also = { "nvidia" },
+      .cause = "the NVIDIA hook the engine runs as the container starts (nvidia-container-runtime-hook, or "
+               "nvidia-cdi-hook for a CDI device) exited with an error: a CDI spec gone stale after a driver or "
+               "image update (its files no longer exist), a driver it cannot reach or that hangs (a GPU without "
+               "persistence mode in a VM), or a rootless engine it cannot configure",
+      .fix = "run the hook's check on the host: `nvidia-container-cli -k -d /dev/tty info` (or `nvidia-ctk cdi list`); "
+             "regenerate the CDI spec after every driver update (`sudo nvidia-ctk cdi generate --output="
+             "/etc/cdi/nvidia.yaml`), update the NVIDIA Container Toolkit, and read the hook's own error in "
+             "the engine's log (journalctl, the hook's log file)",
+      .check = "system.container" },
     { .id = "system.container_cli_device", .layer = SY,
       .match = { "container-cli: device error", "container-cli.real: device error" },
       .cause = "the container asked for a GPU the host does not have: NVIDIA_VISIBLE_DEVICES (or --gpus "
@@ -706,7 +736,8 @@ const cp_signal cp_signals_ops[] = {
       .fix = "ask for at most the GPUs one node has (`kubectl describe node`: Allocatable), or split the job over "
              "several pods; check the scheduler's log line for the node's device count",
       .check = NULL },
-    { .id = "system.k8s_unschedulable", .fallback = 1, .layer = SY, .match = { "nodes are available:" },
+    { .id = "system.k8s_unschedulable", .fallback = 1, .layer = SY,
+      .match = { "nodes are available:", "FailedScheduling", "node(s) had untolerated taint" },
       .also = { "Insufficient", "didn't match", "untolerated taint", "had taint", "didn't have free" },
       .cause = "Kubernetes found no node for the pod: none advertises enough free units of the resource it asks "
                "for (nvidia.com/gpu, a MIG or shared-GPU resource, another device plugin's), or the pod's node "
@@ -832,6 +863,18 @@ const cp_signal cp_signals_ops[] = {
              "namespace (no-cgroups, user namespaces, enroot's config), a missing file means a partial driver "
              "install; `nvidia-container-cli -k -d /dev/tty info` on the host shows what it finds",
       .check = NULL },
+
+    { .id = "kernel.host_devnode_missing", .layer = KE,
+      .match = { "no such file or directory" },
+      .also = { "stat /dev/nvidia" /* the engine's lstat of a device it was given */ },
+      .cause = "the container engine was told to pass a GPU device node (/dev/nvidia0, /dev/nvidiactl, "
+               "/dev/nvidia-uvm) that the host does not have: no NVIDIA driver on the host, its module not "
+               "loaded, or nodes never made (nvidia-uvm's appear only once CUDA first runs or nvidia-modprobe "
+               "makes them)",
+      .fix = "on the host: nvidia-smi, then ls -l /dev/nvidia*; install the driver or load it (sudo modprobe nvidia "
+             "nvidia_uvm; nvidia-modprobe -u -c0 makes the uvm nodes); or pass the GPUs with --gpus all instead of "
+             "listing device nodes",
+      .check = "kernel.devnodes" },
 
     /* --- in a container: what the driver's absence means there --- */
     { .id = "context.container", .layer = SY, .marks = CP_CONTEXT_CONTAINER,
