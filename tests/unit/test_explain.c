@@ -1060,6 +1060,12 @@ static void test_oom_others(void)
         { "cuda out of memory. tried to allocate 20.00 mib (gpu 0; 2.00 gib total capacity; 9.00 gib free; "
           "0 bytes reserved in total by pytorch)", 0 },
         { "cuda out of memory. tried to allocate 20.00 mib", 0 },
+        { "cuda out of memory. tried to allocate 338.00 mib (gpu 0; 3.95 gib total capacity; 1.62 gib already "
+          "allocated; 23.00 mib free; 9.10 mib cached)", 1 },          /* PyTorch 1.0, the line's end */
+        { "cuda out of memory. tried to allocate 338.00 mib (gpu 0; 3.95 gib total capacity; 3.62 gib already "
+          "allocated; 23.00 mib free; 9.10 mib cached)", 0 },
+        { "cuda out of memory. tried to allocate 20.00 mib (gpu 0; 23.65 gib total capacity; 15.06 mib free; "
+          "1.50 gib reserved in total by pytorch", 1 },                /* cut at the line's end */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         if (cp_explain_oom_others(cases[k].line, strlen(cases[k].line)) != cases[k].others)

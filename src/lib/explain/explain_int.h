@@ -39,11 +39,14 @@ int cp_explain_line_cc(const char *low, size_t n);
 int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc);
 
 /* CP_VALUE_OOM_OTHERS: do PyTorch's out-of-memory sizes on one lowercased
- * line show other processes holding over half the GPU?  They are the GPU's
+ * line show other processes holding over half the GPU, and 1 GiB at least
+ * (this process's CUDA context, which PyTorch does not count, and a
+ * desktop's share can come near that on a small GPU)?  They are the GPU's
  * total and free memory and what this process holds: "this process has X
  * memory in use" (PyTorch 2.1 and later), else PyTorch's own reserve ("X
- * reserved in total by PyTorch"; "X is allocated by PyTorch, and Y is
- * reserved by PyTorch but unallocated").  A line lacking any of them holds
+ * reserved in total by PyTorch"; PyTorch 1.0's "A already allocated; ...
+ * C cached"; "X is allocated by PyTorch, and Y is reserved by PyTorch but
+ * unallocated").  A line lacking any of them holds
  * nothing.  Pure. */
 int cp_explain_oom_others(const char *low, size_t n);
 

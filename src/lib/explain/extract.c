@@ -219,6 +219,14 @@ int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc)
     return count > 0 && lowest > cc;
 }
 
+/* Offset of the first `needle` in low[0, n), or -1 when absent (unlike
+ * after(), whose n is also a needle that ends the line). */
+static long offset_of(const char *low, size_t n, const char *needle)
+{
+    const char *p = memmem(low, n, needle, strlen(needle));
+    return p ? (long)(p - low) : -1;
+}
+
 /* See explain_int.h. */
 int cp_explain_oom_others(const char *low, size_t n)
 {
@@ -227,19 +235,24 @@ int cp_explain_oom_others(const char *low, size_t n)
     extract_oom(low, n, &s);
     if (s.total_bytes <= 0 || s.free_bytes < 0 || s.free_bytes > s.total_bytes) return 0;
     int64_t own = -1;
+    long at, alloc;
     size_t i = after(low, n, 0, "this process has ");
     if (i < n) own = size_at(low, n, i, NULL);
-    else if ((i = after(low, n, 0, " reserved in total by pytorch")) < n)
-        own = size_before(low, n, i - strlen(" reserved in total by pytorch"));
-    else if ((i = after(low, n, 0, "of the allocated memory ")) < n) {
+    else if ((at = offset_of(low, n, " reserved in total by pytorch")) >= 0)
+        own = size_before(low, n, (size_t)at);
+    else if ((at = offset_of(low, n, " cached)")) >= 0 &&           /* PyTorch 1.0: "A already allocated; ...; C cached)" */
+             (alloc = offset_of(low, n, " already allocated")) >= 0) {
+        int64_t allocated = size_before(low, n, (size_t)alloc), cached = size_before(low, n, (size_t)at);
+        if (allocated >= 0 && cached >= 0) own = allocated + cached;
+    } else if ((i = after(low, n, 0, "of the allocated memory ")) < n) {
         own = size_at(low, n, i, NULL);
-        size_t r = after(low, n, i, " is reserved by pytorch but unallocated");
-        int64_t unalloc = r < n ? size_before(low, n, r - strlen(" is reserved by pytorch but unallocated")) : 0;
+        at = offset_of(low, n, " is reserved by pytorch but unallocated");
+        int64_t unalloc = at >= 0 ? size_before(low, n, (size_t)at) : 0;
         if (own >= 0 && unalloc > 0) own += unalloc;
     }
     if (own < 0) return 0;
-    int64_t others = s.total_bytes - s.free_bytes - own;
-    return others > s.total_bytes / 2;
+    int64_t others = s.total_bytes - s.free_bytes - own;   /* with this process's CUDA context: up to */
+    return others > s.total_bytes / 2 && others >= (int64_t)1 << 30;   /* ~1 GiB with a desktop's share */
 }
 
 /* See explain_int.h. */

@@ -33,8 +33,8 @@ typedef enum {
                                  capability 5.2"): no code of the build can run on that GPU */
     CP_VALUE_OOM_OTHERS       /* not a "Key : Value" line: PyTorch's out-of-memory sizes, read as a
                                  whole: the GPU's total less its free memory less what this process
-                                 holds (its own use, or what PyTorch reserved) is over half the GPU,
-                                 so other processes hold most of it */
+                                 holds (its own use, or what PyTorch reserved) is over half the GPU
+                                 and 1 GiB at least, so other processes hold most of it */
 } cp_value_cond;
 
 /* What a text shows of where it ran, read from anywhere in it: a row that

@@ -122,6 +122,15 @@ const cp_signal cp_signals_build[] = {
              "+cu12torch2.Xcxx11abiTRUE/FALSE; torch._C._GLIBCXX_USE_CXX11_ABI tells which), or rebuild it against the installed "
              "PyTorch (pip install --no-build-isolation --force-reinstall --no-cache-dir PACKAGE)",
       .check = "framework.found" },
+    { .id = "build.extension_abi_windows", .layer = FW, .match = { "DLL load failed while importing" },
+      .also = { "procedure could not be found", "找不到指定的程序", "プロシージャが見つかりません" },
+      .cause = "a compiled extension's DLL (exllamav2_ext, flash-attn, xFormers, a model's custom op) calls a "
+               "function the installed PyTorch or CUDA DLLs do not export: it was built for another PyTorch, "
+               "CUDA or Python than the ones installed",
+      .fix = "install the extension's wheel built for exactly this Python, PyTorch and CUDA (its name says them: "
+             "cp311, torch2.3.0, cu121), or the PyTorch it names; pip show torch and the wheel's name side by side "
+             "tell which differs",
+      .check = "framework.found" },
     /* a tool's own error form, whatever its sentence (fallbacks: a row that says more wins the line) */
     { .id = "build.nvcc_fatal", .layer = RT, .fallback = 1, .match = { "nvcc fatal" },
       .cause = "nvcc stopped before compiling: an option it does not take (an architecture this toolkit does not "

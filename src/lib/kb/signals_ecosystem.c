@@ -333,11 +333,18 @@ const cp_signal cp_signals_ecosystem[] = {
              "this TensorRT version, keep the TensorRT, CUDA and driver versions of one support matrix, and run "
              "it with the configuration it was built with",
       .check = NULL },
+    { .id = "trtllm.ranks_mismatch", .layer = AP, .match = { "mpiSize == tp * pp", "mpiSize == tp*pp" },
+      .cause = "the TensorRT-LLM engine was built for tensor parallel x pipeline parallel ranks that differ from "
+               "the number of MPI ranks the runner was started with",
+      .fix = "start it with as many ranks as the engine was built for (mpirun -n TP*PP python run.py ..., or "
+             "trtllm-serve with the same --tp_size and --pp_size), or rebuild the engine for the GPUs at hand",
+      .check = NULL },
     /* memory planning in general: a server or library saying the GPU's memory is short (a fallback) */
     { .id = "app.gpu_memory_short", .layer = AP, .fallback = 1,
       .match = { "insufficient GPU memory", "not enough GPU memory", "Not enough VRAM", "not enough video memory",
                  "exceeds the available GPU memory", "exceeds available GPU memory", "exceeds the GPU memory",
-                 "out of GPU memory", "GPU memory is insufficient", "out of GPU and shared host memory" },
+                 "out of GPU memory", "GPU memory is insufficient", "out of GPU and shared host memory",
+                 "unable to allocate enough memory to perform the requested operation" /* V-Ray GPU */ },
       .cause = "the program planned more GPU memory than the GPU has free: the model's weights, its KV cache or "
                "activations for the batch and context asked, on this GPU with what other processes hold",
       .fix = "give it less to hold: a smaller model or a quantised one, a shorter context or batch, fewer layers "
@@ -631,7 +638,9 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = "framework.arch" },
     { .id = "driver.optix", .layer = DR,
       .match = { "OptiX initialization failed with error code",
-                 "driver does not support ABI version" },
+                 "driver does not support ABI version", "OPTIX_ERROR_UNSUPPORTED_ABI_VERSION",
+                 "OPTIX_ERROR_LIBRARY_NOT_FOUND", "Error reading OptiX library" /* Accelerad */, "failed with code 7801",
+                 "failed with code 7804" },
       .cause = "OptiX could not start: the driver is older than the OptiX ABI the program was built with, or "
                "its OptiX libraries (libnvoptix, libnvidia-rtcore) are missing (containers and WSL that do not "
                "mount them)",

@@ -112,7 +112,7 @@ const cp_signal cp_signals_frameworks[] = {
       .check = "framework.found" },
     /* the framework's build is the usual reason, no working driver the other */
     { .id = "framework.no_gpu_seen", .layer = FW,
-      .match = { NO_GPU_SEEN },
+      .match = { NO_GPU_SEEN }, .unless = "deserialize object on a CUDA device",   /* torch.deserialize_no_gpu */
       .cause = "the framework sees no GPU and says no more: most often its build has no CUDA (a CPU-only "
                "PyTorch wheel, '+cpu'; TensorFlow 2.11 and later on native Windows, which has no GPU build; a "
                "CPU jaxlib), or the CUDA libraries it loads at start are missing",
@@ -127,6 +127,13 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "run nvidia-smi in the same environment: fix what it says (install or upgrade the driver; docker run "
              "--gpus all); its 'CUDA Version' must be at least the framework's (torch.version.cuda)",
       .check = "driver.libcuda" },
+    { .id = "torch.deserialize_no_gpu", .layer = AP, .match = { "Attempting to deserialize object on a CUDA device" },
+      .cause = "torch.load was given a checkpoint saved from GPU tensors where PyTorch sees no GPU: a CPU-only "
+               "machine or PyTorch build, or a process told to use a GPU it does not have",
+      .fix = "to load it on the CPU pass map_location=torch.device('cpu') (or map_location='cuda:0' for one GPU); "
+             "where a GPU should be seen, python -c \"import torch; print(torch.__version__, "
+             "torch.cuda.is_available())\" and nvidia-smi say which part is missing",
+      .check = "framework.found" },
     { .id = "tf.dlopen", .layer = LI, .match = { "Could not load dynamic library" },
       .cause = "TensorFlow could not load a CUDA library it needs; the GPU will not be used",
       .fix = "install the CUDA and cuDNN versions this TensorFlow release was built for (pip install tensorflow[and-cuda])",

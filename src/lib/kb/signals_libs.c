@@ -420,7 +420,22 @@ const cp_signal cp_signals_libs[] = {
       .fix = "lower the batch size, free cached memory or stop other processes on the GPU (nvidia-smi); in TensorFlow let GPU memory grow "
              "(TF_FORCE_GPU_ALLOW_GROWTH=true) so cuDNN finds room; for host memory free RAM or raise the process's memory limit",
       .check = "system.memory_headroom" },
-    { .id = "cudnn.failed", .layer = LI,
+    { .id = "xla.cudnn_libraries_mismatch", .layer = LI, .match = { "error before creating cudnn handle" },
+      .cause = "XLA (JAX, TensorFlow) failed before it could create its cuDNN handle: the CUDA or cuDNN "
+               "libraries it loaded lack functions it calls ('symbol not found'), so they are of another CUDA or "
+               "cuDNN release than the one it was built for",
+      .fix = "install the CUDA libraries of its build (pip install -U \"jax[cuda12]\" or tensorflow[and-cuda]) and "
+             "drop other CUDA and cuDNN directories from LD_LIBRARY_PATH, so the wheels' own libraries load",
+      .check = "framework.libs" },
+    { .id = "tf.cudnn_handle", .layer = AP, .match = { "Could not create cudnn handle" },
+      .cause = "TensorFlow could not create its cuDNN handle: almost always GPU memory, since TensorFlow maps "
+               "nearly all of it at start and cuDNN's workspace no longer fits (or another process holds it); a "
+               "cuDNN that does not match TensorFlow's build fails here too",
+      .fix = "let TensorFlow grow its memory (tf.config.experimental.set_memory_growth(gpu, True) for each GPU, "
+             "or TF_FORCE_GPU_ALLOW_GROWTH=true), stop other processes on the GPU (nvidia-smi); where it "
+             "persists, install the cuDNN this TensorFlow release was built with",
+      .check = "system.memory_headroom" },
+    { .id = "cudnn.failed", .layer = LI, .unless = "Could not create cudnn handle",
       .match = { "CUDNN_STATUS_EXECUTION_FAILED", "CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER", "CUDNN_STATUS_EXECUTION_FAILED_CUDART",
                  "CUDNN_STATUS_EXECUTION_FAILED_CUBLAS", "CUDNN_STATUS_EXECUTION_FAILED_CURAND",
                  "CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED",
