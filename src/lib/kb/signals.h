@@ -49,7 +49,7 @@ enum {
                                               attention): a kernel fault there is the framework's */
 };
 
-#define CP_SIGNAL_MAX_MATCH 24
+#define CP_SIGNAL_MAX_MATCH 32
 #define CP_SIGNAL_MAX_ALSO 8
 
 typedef struct {

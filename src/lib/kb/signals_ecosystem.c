@@ -200,12 +200,29 @@ const cp_signal cp_signals_ecosystem[] = {
     { .id = "torch.device_mismatch", .layer = AP,
       .match = { "Expected all tensors to be on the same device", "Expected object of device type cuda but got device type cpu",
                  "Expected object of device type cpu but got device type cuda", "Expected object of backend CUDA but got backend CPU",
-                 "Expected object of backend CPU but got backend CUDA" },
+                 "Expected object of backend CPU but got backend CUDA",
+                 "Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor)",
+                 "Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor)",
+                 "Input type (torch.cuda.HalfTensor) and weight type (torch.HalfTensor)" },
       .cause = "one operation got tensors on different devices: an input, a buffer or part of the model was left on the CPU or on "
                "another GPU (device_map=\"auto\" splitting a model over several GPUs, model code that makes tensors on a fixed device)",
       .fix = "move the inputs to the device of the layer that takes them (inputs.to(model.device)); with several GPUs load the model on "
              "one (device_map={\"\": 0} or CUDA_VISIBLE_DEVICES=0) unless it needs the split; the message names the two devices",
       .check = NULL },
+    { .id = "torch.half_on_cpu", .layer = AP, .match = { "not implemented for 'Half'" },
+      .cause = "a half-precision (fp16) tensor reached an operation with no fp16 kernel on its device: most often "
+               "the model runs in half precision on the CPU, where many operations have none (the GPU was not "
+               "used, or the model was moved to the CPU)",
+      .fix = "run in full precision where it runs on the CPU (model.float(); web UIs: --no-half, --precision "
+             "full); where it should run on the GPU, move it there (model.to('cuda')) and check "
+             "torch.cuda.is_available()",
+      .check = "framework.found" },
+    { .id = "tf.dst_tensor", .layer = AP, .match = { "Dst tensor is not initialized" },
+      .cause = "TensorFlow could not allocate a tensor on the GPU: its memory is used up (the batch, the model, "
+               "or another process holding the GPU)",
+      .fix = "lower the batch size or the model's size; let TensorFlow grow its memory "
+             "(tf.config.experimental.set_memory_growth) and stop other processes on the GPU (nvidia-smi)",
+      .check = "system.memory_headroom" },
     { .id = "torch.bf16_unsupported", .layer = FW,
       .match = { "is only supported on GPUs with compute capability of at least", "Current CUDA Device does not support bfloat16",
                  "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires", "CUBLAS_STATUS_NOT_SUPPORTED" },
@@ -333,6 +350,13 @@ const cp_signal cp_signals_ecosystem[] = {
              "this TensorRT version, keep the TensorRT, CUDA and driver versions of one support matrix, and run "
              "it with the configuration it was built with",
       .check = NULL },
+    { .id = "system.ngc_no_driver", .layer = SY, .match = { "The NVIDIA Driver was not detected" },
+      .cause = "an NVIDIA NGC container found no driver inside it at start: the container was started without "
+               "the GPUs (no --gpus all, no nvidia runtime, Docker Desktop's WSL GPU support off or stuck); "
+               "under WSL2 the banner's own check can fail while the GPU works",
+      .fix = "start it with docker run --gpus all (compose: the device reservation; Docker Desktop: restart WSL "
+             "with wsl --shutdown); run nvidia-smi inside it: where that works, the banner alone is harmless",
+      .check = "system.container" },
     { .id = "trtllm.ranks_mismatch", .layer = AP, .match = { "mpiSize == tp * pp", "mpiSize == tp*pp" },
       .cause = "the TensorRT-LLM engine was built for tensor parallel x pipeline parallel ranks that differ from "
                "the number of MPI ranks the runner was started with",

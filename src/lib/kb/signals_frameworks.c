@@ -135,6 +135,7 @@ const cp_signal cp_signals_frameworks[] = {
              "torch.cuda.is_available())\" and nvidia-smi say which part is missing",
       .check = "framework.found" },
     { .id = "tf.dlopen", .layer = LI, .match = { "Could not load dynamic library" },
+      .unless = "libnvinfer",                 /* TensorRT, optional: TensorFlow warns of it at every start */
       .cause = "TensorFlow could not load a CUDA library it needs; the GPU will not be used",
       .fix = "install the CUDA and cuDNN versions this TensorFlow release was built for (pip install tensorflow[and-cuda])",
       .check = "framework.libs", .extract = CP_EXTRACT_SONAME },

@@ -233,12 +233,27 @@ const cp_signal cp_signals_stack[] = {
                  "libcudnn.so", "libcudnn_", "libnccl.so", "libnvjpeg.so", "libnppc.so", "libnppig.so",
                  "libcufile.so", "libcusparseLt.so", "cudnn64_", "cudnn_" /* Windows: cudnn64_8.dll, cudnn_cnn_infer64_8.dll */,
                  "libcudss.so", "libcutensor.so", "libcutensorMg.so", "libnppicc.so", "libnppial.so",
-                 "libnppidei.so", "libnpps.so" },
+                 "libnppidei.so", "libnpps.so", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusolver64_",
+                 "cusparse64_" /* Windows: cublas64_12.dll */ },
       /* a Windows DLL line may carry only the name ('Error loading "...\lib\cudnn_cnn_infer64_8.dll" or'),
        * so any .dll line counts, except TensorFlow's success message */
       .also = { LOADER_SAYS, ".dll" }, .unless = "Successfully opened",
       .cause = "a CUDA library (cuBLAS, cuDNN, NCCL, ...) of this major version is not installed or not on the library path",
       .fix = "install that library for your CUDA major (system package or nvidia-*-cuXX pip wheel) or add its directory to LD_LIBRARY_PATH (Windows: PATH; cuDNN 8 there also needs zlibwapi.dll, the usual cause of error 126 for cudnn_*64_8.dll)",
       .check = "libraries.found", .extract = CP_EXTRACT_SONAME },
+    /* the same missing soname, read the other way: not a library to install, a package to swap */
+    { .id = "framework.built_for_other_cuda_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { "libcudart.so.", "cudart64_", "libcublas.so.", "libcublasLt.so.", "cublas64_", "cublasLt64_",
+                 "libnvrtc.so.", "nvrtc64_", "libcufft.so.", "cufft64_", "libcurand.so.", "curand64_",
+                 "libcusolver.so.", "cusolver64_", "libcusparse.so.", "cusparse64_", "libcudnn.so.", "libcudnn_",
+                 "cudnn64_", "libnvJitLink.so." },
+      .also = { LOADER_SAYS, "failed to open", "Unable to load" }, .unless = "Successfully opened",
+      .cause = "or the package asking for it was built for another CUDA (or cuDNN) than the one here: a wheel or "
+               "extension (mmcv, CuPy's cupy-cudaNNx, llama-cpp-python, CTranslate2, onnxruntime-gpu) linked "
+               "against that major, where this machine has another",
+      .fix = "compare the version it asks for with what is installed (nvidia-smi's CUDA Version, pip list | grep "
+             "nvidia-, ls the toolkit's lib64): install the package's build for the CUDA you have (its cuXXX "
+             "wheel or index, a release pinned to your cuDNN) rather than a second toolkit",
+      .check = "framework.libs" },
     { .id = NULL }
 };

@@ -60,7 +60,8 @@ const char *const cp_failure_words[] = {
 const char *const cp_not_failure_phrases[] = {
     "nccl info", "[info]", " info ", "info:", "could not collect", "libibverbs", "attributeerror", "nameerror",
     "syntaxerror", "typeerror", "keyerror", "indexerror",
-    "register factory for plugin", "tf-trt warning", "to perform barrier as devices used by this process", NULL
+    "register factory for plugin", "tf-trt warning", "to perform barrier as devices used by this process",
+    "this is benign", "xformers not available", "library 'libnvinfer" /* TensorFlow: TensorRT is optional */, NULL
 };
 
 const cp_signal cp_signals_vocab[] = {
