@@ -357,6 +357,19 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "start it with docker run --gpus all (compose: the device reservation; Docker Desktop: restart WSL "
              "with wsl --shutdown); run nvidia-smi inside it: where that works, the banner alone is harmless",
       .check = "system.container" },
+    { .id = "framework.ngc_gpu_too_new", .layer = FW,
+      .match = { "is not yet supported in this version of the container" },
+      .cause = "the NGC container's release is older than this GPU (its CUDA and frameworks predate the GPU's "
+               "architecture), so the image refuses to run on it",
+      .fix = "pull a newer release of the image (the NGC support matrix lists the first release for each GPU "
+             "generation)",
+      .check = "framework.arch" },
+    { .id = "system.ngc_no_gpu", .layer = SY, .match = { "No supported GPU(s) detected to run this container" },
+      .cause = "an NGC container saw no GPU it supports: started without the GPUs (plain docker run, no --gpus "
+               "all or nvidia runtime), or on a GPU its release does not support (a line before says so)",
+      .fix = "start it with docker run --gpus all (or the nvidia runtime) and check nvidia-smi inside it; where "
+             "it names the GPU as not yet supported, pull a newer release",
+      .check = "system.container" },
     { .id = "trtllm.ranks_mismatch", .layer = AP, .match = { "mpiSize == tp * pp", "mpiSize == tp*pp" },
       .cause = "the TensorRT-LLM engine was built for tensor parallel x pipeline parallel ranks that differ from "
                "the number of MPI ranks the runner was started with",

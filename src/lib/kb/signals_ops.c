@@ -142,6 +142,14 @@ const cp_signal cp_signals_ops[] = {
              "new one, the notebook or data-centre package for those parts",
       .check = "kernel.gpu_bound" },
 
+    { .id = "driver.vgpu_guest_mismatch", .layer = DR,
+      .match = { "Incompatible Guest/Host drivers", "Guest VGX version is older", "Guest VGX version is newer" },
+      .cause = "the vGPU manager on the host disabled this VM's vGPU: the guest's NVIDIA driver is not the vGPU "
+               "(GRID) guest driver of a branch the host's manager supports",
+      .fix = "install in the guest the vGPU guest driver released with the host's vGPU manager (the same "
+             "branch; the vGPU software release notes list the pairs), not the GeForce or data-centre driver",
+      .check = "driver.version_match" },
+
     /* --- the nvidia kernel module: loading it --- */
     { .id = "kernel.module_load_failed", .layer = KE,
       .match = { "Unable to load the kernel module", "Unable to load the 'nvidia" /* installer: 'nvidia-drm' kernel module */,
@@ -392,8 +400,29 @@ const cp_signal cp_signals_ops[] = {
       .fix = "read nvidia-container-cli's line above it; `nvidia-container-cli -k -d /dev/tty info` on the node "
              "shows what it sees",
       .check = "system.container" },
+    { .id = "system.compose_gpu_syntax", .layer = SY,
+      .match = { "('devices' was unexpected)", "Additional property devices is not allowed",
+                 "Additional property gpus is not allowed", "unexpected keyword argument 'gpus'",
+                 "missing property 'capabilities'" },
+      .cause = "docker compose (or swarm's stack deploy) refused the file's GPU request: docker-compose before 1.28 "
+               "knows no device reservations, swarm supports none, Compose releases differ on a service's own "
+               "`gpus:` key, and a device reservation needs its capabilities list",
+      .fix = "use a current docker compose (v2) with deploy.resources.reservations.devices: [{driver: nvidia, "
+             "count: all, capabilities: [gpu]}] under the service; under swarm hand GPUs out as generic "
+             "resources (node-generic-resources) instead",
+      .check = "system.container" },
+    { .id = "system.operator_driver_image", .layer = SY, .match = { "nvcr.io/nvidia/driver:" },
+      .also = { "not found", "NotFound", "manifest unknown" },
+      .cause = "the GPU operator's driver daemonset asks for a driver image that NVIDIA does not publish: one "
+               "for this node's OS and version (the tag names them) does not exist, or not for this driver "
+               "version",
+      .fix = "run the nodes on an OS the operator's driver images support (its platform support list), pick a "
+             "driver version published for that OS, or install the driver on the hosts and deploy the "
+             "operator with driver.enabled=false",
+      .check = NULL },
     { .id = "system.container_runtime_unknown", .layer = SY,
-      .match = { "invalid runtime name: nvidia", "Unknown runtime specified nvidia", "no runtime for \"nvidia\" is configured" },
+      .match = { "invalid runtime name: nvidia", "Unknown runtime specified nvidia", "no runtime for \"nvidia\" is configured",
+                 "RuntimeHandler \"nvidia\" not supported" /* CRI-O, containerd */ },
       .cause = "the container engine has no runtime named nvidia: the NVIDIA Container Toolkit is not installed, "
                "or its runtime was never registered with docker/containerd (or the engine was not restarted after)",
       .fix = "install nvidia-container-toolkit, run `sudo nvidia-ctk runtime configure --runtime=docker` "
@@ -892,7 +921,7 @@ const cp_signal cp_signals_ops[] = {
     { .id = "context.kubernetes", .layer = SY, .marks = CP_CONTEXT_CONTAINER,
       .match = { "kubernetes", "k8s-device-plugin", "nvidia-device-plugin", "device-plugin", "kubelet",
                  "gpu-operator", "daemonset", "kube-system", "gpu-feature-discovery", "runtimeClassName",
-                 "helm install" },
+                 "helm install", "========== NVIDIA Software Installer" /* the GPU operator's driver container */ },
       .cause = "marks the text as from a Kubernetes pod (every pod runs in a container)", .fix = "-" },
     { .id = "system.container_no_driver", .layer = SY, .context = CP_CONTEXT_CONTAINER, .replaces_line = 1,
       .fallback = 1,
@@ -906,6 +935,13 @@ const cp_signal cp_signals_ops[] = {
              "check with `docker run --rm --gpus all ubuntu nvidia-smi`; run ldconfig in the image if the "
              "libraries are there but not found",
       .check = NULL },
+    { .id = "system.operator_host_driver", .layer = SY, .context = CP_CONTEXT_CONTAINER, .replaces_line = 1,
+      .match = { "Could not unload NVIDIA driver kernel modules, driver is in use" },
+      .cause = "the GPU operator's driver container cannot put its driver in: the node already runs an NVIDIA "
+               "driver of its own (installed on the host), which is loaded and in use",
+      .fix = "use the host's driver: deploy the operator with driver.enabled=false (it detects a pre-installed "
+             "driver), or remove the host's driver packages and reboot the node so the container's driver loads",
+      .check = "kernel.nvidia_module" },
     { .id = "system.container_maybe", .layer = SY, .alternative = 1, .context_absent = CP_CONTEXT_CONTAINER,
       .match = { DRIVER_LIBS_ABSENT },
       .cause = "if this ran in a container (the text does not show where): there the driver's libraries and "

@@ -63,6 +63,14 @@ const cp_signal cp_signals_stack[] = {
       .cause = "Secure Boot refused to load the unsigned nvidia kernel module",
       .fix = "sign the module and enrol the key with mokutil (DKMS can do it), use the distribution's signed driver, or disable Secure Boot",
       .check = "kernel.nvidia_module" },
+    /* the kernel's own line as it refuses a module's signature: it names no module */
+    { .id = "kernel.module_signature", .layer = KE, .match = { "PKCS#7 signature not signed with a trusted key" },
+      .cause = "the kernel refused a module's signature: its key is not enrolled, so under Secure Boot (or "
+               "module.sig_enforce) the module, most often a DKMS-built nvidia one, does not load",
+      .fix = "enrol the key DKMS signs with (sudo mokutil --import /var/lib/dkms/mok.pub, then confirm at the next "
+             "boot), use the distribution's signed driver packages, or disable Secure Boot; `mokutil "
+             "--sb-state` says whether it is on",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.nouveau", .layer = KE,
       .match = { "Nouveau kernel driver is currently in use", "initialized nouveau", "nouveau 0000:",
                  "NVIDIA probe routine was not called", "nouveau, rivafb, nvidiafb or rivatv",
@@ -77,6 +85,14 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the NVIDIA installer cannot replace a kernel module that is in use: a display server, a CUDA program, nvidia-persistenced or a container still holds nvidia, nvidia_drm, nvidia_modeset or nvidia_uvm",
       .fix = "stop the users (systemctl isolate multi-user.target for the display manager, stop nvidia-persistenced and GPU jobs; lsof /dev/nvidia* lists them), then `sudo rmmod nvidia_drm nvidia_modeset nvidia_uvm nvidia` and rerun the installer; if rmmod still fails, reboot to a text console first",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.gpu_powered_off", .layer = KE, .match = { "Refused to change power state, currently in D3" },
+      .cause = "the PCI device (on a laptop or a passthrough host, most often the NVIDIA GPU) is stuck in the D3 "
+               "power state and did not wake: PCI runtime power management (powertop --auto-tune, TLP), "
+               "bbswitch or a switcheroo turned it off and the platform cannot bring it back",
+      .fix = "turn runtime PM off for the GPU (echo on > /sys/bus/pci/devices/0000:01:00.0/power/control; drop "
+             "powertop --auto-tune or TLP's runtime PM for it), remove bbswitch when the NVIDIA driver's own "
+             "power management is used, or boot with pcie_port_pm=off",
+      .check = "kernel.gpu_bound" },
     { .id = "kernel.no_adapter", .layer = KE,
       .match = { "NVRM: No NVIDIA graphics adapter found", "NVRM: No NVIDIA GPU found",
                  "NVIDIA: no NVIDIA devices found" /* nvidia-modprobe */ },
@@ -93,12 +109,15 @@ const cp_signal cp_signals_stack[] = {
                  "NVIDIA-SMI has failed because it couldn",    /* any apostrophe */
                  "NVML_ERROR_DRIVER_NOT_LOADED", "NVMLError_DriverNotLoaded", "Failed to initialize NVML: Driver Not Loaded",
                  "The NVIDIA driver is not loaded", "nvidia-modprobe: unable to load the NVIDIA kernel module",
-                 "nvml error: driver not loaded" /* nvidia-container-cli */ },
+                 "nvml error: driver not loaded" /* nvidia-container-cli */,
+                 "Failed to communicate with NVIDIA driver", "failed to communicate with the NVIDIA driver" },
       .cause = "the nvidia kernel module is not loaded (kernel updated without a DKMS rebuild, Secure Boot, nouveau, or no device nodes in a container)",
       .fix = "load the module (sudo modprobe nvidia) and read its error; rebuild it for the running kernel if it is missing",
       .check = "kernel.nvidia_module", .nvml_code = 9 },
     { .id = "driver.smi_missing", .layer = DR, .match = { "nvidia-smi: command not found", "nvidia-smi: not found",
-                                                          "'nvidia-smi' is not recognized as an internal or external" },
+                                                          "'nvidia-smi' is not recognized as an internal or external",
+                                                          "Command 'nvidia-smi' not found" /* Ubuntu */,
+                                                          "If 'nvidia-smi' is not a typo" /* openSUSE */ },
       .cause = "there is no nvidia-smi on PATH: the NVIDIA driver's user-space part is not installed here (a "
                "kernel module alone, a distribution's driver without its utilities package), or it sits "
                "outside PATH (Windows: C:\\Windows\\System32)",
@@ -193,7 +212,10 @@ const cp_signal cp_signals_stack[] = {
       .fix = "make nvidia-smi work on the host first; then check /etc/nvidia-container-runtime/config.toml (no-cgroups for rootless)",
       .check = "system.container" },
     { .id = "system.container_requirement", .layer = DR,
-      .match = { "requirement error: unsatisfied condition: cuda", "requirements not met: unsatisfied condition: cuda" },  /* often after an escaped \n */
+      .match = { "requirement error: unsatisfied condition: cuda", "requirements not met: unsatisfied condition: cuda",
+                 "requirement error: unsatisfied condition: driver", "requirement error: unsatisfied condition: brand" },
+      /* often after an escaped \n; "driver < 385" and "brand = tesla" are the image's escape clauses for older
+       * data-centre drivers, reported when its CUDA condition failed too */
       .cause = "the image needs a newer CUDA than the host driver supports (NVIDIA_REQUIRE_CUDA)",
       .fix = "upgrade the host driver, or use an image built for an older CUDA",
       .check = "runtime.driver_compat" },
