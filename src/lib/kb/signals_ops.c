@@ -29,7 +29,8 @@
     "libnvidia-ml.so.1: cannot open shared object file", "could not load NVML library", "NVIDIA driver on your system", \
     "nvidia-smi: command not found", "nvidia-smi: not found", "Cannot load libnvcuvid", "Cannot load libnvidia-encode", \
     "executable file `nvidia-smi` not found", "\"nvidia-smi\": executable file not found", \
-    "Cannot load libcuda.so", "Could not dynamically load CUDA" /* ffmpeg */, "No GPU to monitor" /* nvtop */
+    "Cannot load libcuda.so", "Could not dynamically load CUDA" /* ffmpeg */, "No GPU to monitor" /* nvtop */, \
+    "Could not find CUDA Debugger back-end" /* cuda-gdb: the driver's libcudadebugger */
 
 const cp_signal cp_signals_ops[] = {
     /* --- the nvidia kernel module: building it --- */
@@ -935,6 +936,15 @@ const cp_signal cp_signals_ops[] = {
              "check with `docker run --rm --gpus all ubuntu nvidia-smi`; run ldconfig in the image if the "
              "libraries are there but not found",
       .check = NULL },
+    { .id = "system.container_shm", .layer = SY,
+      .match = { "out of shared memory. Please try to raise your shared memory limit",
+                 "workers are out of shared memory" },
+      .cause = "PyTorch's DataLoader workers ran out of shared memory (/dev/shm) passing batches to the main "
+               "process: a container gets 64 MB of it by default (docker), far too little for image batches",
+      .fix = "give the container more: docker run --shm-size=8g (or --ipc=host), compose's shm_size, in "
+             "Kubernetes an emptyDir with medium: Memory mounted at /dev/shm; or fewer workers "
+             "(num_workers) and smaller batches",
+      .check = "system.container" },
     { .id = "system.operator_host_driver", .layer = SY, .context = CP_CONTEXT_CONTAINER, .replaces_line = 1,
       .match = { "Could not unload NVIDIA driver kernel modules, driver is in use" },
       .cause = "the GPU operator's driver container cannot put its driver in: the node already runs an NVIDIA "

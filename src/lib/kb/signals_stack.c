@@ -133,6 +133,13 @@ const cp_signal cp_signals_stack[] = {
              "nvtop's loader find libnvidia-ml.so.1 (ldconfig -p | grep nvidia-ml; a nix or conda environment "
              "has its own loader and cache)",
       .check = "driver.nvml" },
+    { .id = "driver.cuda_debugger_missing", .layer = DR, .match = { "Could not find CUDA Debugger back-end" },
+      .cause = "cuda-gdb found no debugger back-end: libcudadebugger.so.1, which comes with the NVIDIA driver "
+               "(not the toolkit), is missing here: a driver older than the toolkit's debugger needs, a driver "
+               "install without it, or a container that does not mount it",
+      .fix = "install a driver of the toolkit's branch or newer (ls /usr/lib/x86_64-linux-gnu/libcudadebugger.so*); "
+             "in a container have the runtime mount it (apptainer: add libcudadebugger.so to nvliblist.conf)",
+      .check = "driver.libcuda" },
     { .id = "system.windows_pagefile", .layer = SY, .match = { "The paging file is too small for this operation" },
       .context = CP_CONTEXT_GPU,
       .cause = "Windows ran out of commit space (RAM plus page file) while loading the CUDA DLLs: each process "
@@ -140,6 +147,17 @@ const cp_signal cp_signals_stack[] = {
       .fix = "let Windows manage the page file or enlarge it on a disk with room, and use fewer DataLoader "
              "workers (num_workers)",
       .check = NULL },
+    { .id = "hardware.windows_code43", .layer = HW, .match = { "(Code 43)" },
+      .also = { "stopped this device", "reported problems" },
+      .cause = "Windows stopped the GPU because it reported a failure while starting: most often the card itself "
+               "(its power cables not all connected, a failing GPU, damaged or reflashed firmware on mining and "
+               "engineering cards), less often a broken driver install or a GeForce in a VM under a driver "
+               "older than 465",
+      .fix = "check that every power connector is plugged, remove all NVIDIA drivers with Display Driver "
+             "Uninstaller and install the current one (465 or newer in a VM), then try the card alone in another "
+             "slot or machine: if it fails there too (under Linux its kernel log shows RmInitAdapter failing), "
+             "replace it",
+      .check = "hardware.pci_gpu" },
     { .id = "driver.windows_tdr", .layer = DR,
       .match = { "nvlddmkm stopped responding and has successfully recovered", "from source nvlddmkm",
                  "VIDEO_TDR_FAILURE", "Timeout Detection and Recovery", "TdrDelay" },
