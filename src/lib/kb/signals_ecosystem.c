@@ -476,7 +476,9 @@ const cp_signal cp_signals_ecosystem[] = {
     /* Blender Cycles words a CUDA error "<what> in <call>" */
     { .id = "cycles.out_of_memory", .layer = CP_LAYER_APPLICATION,
       .match = { "Out of memory in cuMemAlloc", "Out of memory in cuArray", "Out of memory in cuMemHostAlloc",
-                 "Out of memory in cuLaunchKernel" },
+                 "Out of memory in cuLaunchKernel", "Out of memory in cuArray3DCreate", "Out of memory in cuArrayCreate",
+                 "Out of memory in cuMemAllocManaged", "Out of memory in cuMemAllocPitch", "Out of memory in cuMemAlloc_v2",
+                 "Out of memory in cuCtxCreate" },
       .cause = "the scene (geometry, textures, the BVH and the render buffers) needs more GPU memory than is free",
       .fix = "lower texture sizes or the tile/render size, simplify the scene, render with CPU+GPU, or free what "
              "other programs hold (`nvidia-smi`)",
@@ -484,7 +486,7 @@ const cp_signal cp_signals_ecosystem[] = {
     { .id = "cycles.illegal_address", .layer = CP_LAYER_APPLICATION,
       .match = { "Illegal address in CUDA queue", "Illegal address in cuCtxSynchronize", "Illegal address in cuMemcpy",
                  "Illegal address in cuMemcpyDtoH", "Illegal address in cuMemcpyHtoD", "Illegal address in cuLaunchKernel",
-                 "CUDA error at cuCtxCreate: Illegal address" },
+                 "CUDA error at cuCtxCreate: Illegal address", "Failed to create CUDA context (Illegal address)" },
       .cause = "a Cycles kernel read or wrote outside its memory: a bug of this Blender version with this scene or "
                "GPU, or an unstable GPU (a factory or user overclock, heat) corrupting memory",
       .fix = "try the current Blender release and driver; render the same scene on the CPU to tell a scene bug from "
