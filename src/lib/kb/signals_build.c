@@ -57,6 +57,7 @@ const cp_signal cp_signals_build[] = {
              "CMakeFiles/CMakeError.log for the failing test compile",
       .check = "runtime.toolkits" },
     { .id = "build.torch_cuda_mismatch", .layer = RT,
+      .unless = "accepting this combination",  /* DeepSpeed: same major, accepted */
       .match = { "mismatches the version that was used to compile", "does not match the version torch was compiled with",
                  "Cuda extensions are being compiled with a version of Cuda that does not match" /* NVIDIA apex */ },
       .cause = "the CUDA toolkit the extension build found (nvcc) differs from the CUDA the installed PyTorch "

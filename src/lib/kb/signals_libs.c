@@ -91,9 +91,28 @@ const cp_signal cp_signals_libs[] = {
       .match = { "ncclRemoteError", "remote process exited or there was a network error" },
       .cause = "a peer rank died or the network between ranks dropped; this rank only saw the consequence",
       .fix = "read the logs of the other ranks first (their first error is the cause); then check the network links", .check = NULL },
-    { .id = "nccl.watchdog_timeout", .layer = LI, .match = { "Watchdog caught collective operation timeout" },
-      .cause = "a collective did not finish in time: some rank is stuck, crashed or runs a different code path, or the network is stalled",
+    /* the program's reading first: a rank that never reached the collective is most often its own doing */
+    { .id = "nccl.watchdog_timeout", .layer = AP, .match = { "Watchdog caught collective operation timeout" },
+      .cause = "a collective did not finish in time: some rank did not reach it: it is slower (uneven data, extra "
+               "work such as evaluation or checkpointing on one rank), stuck, crashed, runs a different code path, "
+               "or the timeout the program set is too short for its work",
       .fix = "find the rank that did not reach the collective (py-spy dump, TORCH_NCCL_DESYNC_DEBUG=1); raise the timeout only if work is just slow",
+      .check = NULL },
+    { .id = "nccl.watchdog_transport_maybe", .layer = LI, .alternative = 1,
+      .match = { "Watchdog caught collective operation timeout" },
+      .cause = "or NCCL itself hung with every rank inside the collective: a transport that stalls (a P2P or "
+               "shared-memory path that deadlocks on this platform, an InfiniBand or RoCE link with errors)",
+      .fix = "rerun with NCCL_DEBUG=INFO and, to test the paths, NCCL_P2P_DISABLE=1 or NCCL_SHM_DISABLE=1 or "
+             "NCCL_IB_DISABLE=1 one at a time; nccl-tests' all_reduce_perf on the same GPUs shows whether NCCL "
+             "alone hangs",
+      .check = NULL },
+    { .id = "ucx.cuda_ipc", .layer = LI, .match = { "failed to open ipc mem handle" },
+      .cause = "UCX's or UCC's CUDA IPC transport could not open another process's GPU memory handle: the "
+               "processes do not share an IPC namespace (separate containers without --ipc=host), the GPUs "
+               "cannot map each other's memory, or the library reopened a handle already open (a UCX/UCC bug)",
+      .fix = "run the ranks in one IPC namespace (--ipc=host, one pod), check peer access between the GPUs, "
+             "and leave the transport out to confirm (UCX_TLS=^cuda_ipc, UCC_TL_CUDA_TUNE or "
+             "UCC_CL_BASIC_TLS=^cuda / ^mlx5); update UCX and UCC",
       .check = NULL },
     { .id = "nccl.shm_space", .layer = SY,
       .match = { "Call to posix_fallocate failed", "Error while creating shared memory segment", "Error while attaching to shared memory segment",

@@ -588,6 +588,15 @@ const cp_signal cp_signals_ops[] = {
                "earlier line (NVML, the kubelet socket, the MPS daemon, its config)",
       .fix = "read the plugin's earlier error lines (kubectl logs of the device plugin daemonset) and fix that cause",
       .check = "system.container" },
+    { .id = "driver.fabric_manager_version", .layer = DR,
+      .match = { "don't match with driver version", "does not match with driver version" },
+      .also = { "fabric manager", "fabricmanager", "nv-fabricmanager" },
+      .cause = "the NVSwitch fabric manager is of another release than the loaded NVIDIA driver: it needs exactly "
+               "the driver's version (a driver updated without its nvidia-fabricmanager package, or the other "
+               "way round)",
+      .fix = "install nvidia-fabricmanager (and libnvidia-nscq) of exactly the version nvidia-smi shows, hold the "
+             "driver and fabric manager packages together, then restart nvidia-fabricmanager",
+      .check = "driver.version_match" },
     { .id = "system.fabric_manager", .layer = SY,
       .match = { "query NVSwitch device information", "number of NVSwitches don't match with any supported",
                  "nvidia-fabricmanager.service: Failed", "nvidia-fabricmanager.service: Main process exited" },

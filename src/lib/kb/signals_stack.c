@@ -242,6 +242,19 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the driver's libcuda.so.1 cannot be found: no NVIDIA driver, or a container started without the driver libraries",
       .fix = "install the NVIDIA driver; in a container use --gpus (NVIDIA Container Toolkit) so libcuda is mounted",
       .check = "driver.libcuda", .extract = CP_EXTRACT_SONAME },
+    { .id = "driver.libcuda_too_old", .layer = DR, .match = { "libcuda.so.1: undefined" },
+      .cause = "the program (or a library it loads, such as CUDA-aware MPI or UCX) asks libcuda.so.1 for a "
+               "function it does not have: the driver is older than the CUDA it was built for",
+      .fix = "upgrade the NVIDIA driver to one of the program's CUDA major or newer (nvidia-smi's CUDA Version), "
+             "or use a build of the program for the driver's CUDA",
+      .check = "runtime.driver_compat" },
+    { .id = "driver.wsl_libcuda_copies", .layer = DR, .match = { "libcuda.so.1 is not a symbolic link" },
+      .cause = "ldconfig warns that the driver's libcuda.so.1 is a copy, not a link: under WSL the Windows NVIDIA "
+               "driver ships /usr/lib/wsl/lib/libcuda.so and libcuda.so.1 as copies of libcuda.so.1.1; "
+               "CUDA still works",
+      .fix = "nothing is broken; to quiet it, replace the two copies in C:\\Windows\\System32\\lxss\\lib with "
+             "links to libcuda.so.1.1 (mklink), or ignore it (a driver update restores the copies)",
+      .check = "driver.libcuda" },
     { .id = "numba.no_libcuda", .layer = DR, .match = { "CUDA driver library cannot be found" },
       .cause = "Numba (or numba-cuda) found no libcuda.so.1, the driver's user-space library, on the loader's path "
                "or in /usr/lib: no NVIDIA driver here, a container started without the GPUs, or WSL's "
