@@ -18,7 +18,8 @@
  * of torch.cuda.is_available(). */
 #define NO_GPU_SEEN "torch.cuda.is_available() False", "is_available() returns False", \
     "is_available() returned False", "is_available() is False", "is_available() returning False", \
-    "is_available(): False", "CUDA available: False", "CUDA is available: False", "cuda_available: False", \
+    "is_available(): False", "is_available() = False", "is_available() -> False", "is_available()=False", \
+    "CUDA available: False", "CUDA is available: False", "cuda_available: False", \
     "GPU available: False", "GPU is NOT AVAILABLE", "Num GPUs Available: 0", "Num GPUs Available:  0", \
     "Torch is not able to use GPU" /* stable-diffusion-webui's launcher */
 
@@ -133,6 +134,18 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "to load it on the CPU pass map_location=torch.device('cpu') (or map_location='cuda:0' for one GPU); "
              "where a GPU should be seen, python -c \"import torch; print(torch.__version__, "
              "torch.cuda.is_available())\" and nvidia-smi say which part is missing",
+      .check = "framework.found" },
+    { .id = "framework.wheel_not_found", .layer = FW,
+      .match = { "No matching distribution found for torch", "satisfies the requirement torch",
+                 "No matching distribution found for tensorflow-gpu", "No matching distribution found for jaxlib",
+                 "satisfies the requirement jaxlib", "No matching distribution found for cupy-cuda",
+                 "No matching distribution found for onnxruntime-gpu", "No matching distribution found for nvidia-" },
+      .cause = "pip found no wheel of that name and version for this Python and platform: the CUDA builds of "
+               "PyTorch (+cu118, +cu121...) are on PyTorch's own index, not PyPI; tensorflow-gpu is no longer "
+               "published (tensorflow[and-cuda] replaced it); or this Python version or OS has no such wheel",
+      .fix = "install from the framework's own index (pip install torch --index-url "
+             "https://download.pytorch.org/whl/cu121), use tensorflow[and-cuda] or jax[cuda12], and a Python "
+             "version the release supports (python --version against its list)",
       .check = "framework.found" },
     { .id = "tf.dlopen", .layer = LI, .match = { "Could not load dynamic library" },
       .unless = "libnvinfer",                 /* TensorRT, optional: TensorFlow warns of it at every start */

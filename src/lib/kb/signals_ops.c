@@ -837,6 +837,16 @@ const cp_signal cp_signals_ops[] = {
              "nvidia-kernel-common-NNN`), remove the other source's or pin it, `sudo apt --fix-broken install`, "
              "then the driver again",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.driver_package_unknown", .layer = KE,
+      .match = { "Unable to locate package nvidia-", "No package nvidia-", "Unable to find a match: nvidia-",
+                 "Unable to find a match: akmod-nvidia", "Unable to find a match: kmod-nvidia", "target not found: nvidia" },
+      .cause = "the package manager has no such NVIDIA driver package: the repository that has it is not "
+               "enabled (Ubuntu's restricted, Debian's non-free and non-free-firmware, RPM Fusion, NVIDIA's CUDA "
+               "repository), the package list is stale, or that branch is not packaged for this release",
+      .fix = "enable the repository and refresh it (sudo apt update; dnf's RPM Fusion or NVIDIA repo), then list "
+             "what exists (apt-cache search nvidia-driver, ubuntu-drivers list, dnf list 'nvidia*') and install a "
+             "branch that is there",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.driver_hang", .layer = KE, .match = { "blocked for more than" },
       .also = { "nvidia", "nv_", "task" },
       .cause = "a task hung in the kernel (state D) for minutes; where its stack runs through the nvidia module "
