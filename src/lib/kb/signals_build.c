@@ -132,6 +132,37 @@ const cp_signal cp_signals_build[] = {
              "cp311, torch2.3.0, cu121), or the PyTorch it names; pip show torch and the wheel's name side by side "
              "tell which differs",
       .check = "framework.found" },
+    { .id = "build.ptxas_ptx_too_new", .layer = RT, .match = { "Unsupported .version" },
+      .also = { ".ptx, line" },               /* a toolkit's ptxas on a file; the driver's JIT says "ptx input" */
+      .cause = "a toolkit's ptxas (the assembler nvcc, Triton or XLA ran) is older than the PTX it was given: the "
+               "PTX was written for a newer PTX ISA than this toolkit knows",
+      .fix = "use the newer assembler: a toolkit at least as new as the PTX (ptxas --version), or the one the tool "
+             "bundles (Triton ships its own: unset TRITON_PTXAS_PATH; XLA: the nvidia-cuda-nvcc wheel)",
+      .check = "runtime.toolkits" },
+    { .id = "build.no_host_compiler", .layer = RT,
+      .match = { "Failed to find C compiler. Please specify via CC environment variable" },
+      .cause = "Triton compiles a small C launcher for each kernel with the system's C compiler, and none was found",
+      .fix = "install a C compiler (build-essential / gcc, or the conda compilers) or point CC at one",
+      .check = "runtime.toolkits" },
+    { .id = "build.host_compiler_too_new", .layer = RT, .match = { "parameter packs not expanded with" },
+      .also = { "std_function.h" },
+      .cause = "nvcc's front end rejects the host compiler's C++ standard library: a GCC 11 libstdc++ "
+               "(std_function.h) with CUDA 11.4-11.6, whose nvcc cannot parse it",
+      .fix = "build with an older host compiler (CC=gcc-10 CXX=g++-10, or nvcc -ccbin g++-10) or a CUDA 11.7 or "
+             "newer toolkit",
+      .check = "runtime.toolkits" },
+    { .id = "build.rdc_not_linked", .layer = CP_LAYER_APPLICATION, .match = { "undefined reference to `__cudaRegisterLinkedBinary_" },
+      .cause = "CUDA code compiled as relocatable device code (-rdc=true, separable compilation) was never "
+               "device-linked, so the registration function the device link writes is missing",
+      .fix = "device-link it: in CMake set CUDA_SEPARABLE_COMPILATION ON (and CUDA_RESOLVE_DEVICE_SYMBOLS) on the "
+             "target that links it, or add an nvcc -dlink step; or compile without -rdc",
+      .check = NULL },
+    { .id = "build.deepspeed_op_not_built", .layer = RT, .match = { "object has no attribute 'ds_opt_adam'" },
+      .cause = "DeepSpeed's CPU Adam op was never built: its just-in-time build failed, most often because the "
+               "CUDA toolkit it found differs from PyTorch's CUDA (or no toolkit or compiler is there)",
+      .fix = "scroll up to the op's build error; install the toolkit of torch.version.cuda and point CUDA_HOME at "
+             "it, or pre-build the op (DS_BUILD_CPU_ADAM=1 pip install deepspeed); ds_report shows which ops build",
+      .check = "runtime.toolkits" },
     /* a tool's own error form, whatever its sentence (fallbacks: a row that says more wins the line) */
     { .id = "build.nvcc_fatal", .layer = RT, .fallback = 1, .match = { "nvcc fatal" },
       .cause = "nvcc stopped before compiling: an option it does not take (an architecture this toolkit does not "

@@ -66,6 +66,40 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "turn flash attention off for this GPU (transformers: attn_implementation=\"sdpa\" or \"eager\"; vLLM picks another "
              "backend) or run on a GPU of compute capability 8.0 or newer",
       .check = "framework.arch" },
+    { .id = "framework.extension_not_built", .layer = FW,
+      .match = { "name 'selective_scan_cuda' is not defined", "No module named 'selective_scan_cuda'",
+                 "No module named 'causal_conv1d_cuda'", "name 'autogptq_cuda_256' is not defined",
+                 "name 'autogptq_cuda_64' is not defined", "No module named 'amp_C'", "No module named 'fused_layer_norm_cuda'",
+                 "No module named 'flash_attn_2_cuda'", "No module named 'exllamav2_ext'", "No module named 'exllama_kernels'",
+                 "No module named 'quant_cuda'", "No module named 'xformers._C'" },
+      .cause = "a package's compiled CUDA extension is not installed: the package came in without its kernels (a "
+               "source or Python-only install whose build was skipped or failed, a wheel for another PyTorch or "
+               "CUDA), or the companion package that carries them (mamba-ssm, causal-conv1d) is missing",
+      .fix = "install the package's build for this PyTorch and CUDA (its release wheel whose name names them), or "
+             "rebuild it with the toolkit of torch.version.cuda (pip install --no-build-isolation --no-cache-dir "
+             "PACKAGE, reading the build log for the first error); install the companion package it names",
+      .check = "framework.found" },
+    { .id = "framework.companion_version_mismatch", .layer = FW,
+      .match = { "causal_conv1d_fwd(): incompatible function arguments", "selective_scan_fwd(): incompatible function arguments",
+                 "cannot import name 'triton_key'", "cannot import name 'AttrsDescriptor'" },
+      .cause = "two packages that must come in matching releases do not: the compiled kernels of one (causal-conv1d, "
+               "Triton) have another interface than the release of the other (mamba-ssm, PyTorch's inductor) expects",
+      .fix = "install the pair of releases made for each other (PyTorch's own pinned triton: pip install torch "
+             "reinstalls it; mamba-ssm with the causal-conv1d release it names), not the newest of each",
+      .check = "framework.found" },
+    { .id = "app.exllama_modules_off_gpu", .layer = AP, .match = { "Using Exllama backend requires all the modules to be on GPU" },
+      .cause = "the GPTQ model was loaded with some of its layers on the CPU or disk (device_map=\"auto\" without "
+               "room, no device given), and the Exllama kernels run only with every module on the GPU",
+      .fix = "load it on the GPU (device_map={\"\": 0} or device=\"cuda:0\"), with a GPU that holds it, or turn "
+             "Exllama off in the quantization config (disable_exllama=True / use_exllama=False)",
+      .check = NULL },
+    { .id = "app.flash_attn_dtype", .layer = AP,
+      .match = { "FlashAttention only support fp16 and bf16 data type", "FlashAttention only supports fp16 and bf16" },
+      .cause = "FlashAttention was asked to run on float32 tensors: the model was loaded in its default float32 "
+               "while attn_implementation=\"flash_attention_2\"",
+      .fix = "load it in half precision (torch_dtype=torch.bfloat16 or \"auto\" in from_pretrained), or use "
+             "attn_implementation=\"sdpa\" for float32",
+      .check = NULL },
     { .id = "flash_attn.not_installed", .layer = LI,
       .match = { "the package flash_attn seems to be not installed", "FlashAttention2 has been toggled on, but it cannot be used" },
       .cause = "the program asks transformers for FlashAttention 2 (attn_implementation=\"flash_attention_2\") but the flash-attn "
@@ -370,6 +404,15 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "start it with docker run --gpus all (or the nvidia runtime) and check nvidia-smi inside it; where "
              "it names the GPU as not yet supported, pull a newer release",
       .check = "system.container" },
+    { .id = "tensorrt.engine_config", .layer = AP,
+      .match = { "dynamic input is missing dimensions in profile", "Could not find any implementation for node" },
+      .cause = "TensorRT could not build the engine from the builder settings the program gave it: a dynamic input "
+               "without an optimization profile (min, opt and max shapes), or a workspace too small for any "
+               "tactic of a layer",
+      .fix = "add an optimization profile for each dynamic input (trtexec --minShapes/--optShapes/--maxShapes, "
+             "or builder.create_optimization_profile()), and give the builder more workspace (trtexec "
+             "--memPoolSize=workspace:4096, config.set_memory_pool_limit)",
+      .check = NULL },
     { .id = "trtllm.ranks_mismatch", .layer = AP, .match = { "mpiSize == tp * pp", "mpiSize == tp*pp" },
       .cause = "the TensorRT-LLM engine was built for tensor parallel x pipeline parallel ranks that differ from "
                "the number of MPI ranks the runner was started with",

@@ -234,6 +234,7 @@ const cp_signal cp_signals_frameworks[] = {
       .check = "driver.libcuda" },
     { .id = "cuda.ptx_too_new", .layer = CP_LAYER_DRIVER, .match = { "Unsupported .version" },
       .also = { "current version is" }, .unless = "ptxas exited",   /* XLA's own ptxas: xla.ptxas_failed */
+      .fallback = 1,                          /* a toolkit's ptxas on a file: build.ptxas_ptx_too_new */
       .cause = "the PTX declares a newer PTX ISA version than the assembler reading it supports: in a JIT (Numba, "
                "cuLinkAddData, a framework loading PTX) that is the driver's, older than the toolkit that wrote "
                "the PTX; from a toolkit's own ptxas, that toolkit is the older one",

@@ -106,6 +106,51 @@ const cp_signal cp_signals_libs[] = {
              "NCCL_IB_DISABLE=1 one at a time; nccl-tests' all_reduce_perf on the same GPUs shows whether NCCL "
              "alone hangs",
       .check = NULL },
+    { .id = "nccl.no_pci_path", .layer = SY, .match = { "Could not find real path of /sys/class/pci_bus" },
+      .cause = "NCCL cannot read the GPU's place in the PCI tree from /sys: the platform hides it (WSL2's GPU "
+               "paravirtualisation has no PCI device, some VMs and containers mount a partial /sys), so its "
+               "topology detection fails",
+      .fix = "on WSL2 run one process per GPU without NCCL, or use a native Linux host; in a container mount the "
+             "host's /sys (read-only) and check that /sys/bus/pci/devices lists the GPU",
+      .check = NULL },
+    { .id = "mpi.no_cuda_support", .layer = LI,
+      .match = { "The user requested CUDA support with the", "GTL library is not linked",
+                 "not compiled with CUDA support" },
+      .also = { "CUDA", "cuda", "GPU" },
+      .cause = "the MPI library in use has no CUDA support built in (a CUDA-unaware Open MPI package, Cray MPICH "
+               "without its GPU transport library linked), so passing GPU buffers to it fails",
+      .fix = "use a CUDA-aware MPI build (ompi_info --parsable --all | grep mpi_built_with_cuda_support:value; "
+             "conda-forge's openmpi with the cuda build, or the site's module), and on Cray link with the "
+             "compiler wrappers (cc, CC) so GTL is linked",
+      .check = NULL },
+    { .id = "hardware.ib_port_error", .layer = HW,
+      .match = { "Got async event : port error", "Got async event : local catastrophic error",
+                 "Got async event : GID table change" },
+      .cause = "the InfiniBand (or RoCE) adapter reported its port going down or failing under NCCL: a flapping "
+               "link (a cable, a transceiver, a switch port) or a failing adapter",
+      .fix = "check the links' error counters and state (ibstat, ibqueryerrors, perfquery, the fabric manager's "
+             "view such as UFM), reseat or replace the cable and transceiver, and move the job off the node meanwhile",
+      .check = NULL },
+    { .id = "system.profiling_restricted", .layer = SY,
+      .match = { "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "ERR_NVGPUCTRPERM" },
+      .cause = "the GPU's performance counters are open to administrators only (the driver's default, "
+               "NVreg_RestrictProfilingToAdminUsers=1), and this process is not one: a normal user, or a "
+               "container without CAP_SYS_ADMIN",
+      .fix = "run the profiler as root or give the container --cap-add SYS_ADMIN; or let all users profile: "
+             "options nvidia NVreg_RestrictProfilingToAdminUsers=0 in /etc/modprobe.d, then reload the module or "
+             "reboot (Windows: the NVIDIA Control Panel's developer setting)",
+      .check = NULL },
+    { .id = "cupti.multiple_subscribers", .layer = CP_LAYER_FRAMEWORK, .match = { "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED" },
+      .cause = "a second CUPTI client tried to subscribe in a process that already has one: the framework's own "
+               "profiler (PyTorch's Kineto, TensorFlow's) and an injected or attached tool, or two profilers",
+      .fix = "run one profiler at a time: turn the framework's profiler off while an outside tool (Nsight, a "
+             "tracer) runs, or the other way round; a framework build that subscribes at start needs its fix",
+      .check = NULL },
+    { .id = "torch.cudnn_plan_warning", .layer = CP_LAYER_FRAMEWORK, .match = { "Plan failed with a cudnnException" },
+      .cause = "PyTorch's cuDNN path tried a convolution plan cuDNN refused and fell back to another: PyTorch 2.3.0 "
+               "warns of it for every such plan, although training goes on correctly",
+      .fix = "nothing fails; upgrade PyTorch (2.3.1 and later keep it quiet), or filter the UserWarning",
+      .check = "framework.cuda" },
     { .id = "ucx.cuda_ipc", .layer = LI, .match = { "failed to open ipc mem handle" },
       .cause = "UCX's or UCC's CUDA IPC transport could not open another process's GPU memory handle: the "
                "processes do not share an IPC namespace (separate containers without --ipc=host), the GPUs "
@@ -419,7 +464,7 @@ const cp_signal cp_signals_libs[] = {
                "behind a framework it is usually a cuDNN release other than the one the framework was built with, or an input the framework does not check",
       .fix = "turn on " F_CUDNN_LOG " to see which parameter is rejected and fix that argument; in a framework use the cuDNN release it was built with (one copy on the library path)",
       .check = "libraries.shadow" },
-    { .id = "cudnn.not_supported", .layer = LI,
+    { .id = "cudnn.not_supported", .layer = LI, .unless = "Plan failed with a cudnnException",
       .match = { "CUDNN_STATUS_NOT_SUPPORTED", "CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN", "CUDNN_STATUS_NOT_SUPPORTED_SHAPE",
                  "CUDNN_STATUS_NOT_SUPPORTED_DATA_TYPE", "CUDNN_STATUS_NOT_SUPPORTED_LAYOUT", "CUDNN_STATUS_NOT_SUPPORTED_PADDING",
                  "CUDNN_STATUS_NOT_SUPPORTED_SHARED_MEMORY_INSUFFICIENT", "CUDNN_STATUS_NOT_SUPPORTED_BAD_LAUNCH_PARAM",
@@ -454,6 +499,13 @@ const cp_signal cp_signals_libs[] = {
              "or TF_FORCE_GPU_ALLOW_GROWTH=true), stop other processes on the GPU (nvidia-smi); where it "
              "persists, install the cuDNN this TensorFlow release was built with",
       .check = "system.memory_headroom" },
+    { .id = "cufft.half_precision_size", .layer = AP,
+      .match = { "cuFFT only supports dimensions whose sizes are powers of two when computing in half precision" },
+      .cause = "an FFT (an STFT, a spectrogram) ran in half precision on a size that is not a power of two, which "
+               "cuFFT computes only in single or double precision: the program's fp16 or autocast setting",
+      .fix = "run that FFT in float32 (x.float() before torch.stft, or outside autocast), or turn the program's fp16 "
+             "training off (fp16_run: false), or pad to a power-of-two size",
+      .check = NULL },
     { .id = "cudnn.failed", .layer = LI, .unless = "Could not create cudnn handle",
       .match = { "CUDNN_STATUS_EXECUTION_FAILED", "CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER", "CUDNN_STATUS_EXECUTION_FAILED_CUDART",
                  "CUDNN_STATUS_EXECUTION_FAILED_CUBLAS", "CUDNN_STATUS_EXECUTION_FAILED_CURAND",

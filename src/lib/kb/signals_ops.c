@@ -156,7 +156,8 @@ const cp_signal cp_signals_ops[] = {
       .match = { "Unable to load the kernel module", "Unable to load the 'nvidia" /* installer: 'nvidia-drm' kernel module */,
                  "Kernel module load error", "could not insert 'nvidia",
                  "could not insert module", "failed to load GPU drivers" /* COS installer */, "nvidia: Unknown symbol",
-                 "Unknown symbol nvidia_" /* nvidia_peermem, nv_peer_mem */, "disagrees about version of symbol" },
+                 "Unknown symbol nvidia_" /* nvidia_peermem, nv_peer_mem */, "disagrees about version of symbol",
+                 "could not insert 'nv_peer_mem", "nv_peer_mem: Unknown symbol" },
       .also = { "nvidia", "kernel module", "nv_peer_mem" },
       .unless = " key ",                      /* "Key was rejected", "Required key not": kernel.secure_boot */
       .cause = "the nvidia kernel module was built but the kernel refused to load it: Secure Boot refused an "
@@ -389,7 +390,7 @@ const cp_signal cp_signals_ops[] = {
              "/dev/nvidia-uvm*, reboot after a driver upgrade; nvidia-modprobe -u -c0 makes the node",
       .check = "kernel.nvidia_module" },
     { .id = "kernel.uvm_not_loaded", .layer = KE,
-      .match = { "Kernel module nvidia_uvm is not loaded" },
+      .match = { "Kernel module nvidia_uvm is not loaded", "Could not load UVM kernel module" /* nvidia-docker 1 */ },
       .cause = "the host has no nvidia_uvm module loaded (CUDA needs it; an unprivileged container runtime cannot "
                "load it), so CUDA in the container finds no device or fails to initialise",
       .fix = "on the host: sudo modprobe nvidia-uvm (or nvidia-modprobe -u -c0), and load it at boot "
@@ -588,6 +589,13 @@ const cp_signal cp_signals_ops[] = {
                "earlier line (NVML, the kubelet socket, the MPS daemon, its config)",
       .fix = "read the plugin's earlier error lines (kubectl logs of the device plugin daemonset) and fix that cause",
       .check = "system.container" },
+    { .id = "system.dcgm_hostengine", .layer = SY,
+      .match = { "Unable to connect to host engine", "unable to establish a connection to the specified host" },
+      .cause = "dcgmi (or a DCGM client) found no DCGM host engine to talk to: nv-hostengine is not running, or "
+               "listens elsewhere than the client asks",
+      .fix = "start it: sudo systemctl --now enable nvidia-dcgm (or run nv-hostengine), then dcgmi discovery -l; "
+             "for a remote or container host engine pass its address with --host",
+      .check = NULL },
     { .id = "driver.fabric_manager_version", .layer = DR,
       .match = { "don't match with driver version", "does not match with driver version" },
       .also = { "fabric manager", "fabricmanager", "nv-fabricmanager" },
@@ -599,6 +607,7 @@ const cp_signal cp_signals_ops[] = {
       .check = "driver.version_match" },
     { .id = "system.fabric_manager", .layer = SY,
       .match = { "query NVSwitch device information", "number of NVSwitches don't match with any supported",
+                 "fabric manager found but not active",
                  "nvidia-fabricmanager.service: Failed", "nvidia-fabricmanager.service: Main process exited" },
       .cause = "the NVSwitch fabric manager did not start: it found no NVSwitch to manage (NV_WARN_NOTHING_TO_DO: "
                "a machine or VM without its NVSwitches, the nvidia-nvswitch devices not enumerated or not passed "

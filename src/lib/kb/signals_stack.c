@@ -242,6 +242,13 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the driver's libcuda.so.1 cannot be found: no NVIDIA driver, or a container started without the driver libraries",
       .fix = "install the NVIDIA driver; in a container use --gpus (NVIDIA Container Toolkit) so libcuda is mounted",
       .check = "driver.libcuda", .extract = CP_EXTRACT_SONAME },
+    { .id = "driver.libcuda_not_found_rust", .layer = DR,
+      .match = { "Unable to find cuda lib under the names", "Unable to dynamically load the \"cuda\" shared library" },
+      .cause = "a Rust CUDA binding (cudarc, under candle or mistral.rs) found no libcuda.so to load: no NVIDIA "
+               "driver here, or its directory is not on the loader's path (WSL keeps it in /usr/lib/wsl/lib)",
+      .fix = "make nvidia-smi work in the same environment; add the directory that holds libcuda.so to "
+             "LD_LIBRARY_PATH (WSL: /usr/lib/wsl/lib) or install the driver",
+      .check = "driver.libcuda" },
     { .id = "driver.libcuda_too_old", .layer = DR, .match = { "libcuda.so.1: undefined" },
       .cause = "the program (or a library it loads, such as CUDA-aware MPI or UCX) asks libcuda.so.1 for a "
                "function it does not have: the driver is older than the CUDA it was built for",
@@ -276,6 +283,7 @@ const cp_signal cp_signals_stack[] = {
     { .id = "loader.nvrtc", .layer = LI,            /* NVRTC and CUPTI are libraries (DESIGN.md), not the runtime */
       .match = { "libnvrtc.so", "libnvrtc-builtins.so", "nvrtc64_", "libcupti.so", "cupti64_" },
       .also = { LOADER_SAYS, "failed to open", ".dll" },   /* nvrtc: "failed to open libnvrtc-builtins.so.11.1" */
+      .unless = "Located at",                 /* Numba's search listing: a library it found */
       .cause = "the CUDA runtime compiler NVRTC (or the profiling library CUPTI) of this major version is not installed or not "
                "on the library path: what compiles kernels at run time (CuPy, PyTorch's jiterator and nvFuser, JAX) needs it",
       .fix = "install it for your CUDA major (the toolkit, cuda-nvrtc-X-Y, or the nvidia-cuda-nvrtc-cuXX / nvidia-cuda-nvrtc pip wheel) "
