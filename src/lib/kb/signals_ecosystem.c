@@ -612,7 +612,8 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = "system.memory_headroom" },
     { .id = "llamacpp.arch_missing", .layer = FW,
       .match = { "has no device code compatible with CUDA arch",
-                 "ggml was not compiled with support for this arch" },
+                 "ggml was not compiled with support for this arch",
+                 "compute capability not in compiled architectures" /* ollama */ },
       .cause = "this llama.cpp (ggml) CUDA build has no kernels for the GPU's architecture: it was compiled for "
                "a list of architectures that does not include this GPU's",
       .fix = "rebuild with the GPU's architecture (cmake -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=86 for an "

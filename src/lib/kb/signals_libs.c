@@ -151,6 +151,13 @@ const cp_signal cp_signals_libs[] = {
                "warns of it for every such plan, although training goes on correctly",
       .fix = "nothing fails; upgrade PyTorch (2.3.1 and later keep it quiet), or filter the UserWarning",
       .check = "framework.cuda" },
+    { .id = "app.collective_cpu_tensor", .layer = AP,
+      .match = { "Tensors must be CUDA and dense", "No backend type associated with device type cpu" },
+      .cause = "the program handed a CPU tensor to a collective of an NCCL process group, which moves only GPU "
+               "tensors: a buffer or value left on the CPU, a model not moved to its GPU before DDP wraps it",
+      .fix = "move the tensor (or the model, before DistributedDataParallel) to the rank's GPU first (.cuda(), "
+             ".to(local_rank)), or run CPU collectives on a gloo group (init_process_group(\"cpu:gloo,cuda:nccl\"))",
+      .check = NULL },
     { .id = "ucx.cuda_ipc", .layer = LI, .match = { "failed to open ipc mem handle" },
       .cause = "UCX's or UCC's CUDA IPC transport could not open another process's GPU memory handle: the "
                "processes do not share an IPC namespace (separate containers without --ipc=host), the GPUs "
