@@ -114,6 +114,13 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the nvidia kernel module is not loaded (kernel updated without a DKMS rebuild, Secure Boot, nouveau, or no device nodes in a container)",
       .fix = "load the module (sudo modprobe nvidia) and read its error; rebuild it for the running kernel if it is missing",
       .check = "kernel.nvidia_module", .nvml_code = 9 },
+    { .id = "driver.smi_query_field_unknown", .layer = DR, .match = { "is not a valid field to query" },
+      .cause = "nvidia-smi does not know a field the query asks for: the tool (an exporter, a monitoring "
+               "template) was written for a newer driver, whose nvidia-smi added the field, and an old driver "
+               "also answers [N/A] for what it cannot read on a newer GPU",
+      .fix = "update the NVIDIA driver (nvidia-smi --help-query-gpu lists the fields this one knows), or drop the "
+             "field from the tool's query",
+      .check = "driver.nvml" },
     { .id = "driver.smi_missing", .layer = DR, .match = { "nvidia-smi: command not found", "nvidia-smi: not found",
                                                           "'nvidia-smi' is not recognized as an internal or external",
                                                           "Command 'nvidia-smi' not found" /* Ubuntu */,
