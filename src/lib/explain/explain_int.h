@@ -46,8 +46,7 @@ int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc);
  * memory in use" (PyTorch 2.1 and later), else PyTorch's own reserve ("X
  * reserved in total by PyTorch"; PyTorch 1.0's "A already allocated; ...
  * C cached"; "X is allocated by PyTorch, and Y is reserved by PyTorch but
- * unallocated").  A line lacking any of them holds
- * nothing.  Pure. */
+ * unallocated").  A line lacking any of them holds nothing.  Pure. */
 int cp_explain_oom_others(const char *low, size_t n);
 
 #define CP_EXPLAIN_MAX_PATHS 8

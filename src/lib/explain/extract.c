@@ -251,8 +251,9 @@ int cp_explain_oom_others(const char *low, size_t n)
         if (own >= 0 && unalloc > 0) own += unalloc;
     }
     if (own < 0) return 0;
-    int64_t others = s.total_bytes - s.free_bytes - own;   /* with this process's CUDA context: up to */
-    return others > s.total_bytes / 2 && others >= (int64_t)1 << 30;   /* ~1 GiB with a desktop's share */
+    /* others include this process's CUDA context, which with a desktop's share can come near 1 GiB */
+    int64_t others = s.total_bytes - s.free_bytes - own;
+    return others > s.total_bytes / 2 && others >= (int64_t)1 << 30;
 }
 
 /* See explain_int.h. */
