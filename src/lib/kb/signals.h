@@ -52,6 +52,11 @@ enum {
 #define CP_SIGNAL_MAX_MATCH 32
 #define CP_SIGNAL_MAX_ALSO 8
 
+/* The CUDA runtime's "driver too old" error in its words (cuda.insufficient_driver and its
+ * other readings share the list). */
+#define CP_PHRASES_INSUFFICIENT_DRIVER "CUDA driver version is insufficient for CUDA runtime version", \
+    "cudaErrorInsufficientDriver"
+
 typedef struct {
     const char *id;                             /* stable, in JSON as "code": "cuda.no_kernel_image" */
     cp_layer layer;

@@ -33,10 +33,35 @@ const cp_signal cp_signals_cuda[] = {
       .cause = "the program or framework carries no machine code (SASS) for this GPU's compute capability and no PTX it can JIT",
       .fix = "install a build that includes this GPU's architecture (e.g. a newer PyTorch wheel), or rebuild with -gencode for its sm_XX; `cuprobe arch FILE` shows what a binary carries",
       .check = "framework.arch", .cu_code = 209 },
+    /* the same error checked by a project's own CUDA code (its macro, its .cu file on the line): the kernel
+     * that has no image may be the project's, built for another GPU or outside the environment it runs in */
+    { .id = "application.own_kernels_arch_maybe", .layer = AP, .alternative = 1,
+      .match = { "no kernel image is available for execution on the device", "cudaErrorNoKernelImageForDevice",
+                 "invalid device function" },
+      .also = { "CUDA kernel failed", "cudaCheckError", "GPUassert", "CUDA Error at", "CUDA error at", ".cu:", ".cu,",
+                ".cu(" },
+      .cause = "or the kernel is the project's own (its CUDA code checked the launch): its extension or .cu files were "
+               "compiled without this GPU's sm_XX, or built in another environment (outside the container, for another "
+               "GPU) than the one it runs in",
+      .fix = "rebuild the project's CUDA code where it runs, for this GPU (TORCH_CUDA_ARCH_LIST=\"X.Y\" or -gencode "
+             "arch=compute_XY,code=sm_XY; python setup.py develop / pip install -e . inside the container); "
+             "`cuprobe arch FILE.so` lists what a built extension carries",
+      .check = "framework.arch" },
     { .id = "cuda.insufficient_driver", .layer = DR,
-      .match = { "CUDA driver version is insufficient for CUDA runtime version", "cudaErrorInsufficientDriver" },
+      .match = { CP_PHRASES_INSUFFICIENT_DRIVER },
       .cause = "the installed driver is older than the CUDA runtime needs (or libcuda was not found at all)",
       .fix = "upgrade the NVIDIA driver to one that supports this CUDA major, or install a framework build for an older CUDA",
+      .check = "runtime.driver_compat" },
+    /* the same, read from the package's side: where the driver cannot change (a cluster, a cloud image, an old GPU's
+     * last branch), the fix is the package's build for the CUDA this driver supports */
+    { .id = "framework.built_for_newer_cuda_maybe", .layer = FW, .alternative = 1,
+      .match = { CP_PHRASES_INSUFFICIENT_DRIVER, "The NVIDIA driver on your system is too old" },
+      .cause = "or the package was built for a newer CUDA than this driver supports: a wheel for CUDA 12 (CTranslate2 4, "
+               "torch cu12x, onnxruntime-gpu 1.19+, jax[cuda12]) on a driver of the CUDA 11 era, where updating the "
+               "driver is not an option",
+      .fix = "nvidia-smi's \"CUDA Version\" is the newest CUDA the driver runs: install the package's build for that CUDA or "
+             "older (the cu118 index, CTranslate2 3.x for CUDA 11, a release pinned to CUDA 11), or add the "
+             "cuda-compat package on a data-centre GPU",
       .check = "runtime.driver_compat" },
     { .id = "cuda.no_device", .layer = SY,
       .match = { "no CUDA-capable device is detected", "cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE",

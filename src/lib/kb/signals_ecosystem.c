@@ -266,6 +266,17 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "use float16 instead (vLLM: --dtype=half; transformers: torch_dtype=torch.float16 or fp16=True instead of bf16=True), or "
              "float32; or run on a GPU of compute capability 8.0 or newer",
       .check = "framework.arch" },
+    /* the same refusal, read from the run's side: the dtype is the launch's own setting (the model's config
+     * defaults it), and the fix the maintainers give is a flag, not another build */
+    { .id = "application.bf16_dtype_setting_maybe", .layer = AP, .alternative = 1,
+      .match = { "is only supported on GPUs with compute capability of at least", "Current CUDA Device does not support bfloat16",
+                 "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires" },
+      .also = { "bf16", "bfloat16", "Bfloat16" },
+      .cause = "or it is the run's own setting: the model's config.json (torch_dtype: bfloat16) or the launch's flags "
+               "(--bf16, --dtype auto) ask for bfloat16, which this GPU can run as float16",
+      .fix = "set the dtype in the launch: vLLM --dtype half (dtype=\"half\" in LLM()), TGI --dtype float16, "
+             "transformers torch_dtype=torch.float16, Trainer fp16=True in place of bf16=True",
+      .check = "framework.arch" },
     { .id = "serving.gpu_too_old", .layer = FW,
       .match = { "GPUs with compute capability below", "CUDA GPU is too old" },
       .cause = "the inference server does not support this GPU's compute capability (vLLM needs 7.0 or newer; ollama skips GPUs below "

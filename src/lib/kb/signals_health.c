@@ -46,6 +46,7 @@ const cp_signal cp_signals_health[] = {
       .check = "hardware.pci_gpu" },
     { .id = "hardware.inforom_corrupted", .layer = HW,
       .match = { "infoROM is corrupted" },     /* nvidia-smi: "WARNING: infoROM is corrupted at gpu 0000:..." */
+      .unless = "Return code",                 /* nvidia-smi's man page: "Return code 14 - infoROM is corrupted" */
       .cause = "the GPU's infoROM (its persistent store of ECC, page-retirement and power data) failed its "
                "checksum: ECC and retirement records cannot be trusted",
       .fix = "update the driver and reset the GPU; if the warning stays, have the infoROM reflashed by the "

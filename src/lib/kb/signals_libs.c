@@ -443,6 +443,16 @@ const cp_signal cp_signals_libs[] = {
              "LD_LIBRARY_PATH or the extra nvidia-cudnn wheel); for INCOMPATIBLE_CUDA_DRIVER upgrade the driver or use the build for an older CUDA; "
              "re-create serialized plans and caches with the cuDNN in use",
       .check = "libraries.shadow" },
+    /* XLA's and TensorFlow's load-time check, read from the package's side: the wheel wants a newer cuDNN
+     * than the machine's, and the wheel is what changes where the system cuDNN cannot */
+    { .id = "framework.built_for_newer_cudnn_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { "Loaded runtime CuDNN library" }, .also = { "but source was compiled with" },
+      .cause = "or the framework's wheel was built for a newer cuDNN than the one this machine gives it (a jaxlib or "
+               "tensorflow release that expects cuDNN 8.6 where the system, a module or a conda env has 8.4)",
+      .fix = "install the framework's build for the cuDNN you have (jax[cuda11_cudnn82] rather than cudnn86, an older "
+             "tensorflow), or its pip variant that brings its own cuDNN (jax[cuda12], tensorflow[and-cuda]) with the "
+             "system copy off LD_LIBRARY_PATH",
+      .check = "framework.libs" },
     { .id = "cudnn.sublibrary_missing", .layer = LI,
       .match = { "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE",
                  "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING", "CUDNN_STATUS_NOT_SUPPORTED_RUNTIME_PREREQUISITE_MISSING" },

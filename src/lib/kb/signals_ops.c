@@ -991,7 +991,7 @@ const cp_signal cp_signals_ops[] = {
              "`docker run --rm --gpus all ubuntu nvidia-smi` checks the set-up",
       .check = "system.container" },
     { .id = "system.no_driver_given_maybe", .layer = SY, .alternative = 1,
-      .match = { "CUDA driver version is insufficient for CUDA runtime version", "cudaErrorInsufficientDriver" },
+      .match = { CP_PHRASES_INSUFFICIENT_DRIVER },
       .cause = "or no driver was reachable at all: the CUDA runtime reports a libcuda.so.1 it cannot load as a "
                "driver too old (error 35), as in a container started without the NVIDIA runtime or its GPUs "
                "(plain `docker run`, a template whose NVIDIA variables are unset or mistyped)",

@@ -64,7 +64,8 @@ const char *const cp_not_failure_phrases[] = {
     "this is benign", "xformers not available", "library 'libnvinfer" /* TensorFlow: TensorRT is optional */,
     "successfully opened", "custom allreduce is disabled", "\xe2\x9c\x94" /* a check mark: a check that passed */,
     "\xe2\x9c\x93", "policy cmp0146", "torch_cuda_arch_list is not set", "memcpy nodes are added", "[i:onnxruntime",
-    "lazy loading is not enabled", "numa node", "level=warning", "level=info" /* logrus' levels */, NULL
+    "lazy loading is not enabled", "numa node", "level=warning", "level=info" /* logrus' levels */,
+    "(): not supported" /* an NVML getter a board lacks (hashcat's hwmon: nvmlDeviceGetFanSpeed(): Not Supported) */, NULL
 };
 
 const cp_signal cp_signals_vocab[] = {
