@@ -26,18 +26,21 @@
 #define F_STICKY "the process must exit; rerun with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then " \
                  "run it under compute-sanitizer (memcheck) to find the bad access"
 
+/* The runtime's "no kernel image" in the words a program prints it (cuda.no_kernel_image and its
+ * reading as the project's own kernels share them). */
+#define NO_KERNEL_IMAGE "no kernel image is available for execution on the device", \
+    "cudaErrorNoKernelImageForDevice", "invalid device function"
+
 const cp_signal cp_signals_cuda[] = {
     { .id = "cuda.no_kernel_image", .layer = FW,
-      .match = { "no kernel image is available for execution on the device", "cudaErrorNoKernelImageForDevice",
-                 "CUDA_ERROR_NO_BINARY_FOR_GPU", "cudaErrorInvalidDeviceFunction", "invalid device function" },
+      .match = { NO_KERNEL_IMAGE, "CUDA_ERROR_NO_BINARY_FOR_GPU", "cudaErrorInvalidDeviceFunction" },
       .cause = "the program or framework carries no machine code (SASS) for this GPU's compute capability and no PTX it can JIT",
       .fix = "install a build that includes this GPU's architecture (e.g. a newer PyTorch wheel), or rebuild with -gencode for its sm_XX; `cuprobe arch FILE` shows what a binary carries",
       .check = "framework.arch", .cu_code = 209 },
     /* the same error checked by a project's own CUDA code (its macro, its .cu file on the line): the kernel
      * that has no image may be the project's, built for another GPU or outside the environment it runs in */
     { .id = "application.own_kernels_arch_maybe", .layer = AP, .alternative = 1,
-      .match = { "no kernel image is available for execution on the device", "cudaErrorNoKernelImageForDevice",
-                 "invalid device function" },
+      .match = { NO_KERNEL_IMAGE },
       .also = { "CUDA kernel failed", "cudaCheckError", "GPUassert", "CUDA Error at", "CUDA error at", ".cu:", ".cu,",
                 ".cu(" },
       .cause = "or the kernel is the project's own (its CUDA code checked the launch): its extension or .cu files were "

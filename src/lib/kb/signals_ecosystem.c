@@ -25,6 +25,11 @@
 #define FW CP_LAYER_FRAMEWORK
 #define AP CP_LAYER_APPLICATION
 
+/* A framework or server refusing bfloat16 on this GPU, in its words (torch.bf16_unsupported and its
+ * reading as the run's own setting share them). */
+#define BF16_REFUSED "is only supported on GPUs with compute capability of at least", \
+    "Current CUDA Device does not support bfloat16", "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires"
+
 const cp_signal cp_signals_ecosystem[] = {
     /* Quantisation and attention libraries: their CUDA set-up */
     { .id = "bitsandbytes.no_gpu_build", .layer = LI,
@@ -258,8 +263,7 @@ const cp_signal cp_signals_ecosystem[] = {
              "(tf.config.experimental.set_memory_growth) and stop other processes on the GPU (nvidia-smi)",
       .check = "system.memory_headroom" },
     { .id = "torch.bf16_unsupported", .layer = FW,
-      .match = { "is only supported on GPUs with compute capability of at least", "Current CUDA Device does not support bfloat16",
-                 "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires", "CUBLAS_STATUS_NOT_SUPPORTED" },
+      .match = { BF16_REFUSED, "CUBLAS_STATUS_NOT_SUPPORTED" },
       .also = { "bf16", "bfloat16", "CUDA_R_16BF" },   /* cuBLAS refusing a bf16 GEMM: its type name on the line */
       .cause = "the model or the run asks for bfloat16, which needs a GPU of compute capability 8.0 or newer (Ampere: A100, RTX 30 and "
                "later); V100, T4, P100, P40 and other older GPUs have no bf16 support",
@@ -269,8 +273,7 @@ const cp_signal cp_signals_ecosystem[] = {
     /* the same refusal, read from the run's side: the dtype is the launch's own setting (the model's config
      * defaults it), and the fix the maintainers give is a flag, not another build */
     { .id = "application.bf16_dtype_setting_maybe", .layer = AP, .alternative = 1,
-      .match = { "is only supported on GPUs with compute capability of at least", "Current CUDA Device does not support bfloat16",
-                 "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires" },
+      .match = { BF16_REFUSED },
       .also = { "bf16", "bfloat16", "Bfloat16" },
       .cause = "or it is the run's own setting: the model's config.json (torch_dtype: bfloat16) or the launch's flags "
                "(--bf16, --dtype auto) ask for bfloat16, which this GPU can run as float16",
