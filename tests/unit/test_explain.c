@@ -935,6 +935,43 @@ static void test_container_prompt(void)
     }
 }
 
+/* The second readings of a message whose fix often lies in another layer:
+ * each comes after the first, marked; where the line settles it (PyTorch's
+ * own "CUDA error:" form, an XID the XID table gives no other layer), none. */
+static void test_second_readings(void)
+{
+    static const struct { const char *text, *first, *second; } cases[] = {
+        { "NVRM: Xid (PCI:0000:01:00): 31, pid=7, Ch 00000008, intr 10000000. MMU Fault\n", "xid.31",
+          "driver.xid_fault_maybe" },
+        { "NVRM: Xid (PCI:0000:01:00): 32, pid=7, Channel ID 00000010 intr 00040000\n", "xid.32",
+          "driver.xid_fault_maybe" },
+        { "NVRM: Xid (PCI:0000:01:00): 43, pid=7, Ch 00000008\n", "xid.43", NULL },
+        { "CUDA kernel failed : no kernel image is available for execution on the device\n", "cuda.no_kernel_image",
+          "application.own_kernels_arch_maybe" },
+        { "RuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+          "cuda.no_kernel_image", NULL },
+        { "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU "
+          "has compute capability 7.5.\n", "torch.bf16_unsupported", "application.bf16_dtype_setting_maybe" },
+        { "E cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.4.1 but source was compiled with: 8.6.0.\n",
+          "cudnn.version_mismatch", "framework.built_for_newer_cudnn_maybe" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cp_explain_result r = explain(cases[k].text, strlen(cases[k].text));
+        int want = cases[k].second ? 2 : 1;
+        if (r.nsignals != want) fprintf(stderr, "  case %zu: %d signals\n", k, r.nsignals);
+        CHECK_I64(r.nsignals, want);
+        if (r.nsignals == want) {
+            CHECK_STR(r.signals[0].code, cases[k].first);
+            CHECK_I64(r.signals[0].alternative, 0);
+            if (cases[k].second) {
+                CHECK_STR(r.signals[1].code, cases[k].second);
+                CHECK_I64(r.signals[1].alternative, 1);
+            }
+        }
+        cp_explain_free(&r);
+    }
+}
+
 /* A line with two common readings in two layers the text does not settle
  * (the driver's libraries missing: the host's install, or a container
  * started without them) gives the first as its signal and the other after
@@ -1184,6 +1221,7 @@ int main(void)
     RUN(test_container_prompt);
     RUN(test_worker_died_order);
     RUN(test_alternative_reading);
+    RUN(test_second_readings);
     RUN(test_archs_reading);
     RUN(test_oom_others);
     RUN(test_error_numbers);

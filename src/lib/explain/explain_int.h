@@ -38,6 +38,11 @@ int cp_explain_line_cc(const char *low, size_t n);
  * must hold one at least.  Pure. */
 int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc);
 
+/* CP_VALUE_XID_ALSO: does the XID table say that the XID of this lowercased
+ * NVRM line ("nvrm: xid (pci:...): 31, ...") may also lie in `layer`
+ * (cp_xid_info.also_layer)?  0 for a line without a known XID.  Pure. */
+int cp_explain_xid_also(const char *low, size_t n, cp_layer layer);
+
 /* CP_VALUE_OOM_OTHERS: do PyTorch's out-of-memory sizes on one lowercased
  * line show other processes holding over half the GPU, and 1 GiB at least
  * (this process's CUDA context, which PyTorch does not count, and a

@@ -96,6 +96,13 @@ int cp_explain_xid_number(const char *low, size_t n)
     return small_int_at(low, n, close);
 }
 
+/* See explain_int.h. */
+int cp_explain_xid_also(const char *low, size_t n, cp_layer layer)
+{
+    const cp_xid_info *x = cp_xid_lookup(cp_explain_xid_number(low, n));
+    return x && x->also_layer && strcmp(x->also_layer, cp_layer_name(layer)) == 0;
+}
+
 static cp_layer layer_from_word(const char *w)
 {
     for (int l = 0; l < CP_LAYER_COUNT; l++)
@@ -181,6 +188,7 @@ int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t st
                word_at(low, n, i, "drain") || word_at(low, n, i, "gpu reset") || word_at(low, n, i, "node reboot");
     case CP_VALUE_ARCHS_MISS: return 0;       /* needs the text's GPUs: cp_explain_archs_miss */
     case CP_VALUE_OOM_OTHERS: return 0;       /* the whole line's sizes: cp_explain_oom_others */
+    case CP_VALUE_XID_ALSO: return 0;         /* the XID table: cp_explain_xid_also */
     case CP_VALUE_ANY: break;
     }
     return 1;

@@ -48,6 +48,8 @@ typedef struct {
     const char *layer;        /* "hardware", "driver", "application", ... */
     cp_xid_severity severity;
     const char *action;       /* what to do */
+    const char *also_layer;   /* the layer its other common cause lies in (31 and 32: "driver", a
+                                 driver bug), read by explain as a second reading; NULL for none */
 } cp_xid_info;
 
 /* Look up an XID; NULL when not in the table. */

@@ -31,6 +31,8 @@ typedef enum {
                                  the phrase (ggml's "CUDA : ARCHS = 600,610,700") whose lowest is above
                                  the compute capability of a GPU an earlier line named ("compute
                                  capability 5.2"): no code of the build can run on that GPU */
+    CP_VALUE_XID_ALSO,        /* not a "Key : Value" line: an NVRM XID line whose XID the XID table
+                                 says may also be this row's layer (cp_xid_info.also_layer) */
     CP_VALUE_OOM_OTHERS       /* not a "Key : Value" line: PyTorch's out-of-memory sizes, read as a
                                  whole: the GPU's total less its free memory less what this process
                                  holds (its own use, or what PyTorch reserved) is over half the GPU

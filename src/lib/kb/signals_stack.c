@@ -27,7 +27,7 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the kernel driver reported an XID error", .fix = "see the XID table",
       .check = "hardware.xid", .extract = CP_EXTRACT_XID },
     { .id = "driver.xid_fault_maybe", .layer = DR, .alternative = 1, .match = { "NVRM: Xid" },
-      .also = { "): 31,", "): 32," },
+      .value = CP_VALUE_XID_ALSO,               /* the XID table's also_layer: 31 and 32 */
       .cause = "or a driver bug: XID 31 (a page fault) and 32 (a corrupted push buffer) also come from the driver "
                "itself, most often where the faulting engine is one the program does not drive (GRAPHICS under "
                "a game, a compositor or Xorg) or where many programs fault alike after a driver update",
