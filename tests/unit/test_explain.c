@@ -640,8 +640,9 @@ static void test_cleaning(void)
     memcpy(big + 4096 - 20, m, strlen(m));              /* across the first window edge */
     memcpy(big + n - 100, "CUDA_ERROR_ASSERT", 17);
     r = explain(big, n);
-    CHECK_I64(r.nsignals, 2);
+    CHECK_I64(r.nsignals, 3);                            /* the message in no program's words: both readings */
     CHECK(find(&r, "cuda.no_kernel_image") != NULL);
+    CHECK(find(&r, "application.own_kernels_arch_maybe") != NULL);
     CHECK(find(&r, "cuda.device_assert") != NULL);
     for (int i = 0; i < r.nsignals; i++) CHECK(strlen(r.signals[i].evidence) <= 200);
     cp_explain_free(&r);
@@ -1180,7 +1181,8 @@ static void test_named_components(void)
         { "host:1:2 [0] NCCL INFO Channel 00/02 : 0 1\nValueError: shapes (3,) and (4,) not aligned on gpu", NULL },
         { "Building the DKMS module for nvidia 550\n\nError! the build stopped", NULL },
         /* beside a known message the name says nothing more */
-        { "ERROR: Failed to run `/usr/sbin/dkms build -m nvidia`\nRuntimeError: CUDA error: out of memory", "cuda.oom" },
+        { "ERROR: Failed to run `/usr/sbin/dkms build -m nvidia`\nRuntimeError: CUDA error: an illegal memory access "
+          "was encountered", "cuda.illegal_address" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         cp_explain_result r = explain(cases[k].text, strlen(cases[k].text));

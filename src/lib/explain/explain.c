@@ -290,10 +290,12 @@ static int find_hits(const scanner *sc, const view *v, hit *hits)
  * signal of its own ("out of memory" inside "CUDA out of memory"), unless
  * that row needs a context or its absence (whether it counts is known at
  * the text's end) or is only another reading, or the shorter one replaces
- * the line's other signals. */
+ * the line's other signals or is itself another reading (of the line the
+ * longer one explains). */
 static int shadowed(const phrase_index *ix, const hit *hits, int nh, int i)
 {
     if (ix->rows[hits[i].row].replaces_line) return 0;     /* it re-explains the line: see yields() */
+    if (ix->rows[hits[i].row].alternative) return 0;       /* another reading of that very line */
     if (ix->rows[hits[i].row].marks) return 0;             /* a context, wherever it is written */
     for (int j = 0; j < nh; j++)
         if (j != i && hits[j].row != hits[i].row && !ix->rows[hits[j].row].context &&

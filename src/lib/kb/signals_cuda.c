@@ -37,12 +37,11 @@ const cp_signal cp_signals_cuda[] = {
       .cause = "the program or framework carries no machine code (SASS) for this GPU's compute capability and no PTX it can JIT",
       .fix = "install a build that includes this GPU's architecture (e.g. a newer PyTorch wheel), or rebuild with -gencode for its sm_XX; `cuprobe arch FILE` shows what a binary carries",
       .check = "framework.arch", .cu_code = 209 },
-    /* the same error checked by a project's own CUDA code (its macro, its .cu file on the line): the kernel
-     * that has no image may be the project's, built for another GPU or outside the environment it runs in */
+    /* the same error in any words but PyTorch's and ggml's "CUDA error: ...": a project's own check (its macro,
+     * its kernel's name, its .cu file), so the kernel that has no image may be the project's, built for another
+     * GPU or outside the environment it runs in */
     { .id = "application.own_kernels_arch_maybe", .layer = AP, .alternative = 1,
-      .match = { NO_KERNEL_IMAGE },
-      .also = { "CUDA kernel failed", "cudaCheckError", "GPUassert", "CUDA Error at", "CUDA error at", ".cu:", ".cu,",
-                ".cu(" },
+      .match = { NO_KERNEL_IMAGE }, .unless = "CUDA error: ",
       .cause = "or the kernel is the project's own (its CUDA code checked the launch): its extension or .cu files were "
                "compiled without this GPU's sm_XX, or built in another environment (outside the container, for another "
                "GPU) than the one it runs in",
@@ -121,6 +120,28 @@ const cp_signal cp_signals_cuda[] = {
       .cause = "a device allocation failed: the GPU memory is used up by this process or by others",
       .fix = "lower the batch size or model size, free cached memory, or stop other processes on the GPU (nvidia-smi)",
       .check = "system.memory_headroom", .cu_code = 2 },
+    /* the runtime's bare form (no sizes, unlike PyTorch's "Tried to allocate"): as often memory this program
+     * was never given as memory it used up */
+    { .id = "system.oom_elsewhere_maybe", .layer = SY, .alternative = 1,
+      .match = { "CUDA error: out of memory", "CUDA_ERROR_OUT_OF_MEMORY" }, .unless = "Tried to allocate",
+      .cause = "or the memory was not this program's to take: other processes hold the GPU, or a limit below the "
+               "GPU's size applies (WSL2's share of host and pinned memory, a scheduler's slice, a MIG instance), "
+               "most likely where it fails at a first small allocation (creating the context, building the model)",
+      .fix = "nvidia-smi --query-compute-apps=pid,used_memory --format=csv shows who holds the GPU: pick a free one "
+             "(CUDA_VISIBLE_DEVICES) or stop the other work; under WSL2 raise memory in .wslconfig or turn pinned "
+             "memory off (pin_memory=False); under Slurm ask for the whole GPU (--gres=gpu:1, one task per GPU)",
+      .check = "system.memory_holders" },
+    /* the same in a serving framework that plans GPU memory itself (ollama picks the layers it offloads): a
+     * wrong plan is the framework's, and a release fixes it */
+    { .id = "framework.server_memory_plan_maybe", .layer = FW, .alternative = 1, .context = CP_CONTEXT_SERVING_KERNELS,
+      .match = { "CUDA error: out of memory", "cudaMalloc failed: out of memory", "CUDA_ERROR_OUT_OF_MEMORY" },
+      .cause = "or the server planned the memory wrong: ollama (and tools that set llama.cpp's or vLLM's limits for "
+               "you) choose how many layers to offload and how large the KV cache and pools are, and a release "
+               "whose estimate is off for this model, GPU or platform (WSL2, Jetson) runs out where the GPU had room",
+      .fix = "where the same model ran before: try the release before it or the newest (the tracker often names the "
+             "fix); meanwhile set the plan by hand (ollama: num_gpu layers, a smaller num_ctx; llama.cpp: -ngl; vLLM: "
+             "--gpu-memory-utilization, --max-model-len)",
+      .check = "system.memory_headroom" },
     { .id = "cuda.init_error", .layer = DR,
       .match = { "CUDA error: initialization error", "cudaErrorInitializationError", "CUDA_ERROR_NOT_INITIALIZED",
                  ": initialization error", "-> initialization error" },

@@ -48,15 +48,15 @@ const cp_signal cp_signals_frameworks[] = {
       .cause = "PyTorch found no libcuda.so.1: no NVIDIA driver, or a container started without GPU support",
       .fix = "install the NVIDIA driver (check with nvidia-smi); in a container use --gpus all",
       .check = "driver.libcuda" },
-    /* the same message on a machine with no NVIDIA GPU at all (a laptop, a Mac, a CPU-only server or runtime) */
+    /* the same messages on a machine with no NVIDIA GPU at all (a laptop, a Mac, a CPU-only server or runtime) */
     { .id = "application.cuda_asked_without_gpu_maybe", .layer = AP, .alternative = 1,
-      .match = { "Found no NVIDIA driver on your system" },
+      .match = { "Found no NVIDIA driver on your system", "Torch not compiled with CUDA enabled" },
       .cause = "or the machine has no NVIDIA GPU (a laptop's integrated or AMD graphics, a Mac, a CPU-only server "
                "or notebook runtime) and the program asks for CUDA all the same: a .cuda() call, device=\"cuda\", "
                "a checkpoint loaded to the GPU",
       .fix = "where lspci | grep -i nvidia shows nothing, run on the CPU: the program's --device cpu or --cpu flag, "
              "device = \"cuda\" if torch.cuda.is_available() else \"cpu\", torch.load(..., map_location=\"cpu\") "
-             "in place of the .cuda() calls",
+             "in place of the .cuda() calls; on a Mac, device \"mps\" (Apple's GPU) or the CPU",
       .check = "hardware.pci_gpu" },
     { .id = "torch.cudnn_version", .layer = LI,
       .match = { "cuDNN version incompatibility", "cuDNN version mismatch: PyTorch was compiled against" },

@@ -114,6 +114,17 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the nvidia kernel module is not loaded (kernel updated without a DKMS rebuild, Secure Boot, nouveau, or no device nodes in a container)",
       .fix = "load the module (sudo modprobe nvidia) and read its error; rebuild it for the running kernel if it is missing",
       .check = "kernel.nvidia_module", .nvml_code = 9 },
+    /* nvidia-smi's own form of it, run where the host's driver is not handed over (a container, LXD, WSL) */
+    { .id = "system.smi_no_devices_maybe", .layer = SY, .alternative = 1,
+      .match = { "NVIDIA-SMI has failed because it couldn" },
+      .cause = "or nvidia-smi ran where the host's driver is not handed over: a container started without the NVIDIA "
+               "runtime (plain docker run with nvidia-smi mounted or baked into the image), an LXD/LXC container "
+               "without the GPU device, a WSL instance whose GPU support is broken, an image that brings a driver "
+               "of its own",
+      .fix = "run nvidia-smi on the host first: where it works there, give the container the GPU (docker run --gpus "
+             "all, the nvidia runtime, LXD's `gpu` device with nvidia.runtime=true) and remove any driver the image "
+             "installs; under WSL, the driver is the Windows one (`wsl --update`, no Linux driver in the distro)",
+      .check = "system.container" },
     { .id = "driver.smi_query_field_unknown", .layer = DR, .match = { "is not a valid field to query" },
       .cause = "nvidia-smi does not know a field the query asks for: the tool (an exporter, a monitoring "
                "template) was written for a newer driver, whose nvidia-smi added the field, and an old driver "
