@@ -20,17 +20,32 @@
 #define LI CP_LAYER_LIBRARIES
 #define FW CP_LAYER_FRAMEWORK
 
+/* nvcc (and ptxas, clang, torch's cpp_extension) not knowing the architecture a build asks for */
+#define NVCC_UNKNOWN_ARCH "Unsupported gpu architecture", "is not defined for option 'gpu-architecture'", \
+    "is not defined for option 'gpu-name'" /* ptxas */, "unsupported CUDA gpu architecture" /* clang */, \
+    "Unknown CUDA arch (" /* torch cpp_extension */
+
+/* torch.utils.cpp_extension and apex refusing a toolkit other than the one PyTorch was built with */
+#define TORCH_TOOLKIT_MISMATCH "mismatches the version that was used to compile", \
+    "does not match the version torch was compiled with", \
+    "Cuda extensions are being compiled with a version of Cuda that does not match" /* NVIDIA apex */
+
 const cp_signal cp_signals_build[] = {
-    { .id = "build.nvcc_unknown_arch", .layer = RT,
-      .match = { "Unsupported gpu architecture", "is not defined for option 'gpu-architecture'",
-                 "is not defined for option 'gpu-name'",           /* ptxas */
-                 "unsupported CUDA gpu architecture",              /* clang */
-                 "Unknown CUDA arch (" },                          /* torch cpp_extension */
+    { .id = "build.nvcc_unknown_arch", .layer = RT, .match = { NVCC_UNKNOWN_ARCH },
       .cause = "this nvcc does not know the GPU architecture the build asks for: the toolkit is older than "
                "the GPU (sm_89/sm_90 need CUDA 11.8, sm_100/sm_120 need 12.8) or newer than the arch "
                "(CUDA 12 dropped sm_35/37, CUDA 13 sm_50 to sm_72)",
       .fix = "install a CUDA toolkit that supports the architecture and build with it (CUDA_HOME, PATH), "
              "or take the arch out of the list (TORCH_CUDA_ARCH_LIST, CMAKE_CUDA_ARCHITECTURES, -gencode/-arch)",
+      .check = "runtime.toolkits" },
+    /* the same, read from the build's side: the list is the project's or the user's setting */
+    { .id = "application.build_arch_list_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
+      .match = { NVCC_UNKNOWN_ARCH },
+      .cause = "or the build's own list asks for it: the project's setup.py or CMakeLists hard-codes -gencode / "
+               "CMAKE_CUDA_ARCHITECTURES, or TORCH_CUDA_ARCH_LIST names an arch, that this toolkit does not know "
+               "(too new for it) or no longer has (compute_35 in CUDA 12)",
+      .fix = "build for the GPU you have: TORCH_CUDA_ARCH_LIST=\"8.6\" (the GPU's compute capability), "
+             "CMAKE_CUDA_ARCHITECTURES=86 or native, or remove the project's hard-coded -gencode line for the arch",
       .check = "runtime.toolkits" },
     { .id = "build.no_toolkit", .layer = RT,
       .match = { "CUDA_HOME environment variable is not set", "The nvcc binary could not be located",
@@ -58,13 +73,21 @@ const cp_signal cp_signals_build[] = {
       .check = "runtime.toolkits" },
     { .id = "build.torch_cuda_mismatch", .layer = RT,
       .unless = "accepting this combination",  /* DeepSpeed: same major, accepted */
-      .match = { "mismatches the version that was used to compile", "does not match the version torch was compiled with",
-                 "Cuda extensions are being compiled with a version of Cuda that does not match" /* NVIDIA apex */ },
+      .match = { TORCH_TOOLKIT_MISMATCH },
       .cause = "the CUDA toolkit the extension build found (nvcc) differs from the CUDA the installed PyTorch "
                "was built with, so torch.utils.cpp_extension refuses to build",
       .fix = "point CUDA_HOME at a toolkit of torch's CUDA version (torch.version.cuda), or install the "
              "PyTorch build for the toolkit you have",
       .check = "runtime.toolkits" },
+    /* the same, read from PyTorch's side: the wheel is what changes where the toolkit is the system's */
+    { .id = "framework.torch_for_toolkit_maybe", .layer = FW, .alternative = 1,
+      .unless = "accepting this combination",
+      .match = { TORCH_TOOLKIT_MISMATCH },
+      .cause = "or the PyTorch installed is the one to change: pip's default wheel is built for another CUDA "
+               "(cu12x) than the toolkit this machine has, where the toolkit is the system's or the cluster's",
+      .fix = "install the PyTorch build for the toolkit you have (nvcc --version; pip install torch --index-url "
+             "https://download.pytorch.org/whl/cuXYZ), then rebuild the extension",
+      .check = "framework.cuda" },
     { .id = "build.host_compiler", .layer = RT,
       .match = { "unsupported GNU version", "unsupported clang version", "unsupported Microsoft Visual Studio version",
                  "is greater than the maximum required version by CUDA", "Cannot find compiler 'cl.exe'" },
