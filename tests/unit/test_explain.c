@@ -578,11 +578,14 @@ static void test_grouping(void)
                     "RuntimeError: CUDA error: an illegal memory access was encountered\n"
                     "NVRM: Xid (PCI:0000:01:00): 13, c\nx\nCUDA error: an illegal memory access was encountered\n";
     cp_explain_result r = explain(t, strlen(t));
-    CHECK_I64(r.nsignals, 4);                   /* XID 31's other reading, a driver bug, comes last */
-    if (r.nsignals == 4) {
+    CHECK_I64(r.nsignals, 5);   /* the other readings come last: XID 31's (a driver bug), the fault's (the framework's) */
+    if (r.nsignals == 5) {
         CHECK_STR(r.signals[3].code, "driver.xid_fault_maybe");
         CHECK(r.signals[3].alternative);
         CHECK_I64(r.signals[3].first_line, 2);
+        CHECK_STR(r.signals[4].code, "framework.kernel_bug_maybe");
+        CHECK(r.signals[4].alternative);
+        CHECK_I64(r.signals[4].count, 2);
         CHECK_STR(r.signals[0].code, "xid.13");
         CHECK_I64(r.signals[0].count, 2);
         CHECK_I64(r.signals[0].first_line, 1);
@@ -622,7 +625,7 @@ static void test_cleaning(void)
     const char t[] = "\033[1mRuntimeError\033[0m: CUDA error: device-side \033[31massert\033[0m triggered\r\n"
                      "junk\0CUDA_ERROR_NO_DEVICE\r\n\033]0;title\007unspecified launch failure\n";
     cp_explain_result r = explain(t, sizeof t - 1);
-    CHECK_I64(r.nsignals, 3);
+    CHECK_I64(r.nsignals, 4);                   /* and the launch failure's other reading */
     const cp_explain_signal *s = find(&r, "cuda.device_assert");
     CHECK(s != NULL);
     if (s) CHECK_STR(s->evidence, "RuntimeError: CUDA error: device-side assert triggered");
@@ -728,8 +731,10 @@ static void test_pasted(void)
     /* a phrase whole on its line is not found again across the cut */
     const char *t = "CUDA error: an illegal memory access was encountered\nwas encountered again\n";
     cp_explain_result r = explain(t, strlen(t));
-    CHECK_I64(r.nsignals, 1);
-    if (r.nsignals == 1) CHECK_I64(r.signals[0].count, 1);
+    CHECK_I64(r.nsignals, 2);                   /* and its other reading */
+    const cp_explain_signal *once = find(&r, "cuda.illegal_address");
+    CHECK(once != NULL);
+    if (once) CHECK_I64(once->count, 1);
     cp_explain_free(&r);
 }
 
@@ -955,6 +960,17 @@ static void test_second_readings(void)
           "has compute capability 7.5.\n", "torch.bf16_unsupported", "application.bf16_dtype_setting_maybe" },
         { "E cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.4.1 but source was compiled with: 8.6.0.\n",
           "cudnn.version_mismatch", "framework.built_for_newer_cudnn_maybe" },
+        { "RuntimeError: CUDA error: out of memory\n", "cuda.oom", "system.oom_elsewhere_maybe" },
+        { "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n", "torch.oom", NULL },
+        { "ggml_cuda_init: found 1 CUDA devices\nCUDA error: out of memory\n", "cuda.oom",
+          "framework.server_memory_plan_maybe" },
+        { "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n", "kernel.smi_no_driver",
+          "system.smi_no_devices_maybe" },
+        { "nvcc fatal   : Unsupported gpu architecture 'compute_89'\n", "build.nvcc_unknown_arch",
+          "application.build_arch_list_maybe" },
+        { "RuntimeError: CUDA error: an illegal memory access was encountered\n", "cuda.illegal_address",
+          "framework.kernel_bug_maybe" },
+        { "RuntimeError: CUDA error: device-side assert triggered\n", "cuda.device_assert", NULL },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         cp_explain_result r = explain(cases[k].text, strlen(cases[k].text));
@@ -1181,8 +1197,8 @@ static void test_named_components(void)
         { "host:1:2 [0] NCCL INFO Channel 00/02 : 0 1\nValueError: shapes (3,) and (4,) not aligned on gpu", NULL },
         { "Building the DKMS module for nvidia 550\n\nError! the build stopped", NULL },
         /* beside a known message the name says nothing more */
-        { "ERROR: Failed to run `/usr/sbin/dkms build -m nvidia`\nRuntimeError: CUDA error: an illegal memory access "
-          "was encountered", "cuda.illegal_address" },
+        { "ERROR: Failed to run `/usr/sbin/dkms build -m nvidia`\ntorch.cuda.OutOfMemoryError: CUDA out of memory. "
+          "Tried to allocate 20.00 MiB", "torch.oom" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         cp_explain_result r = explain(cases[k].text, strlen(cases[k].text));

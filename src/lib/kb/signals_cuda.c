@@ -110,6 +110,20 @@ const cp_signal cp_signals_cuda[] = {
       .cause = "an assert inside a kernel failed, most often an index out of range (class label >= number of classes, embedding index)",
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 (or on CPU) to see the failing operation and check its index inputs; the process must restart",
       .check = "application.xid", .cu_code = 710 },
+    /* A kernel fault in a program that runs a framework's kernels, read from the framework's side: most
+     * programs write no CUDA of their own, and the fault (or the bad index fed to a kernel) is then the
+     * framework's or its library's, fixed by another release.  A serving framework says so first
+     * (framework.kernel_fault above). */
+    { .id = "framework.kernel_bug_maybe", .layer = FW, .alternative = 1, .context_absent = CP_CONTEXT_SERVING_KERNELS,
+      .match = { "an illegal memory access was encountered", "cudaErrorIllegalAddress", "CUDA_ERROR_ILLEGAL_ADDRESS",
+                 "unspecified launch failure", "cudaErrorLaunchFailure", "CUDA_ERROR_LAUNCH_FAILED", "misaligned address" },
+      .cause = "or the kernel, or the index fed to it, is the framework's: where the program writes no CUDA of its own, "
+               "a PyTorch op, a library it calls (transformers resizing no embeddings for added tokens, a kernel "
+               "package) or a nightly has a bug for this GPU, shape or release",
+      .fix = "run it on the CPU or with CUDA_LAUNCH_BLOCKING=1 to find the op; where the op and your inputs are "
+             "sound, try the release before it or the newest of the framework and its kernel packages (the "
+             "tracker often has the issue), and report it with torch.__version__ and the GPU",
+      .check = "framework.cuda" },
     { .id = "cuda.oom", .layer = AP,
       .match = { "CUDA error: out of memory", "cudaErrorMemoryAllocation", "CUDA_ERROR_OUT_OF_MEMORY",
                  "out of memory while trying to allocate", ": out of memory", "error 2 out of memory",
@@ -121,8 +135,8 @@ const cp_signal cp_signals_cuda[] = {
       .fix = "lower the batch size or model size, free cached memory, or stop other processes on the GPU (nvidia-smi)",
       .check = "system.memory_headroom", .cu_code = 2 },
     /* the runtime's bare form (no sizes, unlike PyTorch's "Tried to allocate"): as often memory this program
-     * was never given as memory it used up */
-    { .id = "system.oom_elsewhere_maybe", .layer = SY, .alternative = 1,
+     * was never given as memory it used up (a serving framework plans its own: the next row) */
+    { .id = "system.oom_elsewhere_maybe", .layer = SY, .alternative = 1, .context_absent = CP_CONTEXT_SERVING_KERNELS,
       .match = { "CUDA error: out of memory", "CUDA_ERROR_OUT_OF_MEMORY" }, .unless = "Tried to allocate",
       .cause = "or the memory was not this program's to take: other processes hold the GPU, or a limit below the "
                "GPU's size applies (WSL2's share of host and pinned memory, a scheduler's slice, a MIG instance), "

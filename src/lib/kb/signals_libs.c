@@ -240,6 +240,16 @@ const cp_signal cp_signals_libs[] = {
       .fix = "rerun with CUDA_LAUNCH_BLOCKING=1 to find the first failing call and fix that error first; check free GPU memory, "
              "and that the framework's CUDA libraries support this GPU and driver (one cuBLAS copy, the CUDA major the framework was built for)",
       .check = "framework.libs" },
+    /* the same, read from the framework's side: its wheel brings the cuBLAS, and the wheel is what changes */
+    { .id = "framework.cublas_build_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { "CUBLAS_STATUS_EXECUTION_FAILED", "CUBLAS_STATUS_INTERNAL_ERROR" },
+      .cause = "or the framework's build is the cause: its wheel brings a cuBLAS that cannot run on this GPU (a CUDA "
+               "10 PyTorch on an RTX 30 or 40, a build for a newer CUDA than the driver), or its op has a bug for "
+               "this shape or dtype that a later release fixes",
+      .fix = "install the framework's build for a CUDA that supports this GPU (CUDA 11.1+ for RTX 30, 11.8+ for RTX "
+             "40 and H100) and its newest release; python -c 'import torch; print(torch.version.cuda)' shows the "
+             "CUDA it brings",
+      .check = "framework.libs" },
     { .id = "cublas.not_supported", .layer = LI, .match = { "CUBLAS_STATUS_NOT_SUPPORTED", "CUBLAS_STATUS_LICENSE_ERROR" },
       .unless = "CUDA_R_16BF",   /* a bf16 GEMM refused: torch.bf16_unsupported says why */
       .cause = "cuBLAS has no implementation of the requested operation for these types, layouts or alignments on this GPU: most often bf16 (CUDA_R_16BF) "
