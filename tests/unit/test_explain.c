@@ -881,6 +881,18 @@ static void test_smi_values(void)
     CHECK_I64(cp_explain_value_ok(CP_VALUE_NONZERO, "  total : 007", 13, 2, 7), 1);
     CHECK_I64(cp_explain_value_ok(CP_VALUE_NONZERO, "  total : 000", 13, 2, 7), 0);
     CHECK_I64(cp_explain_value_ok(CP_VALUE_NONZERO, "  total : 2.5 w", 15, 2, 7), 0);
+    /* kubectl's resource rows: none to hand out is a 0, not 10, 0.5 or 0Gi */
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_ZERO, " nvidia.com/gpu:     0", 22, 1, 15), 1);
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_ZERO, " nvidia.com/gpu:  00", 20, 1, 15), 1);
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_ZERO, " nvidia.com/gpu:  10", 20, 1, 15), 0);
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_ZERO, " nvidia.com/gpu:  0.5", 21, 1, 15), 0);
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_ZERO, " nvidia.com/gpu:  0gi", 21, 1, 15), 0);
+    CHECK_I64(cp_explain_value_ok(CP_VALUE_ZERO, " nvidia.com/gpu:  8", 19, 1, 15), 0);
+    const char *node = "Capacity:\n  cpu:                64\n  nvidia.com/gpu:     8\n"
+                       "Allocated resources:\n  nvidia.com/gpu     0            0\n";
+    r = explain(node, strlen(node));
+    CHECK_I64(r.nsignals, 0);                    /* GPUs advertised, none requested: healthy */
+    cp_explain_free(&r);
 }
 
 /* A notice must not outrank the fault it reports: XID 154 (a recovery

@@ -22,7 +22,8 @@ void cp_explain_extract(cp_extract_kind kind, const char *orig, const char *low,
  * must open the line (only spaces or a quoting '>' before it) and be
  * followed by spaces, ':' and the value: "pending : yes" meets
  * CP_VALUE_YES, "uncorrectable error : 3" CP_VALUE_NONZERO, "hw slowdown :
- * active" CP_VALUE_ACTIVE ("not active", "0", "no", "n/a" meet none).
+ * active" CP_VALUE_ACTIVE ("not active", "0", "no", "n/a" meet none),
+ * "nvidia.com/gpu: 0" CP_VALUE_ZERO ("10", "0.5" do not).
  * Pure. */
 int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t start, size_t end);
 

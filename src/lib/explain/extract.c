@@ -183,6 +183,11 @@ int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t st
         for (; k < n && digit(low[k]); k++) nz |= low[k] != '0';
         return nz && (k == n || !((low[k] >= 'a' && low[k] <= 'z') || low[k] == '.'));
     }
+    case CP_VALUE_ZERO: {
+        size_t k = i;
+        while (k < n && low[k] == '0') k++;
+        return k > i && (k == n || !((low[k] >= 'a' && low[k] <= 'z') || digit(low[k]) || low[k] == '.'));
+    }
     case CP_VALUE_RECOVERY:
         return word_at(low, n, i, "yes") || word_at(low, n, i, "reset") || word_at(low, n, i, "reboot") ||
                word_at(low, n, i, "drain") || word_at(low, n, i, "gpu reset") || word_at(low, n, i, "node reboot");

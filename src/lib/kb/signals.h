@@ -25,6 +25,7 @@ typedef enum {
     CP_VALUE_ANY,             /* no value condition: the phrase alone counts */
     CP_VALUE_YES,             /* "Yes" */
     CP_VALUE_NONZERO,         /* a whole number above 0 */
+    CP_VALUE_ZERO,            /* the number 0 (kubectl's "nvidia.com/gpu:  0": none to hand out) */
     CP_VALUE_ACTIVE,          /* "Active" (a clock-event reason engaged) */
     CP_VALUE_RECOVERY,        /* "Yes", or a recovery action: "Reset", "Reboot", "Drain..." */
     CP_VALUE_ARCHS_MISS,      /* not a "Key : Value" line: a build's list of CUDA architectures after

@@ -20,6 +20,10 @@
 #define LI CP_LAYER_LIBRARIES
 #define FW CP_LAYER_FRAMEWORK
 
+/* an undefined symbol in PyTorch's C++ namespaces (c10, at, torch, caffe2), as mangled on the line */
+#define TORCH_CXX_SYMBOL { "symbol: _zn3c10", "symbol: _znk3c10", "symbol: _zn2at", "symbol: _znk2at", \
+                           "symbol: _zn5torch", "symbol: _znk5torch", "symbol: _zn6caffe2" }
+
 /* nvcc (and ptxas, clang, torch's cpp_extension) not knowing the architecture a build asks for */
 #define NVCC_UNKNOWN_ARCH "Unsupported gpu architecture", "is not defined for option 'gpu-architecture'", \
     "is not defined for option 'gpu-name'" /* ptxas */, "unsupported CUDA gpu architecture" /* clang */, \
@@ -138,13 +142,22 @@ const cp_signal cp_signals_build[] = {
       .match = { "undefined symbol: " },
       /* the symbol's C++ namespace: c10, at, torch, caffe2 (mangled); xFormers' own wording is
        * xformers.build_mismatch's */
-      .also = { "symbol: _zn3c10", "symbol: _znk3c10", "symbol: _zn2at", "symbol: _znk2at",
-                "symbol: _zn5torch", "symbol: _znk5torch", "symbol: _zn6caffe2" },
+      .also = TORCH_CXX_SYMBOL,
       .cause = "a compiled PyTorch extension (flash-attn, xFormers, apex, vLLM's _C, torchvision, a model's custom op ...) was built "
                "against another PyTorch release or C++ ABI than the one installed, so a PyTorch (c10 / at::) function it calls does not exist",
       .fix = "install the extension's wheel built for exactly this PyTorch, CUDA and C++ ABI (flash-attn names them: "
              "+cu12torch2.Xcxx11abiTRUE/FALSE; torch._C._GLIBCXX_USE_CXX11_ABI tells which), or rebuild it against the installed "
              "PyTorch (pip install --no-build-isolation --force-reinstall --no-cache-dir PACKAGE)",
+      .check = "framework.found" },
+    /* the same where the extension lives in the project's own tree, not in an installed package: it is the
+     * project's build, and the fix is rebuilding it in place */
+    { .id = "application.own_extension_abi_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
+      .match = { "undefined symbol: " }, .unless = "-packages/",
+      .also = TORCH_CXX_SYMBOL,
+      .cause = "or the extension is the project's own, built in its source tree (python setup.py build develop) against "
+               "a PyTorch other than the one now installed",
+      .fix = "remove the project's build/ folder and its compiled *.so files, then rebuild it with the installed PyTorch "
+             "(python setup.py build develop, or pip install -e . --no-build-isolation)",
       .check = "framework.found" },
     { .id = "build.extension_abi_windows", .layer = FW, .match = { "DLL load failed while importing" },
       .also = { "procedure could not be found", "找不到指定的程序", "プロシージャが見つかりません" },

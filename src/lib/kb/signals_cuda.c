@@ -72,6 +72,16 @@ const cp_signal cp_signals_cuda[] = {
       .cause = "no GPU is visible to the process: CUDA_VISIBLE_DEVICES empty or wrong, a container started without GPUs, or the GPU not bound to the nvidia driver",
       .fix = "check CUDA_VISIBLE_DEVICES, start containers with --gpus all (or the device plugin), and make sure nvidia-smi lists the GPU",
       .check = "system.visibility", .cu_code = 100 },
+    /* the same outside a container, read from below: libcuda loads and the kernel module behind it drives no GPU */
+    { .id = "kernel.no_device_module_maybe", .layer = CP_LAYER_KERNEL, .alternative = 1,
+      .context_absent = CP_CONTEXT_CONTAINER,
+      .match = { "no CUDA-capable device is detected", "no nvidia devices detected by library" },
+      .cause = "or the driver's kernel module does not drive the GPU: after a kernel or driver update the module was not "
+               "built or loaded for the running kernel, or packages of two driver sources (the distribution's and "
+               "NVIDIA's repository) left a module that does not match the libraries",
+      .fix = "on the host: lsmod | grep nvidia, nvidia-smi and dkms status; where the module is missing or nvidia-smi fails, "
+             "reinstall the driver packages of one source for the running kernel and reboot",
+      .check = "kernel.nvidia_module" },
     { .id = "cuda.devices_busy", .layer = SY,
       .match = { "CUDA-capable device(s) is/are busy or unavailable", "all CUDA-capable devices are busy or unavailable",
                  "cudaErrorDevicesUnavailable", "CUDA_ERROR_DEVICE_UNAVAILABLE" },

@@ -25,6 +25,10 @@
 #define FW CP_LAYER_FRAMEWORK
 #define AP CP_LAYER_APPLICATION
 
+/* a precision or kernel refused for the GPU's architecture (TensorRT's FP8, TensorRT-LLM's fused attention) */
+#define FEATURE_NEEDS_NEWER_GPU "require hardware with FP8 support", "FP8 FMHA cannot be enabled except on", \
+    "Assertion failed: Unsupported architecture" /* TensorRT-LLM's fused attention runner */
+
 /* A framework or server refusing bfloat16 on this GPU, in its words (torch.bf16_unsupported and its
  * reading as the run's own setting share them). */
 #define BF16_REFUSED "is only supported on GPUs with compute capability of at least", \
@@ -363,6 +367,15 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "lower --max-batch-prefill-tokens (and --max-total-tokens / --max-input-length), use a smaller or quantized model, or "
              "shard it over more GPUs (--num-shard)",
       .check = "system.memory_headroom" },
+    /* the same refusal where the estimate was the release's: the maintainers' fix is another image */
+    { .id = "framework.tgi_warmup_release_maybe", .layer = FW, .alternative = 1,
+      .match = { "Not enough memory to handle" }, .also = { "tokens" },
+      .cause = "or the Text Generation Inference release estimates the warm-up wrong: releases have refused prefill "
+               "budgets far below what the GPU holds (a small --max-batch-prefill-tokens still refused), which later "
+               "images fix",
+      .fix = "where even small limits are refused, try the newest image (ghcr.io/huggingface/text-generation-inference:latest) "
+             "or the release the same settings last ran on before lowering the limits further",
+      .check = "system.memory_headroom" },
     { .id = "ollama.no_gpu", .layer = SY, .match = { "no compatible GPUs were discovered", "gpu support may not be enabled", "No NVIDIA/AMD GPU detected",
                                                      "No NVIDIA GPU detected. Ollama will run in CPU-only mode" /* install.sh */ },
       .cause = "ollama found no GPU it can use and runs on the CPU: in a container the GPU was not passed through (no --gpus / NVIDIA "
@@ -377,6 +390,24 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "use a smaller model or a smaller quantization (q4 tags), lower num_ctx, stop other loaded models (ollama ps / ollama stop), "
              "or add memory",
       .check = NULL },
+    /* a precision or kernel the run asked for that this GPU's architecture lacks: the setting is the run's */
+    { .id = "application.feature_needs_newer_gpu", .layer = AP,
+      .match = { FEATURE_NEEDS_NEWER_GPU },
+      .cause = "the run asked for a precision or kernel this GPU's architecture does not have: FP8 needs compute "
+               "capability 8.9 or newer (Ada, Hopper, Blackwell), TensorRT-LLM's fused context attention sm_80 or "
+               "newer, so an RTX A6000, A100, V100 or T4 cannot run it",
+      .fix = "build or run without it: INT8 or FP16 instead of FP8, no --enable_context_fmha / --use_fp8_context_fmha "
+             "on sm_70 and sm_75; or run on a GPU that has the feature (nvidia-smi --query-gpu=name,compute_cap "
+             "--format=csv)",
+      .check = "framework.arch" },
+    /* the same refusal on a GPU that does have the feature: the release's check is older than the GPU */
+    { .id = "framework.arch_check_release_maybe", .layer = FW, .alternative = 1,
+      .match = { FEATURE_NEEDS_NEWER_GPU },
+      .cause = "or this GPU does have the feature and the release's architecture check predates it (an RTX 50 or "
+               "B200 on a TensorRT-LLM or TensorRT release older than Blackwell support)",
+      .fix = "where nvidia-smi names a GPU of a generation the message allows, update TensorRT-LLM and TensorRT to a "
+             "release that lists it in its support matrix",
+      .check = "framework.arch" },
     /* TensorRT's own error form, whatever its sentence (a fallback: a row that says more wins the line) */
     { .id = "tensorrt.build_failed", .layer = LI,
       .match = { "Failed to parse onnx file", "Engine set up failed", "TensorRT EP failed to create engine",
@@ -593,6 +624,16 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "make nvidia-smi list the GPUs from the same container or environment; then ask for no more GPUs "
              "than it lists (--tensor-parallel-size, --num-shard, instance_group)",
       .check = "system.visibility" },
+    /* vLLM's own platform detection failing where the GPU is visible: the Python environment is the fix */
+    { .id = "framework.vllm_platform_detection_maybe", .layer = FW, .alternative = 1,
+      .match = { "Failed to infer device type" },
+      .cause = "or the GPU is visible and vLLM's platform detection failed in its Python environment: an old "
+               "'pynvml' package shadowing nvidia-ml-py, a companion built for another torch (flash_attn) that fails "
+               "on import, or a vLLM wheel for another platform (CPU, ROCm)",
+      .fix = "python -c 'import vllm.platforms as p; print(p.current_platform)' says what it detected; replace pynvml "
+             "by nvidia-ml-py (or pynvml 12 and later), uninstall companions built for another torch, reinstall "
+             "vLLM's CUDA wheel",
+      .check = "framework.found" },
     { .id = "vllm.heads_not_divisible", .layer = AP,
       .match = { "must be divisible by tensor parallel size" },
       .cause = "the tensor-parallel size does not divide the model's attention heads, so they cannot be split "

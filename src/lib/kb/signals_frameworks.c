@@ -38,6 +38,16 @@ const cp_signal cp_signals_frameworks[] = {
              "stop them, or give this job a free GPU (CUDA_VISIBLE_DEVICES); where they are this job's own ranks, "
              "each must take its own GPU (torch.cuda.set_device(local_rank) before any CUDA work)",
       .check = "system.memory_holders", .extract = CP_EXTRACT_OOM },
+    /* the same cut before its sizes, in a server that sizes its pools from the whole GPU (vLLM's
+     * gpu_memory_utilization is a share of the total): where the sizes are there, the row above reads them */
+    { .id = "system.server_memory_taken_maybe", .layer = SY, .alternative = 1, .context = CP_CONTEXT_SERVING_KERNELS,
+      .match = { "CUDA out of memory. Tried to allocate" }, .unless = "capacity",
+      .cause = "or another process holds part of this GPU: a server that plans its KV cache as a share of the GPU's "
+               "whole memory (vLLM's gpu_memory_utilization) runs out where a second process, often another server "
+               "on the same GPU, took what the plan counted on",
+      .fix = "nvidia-smi --query-compute-apps=pid,used_memory --format=csv lists who holds it: give each server its "
+             "own GPU (CUDA_VISIBLE_DEVICES), or lower --gpu-memory-utilization to leave the others' share",
+      .check = "system.memory_holders" },
     { .id = "torch.alloc_conf", .layer = FW,
       .match = { "expandable_segments", "Unrecognized CachingAllocator option", "expandable_segment_ INTERNAL ASSERT" },
       .unless = "Tried to allocate",

@@ -197,7 +197,8 @@ const cp_signal cp_signals_libs[] = {
       .check = "libraries.shadow" },
 
     /* cuBLAS (cublasStatus_t) */
-    { .id = "cublas.not_initialized", .layer = LI, .match = { "CUBLAS_STATUS_NOT_INITIALIZED" },
+    { .id = "cublas.not_initialized", .layer = LI,
+      .match = { "CUBLAS_STATUS_NOT_INITIALIZED", "the library was not initialized" /* cublasGetStatusString */ },
       .cause = "cuBLAS could not create its handle, almost always because the GPU was out of memory or the CUDA context was already broken",
       .fix = "check free GPU memory and the first CUDA error in the log; a mismatched cuBLAS copy on the library path is the rarer cause",
       .check = "system.memory_headroom" },
@@ -226,7 +227,8 @@ const cp_signal cp_signals_libs[] = {
       .match = { "CUBLAS_STATUS_ARCH_MISMATCH", "requires an architectural feature absent from the device" },
       .cause = "the cuBLAS in use does not support this GPU's architecture (or the operation needs a newer GPU, e.g. a dtype)",
       .fix = "use a cuBLAS/CUDA release that supports this GPU, or a dtype the GPU supports", .check = "framework.arch" },
-    { .id = "cublas.mapping_error", .layer = AP, .match = { "CUBLAS_STATUS_MAPPING_ERROR" },
+    { .id = "cublas.mapping_error", .layer = AP,
+      .match = { "CUBLAS_STATUS_MAPPING_ERROR", "an access to GPU memory space failed" /* cublasGetStatusString */ },
       .cause = "cuBLAS could not access GPU memory: a pointer it was given is not valid device memory (freed, host or out of range), "
                "or an earlier kernel's bad access (such as a label or index past the number of classes) left the context broken; "
                "a bound texture, the cause cuBLAS's documentation names, is rare",
@@ -250,7 +252,10 @@ const cp_signal cp_signals_libs[] = {
              "40 and H100) and its newest release; python -c 'import torch; print(torch.version.cuda)' shows the "
              "CUDA it brings",
       .check = "framework.libs" },
-    { .id = "cublas.not_supported", .layer = LI, .match = { "CUBLAS_STATUS_NOT_SUPPORTED", "CUBLAS_STATUS_LICENSE_ERROR" },
+    { .id = "cublas.not_supported", .layer = LI,
+      .match = { "CUBLAS_STATUS_NOT_SUPPORTED", "CUBLAS_STATUS_LICENSE_ERROR",
+                 "CUDA error: the requested functionality is not supported" /* cublasGetStatusString, as ggml's
+                                                                             CUDA_CHECK prints it */ },
       .unless = "CUDA_R_16BF",   /* a bf16 GEMM refused: torch.bf16_unsupported says why */
       .cause = "cuBLAS has no implementation of the requested operation for these types, layouts or alignments on this GPU: most often bf16 (CUDA_R_16BF) "
                "or fp8 math on a GPU too old for that type, or a pointer or leading dimension that is not aligned; "
@@ -258,6 +263,18 @@ const cp_signal cp_signals_libs[] = {
       .fix = "use a dtype this GPU supports (fp16 or fp32 instead of bf16 on older GPUs; torch.cuda.is_bf16_supported() tells), keep sizes and pointers aligned "
              "(multiples of 8 or 16 elements), or update cuBLAS; for LICENSE_ERROR point NVIDIA_LICENSE_FILE at a valid license",
       .check = NULL },
+    /* the same refusal where a serving framework or kernel package chose the cuBLAS call: the package picked a
+     * path this GPU or cuBLAS lacks, and its release is what the maintainers change */
+    { .id = "framework.package_cublas_path_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .context = CP_CONTEXT_SERVING_KERNELS,
+      .match = { "CUBLAS_STATUS_NOT_SUPPORTED", "CUDA error: the requested functionality is not supported" },
+      .cause = "or the serving framework or kernel package chose a cuBLAS call this GPU or cuBLAS release does not "
+               "have (ggml's bf16 GEMM with bf16 output on an RTX 30, flashinfer's cuBLASLt fp8 path on an RTX 50): "
+               "a release of the package that picks another path fixes it",
+      .fix = "update the package (llama.cpp or the program embedding ggml, flashinfer, vLLM) to a release whose "
+             "tracker names the fix; meanwhile choose another backend or dtype (flashinfer's cutlass backend, "
+             "fp16 instead of bf16)",
+      .check = "framework.arch" },
 
     /* cuFFT (cufftResult; INCOMPLETE_PARAMETER_LIST, PARSE_ERROR and LICENSE_ERROR are older releases' names) */
     { .id = "cufft.alloc_failed", .layer = AP,
@@ -572,6 +589,15 @@ const cp_signal cp_signals_libs[] = {
       .fix = "load the NVRTC of the program's CUDA major and a release that knows the GPU (check which libnvrtc.so "
              "the process maps: `grep nvrtc /proc/PID/maps`), or compile for an architecture it knows",
       .check = "libraries.found" },
+    /* the same refusal from the program's side: it chose the -arch value, and a release of it that knows the
+     * GPU is the fix its maintainers give */
+    { .id = "framework.jit_arch_choice_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { "NVRTC_ERROR_INVALID_OPTION", "nvrtc: error: invalid value for --gpu-architecture" },
+      .cause = "or the program compiling its kernels at run time chose an architecture value its release gets "
+               "wrong for this GPU (hashcat 6.1 on an RTX 30, a tool older than the GPU generation)",
+      .fix = "update the program to a release made after this GPU generation (its tracker or changelog names "
+             "the GPU), or use its option to pick the architecture by hand",
+      .check = "framework.arch" },
     { .id = "nvrtc.error", .layer = CP_LAYER_LIBRARIES, .fallback = 1, .match = { "NVRTC_ERROR_" },
       .cause = "NVRTC, the run-time CUDA compiler, failed: the source does not compile (NVRTC_ERROR_COMPILATION, its "
                "log says where), an option or architecture it does not know, or a builtins library of another "

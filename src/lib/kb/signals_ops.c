@@ -220,6 +220,15 @@ const cp_signal cp_signals_ops[] = {
       .fix = "grep -n -E 'ERROR|error:|Kernel module load error' /var/log/nvidia-installer.log | head, and fix "
              "the first error (kernel headers, compiler, nouveau, Secure Boot) before running it again",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.installer_alternate_driver", .layer = KE,
+      .match = { "presence of an alternate driver installation" },
+      .cause = "the NVIDIA .run installer found a driver installed by the package manager (nvidia-driver-NNN, "
+               "nvidia-driver-latest-dkms, akmod-nvidia) and stops rather than overwrite its kernel module and "
+               "libraries",
+      .fix = "use one: either keep the packaged driver (and drop the .run), or remove the packages first "
+             "(sudo apt purge 'nvidia-*' 'libnvidia-*'; sudo dnf remove 'nvidia-driver*' 'kmod-nvidia*') and "
+             "run the installer again",
+      .check = "kernel.nvidia_module" },
     { .id = "system.installer_x_running", .layer = SY, .match = { "You appear to be running an X server" },
       .cause = "a display server (X or Xwayland under GDM, SDDM, LightDM) is running on the NVIDIA driver, so the "
                "installer cannot unload and test the kernel modules",
@@ -483,6 +492,14 @@ const cp_signal cp_signals_ops[] = {
              "upgrade, reinstall the driver when a library of it is missing, reset or replace a GPU shown as ERR!, "
              "and keep the driver and nvidia-container-toolkit on releases made for each other",
       .check = "driver.nvml" },
+    /* NVML lacking a function the hook calls, read from the toolkit's side: its release is newer than the driver */
+    { .id = "system.container_toolkit_newer_maybe", .layer = SY, .alternative = 1,
+      .match = { "nvml error: function not found" }, .also = { "container-cli" },
+      .cause = "or the container toolkit is the newer part: its libnvidia-container release calls an NVML function this "
+               "driver predates (3.2 and later call nvmlSystemGetCudaDriverVersion_v2, from driver 410.72)",
+      .fix = "where the driver must stay, pin libnvidia-container1, libnvidia-container-tools and nvidia-container-toolkit "
+             "(nvidia-docker2) to a release from the driver's time; otherwise update the driver",
+      .check = "system.container" },
     { .id = "system.container_hook_missing", .layer = SY,
       .match = { "nvidia-container-runtime-hook", "inject NVIDIA hook" },
       .also = { "not found", "no such file" },
@@ -523,6 +540,16 @@ const cp_signal cp_signals_ops[] = {
              "device plugin pod's log (driver, container toolkit or runtime class on that node); else lower the "
              "request or wait for GPUs to free up",
       .check = NULL },
+    /* kubectl describe node's Capacity and Allocatable: the resource is there and holds no GPU */
+    { .id = "system.k8s_node_zero_gpus", .layer = SY, .match = { "nvidia.com/gpu" }, .value = CP_VALUE_ZERO,
+      .cause = "the node advertises nvidia.com/gpu 0: the device plugin registered and found no GPU it can hand out, "
+               "because the container runtime it runs under is not the nvidia one (Docker's or containerd's default "
+               "runtime), the driver is not loaded on the node, or it marked the GPUs unhealthy (XIDs)",
+      .fix = "read the device plugin pod's log (kubectl logs -n kube-system on the nvidia-device-plugin pod of that "
+             "node); make nvidia the default runtime (\"default-runtime\": \"nvidia\" in /etc/docker/daemon.json, or "
+             "nvidia-ctk runtime configure --set-as-default for containerd) or give the plugin runtimeClassName: "
+             "nvidia; check nvidia-smi on the node",
+      .check = "system.container" },
     { .id = "hardware.k8s_xid_unhealthy", .layer = HW,
       .match = { "XidCriticalError: Xid=", "marking device as unhealthy" },
       .cause = "the device plugin saw a critical XID on this GPU through NVML and took it out of the node's "

@@ -243,6 +243,15 @@ const cp_signal cp_signals_stack[] = {
       .fix = "in a container, pass the GPU through the NVIDIA Container Toolkit (--gpus / CDI); in WSL or a GPU-PV guest, copy the host "
              "driver's complete user-space files (the whole DriverStore folder of nvidia) into the guest and update the Windows driver",
       .check = "system.devnode_access", .nvml_code = 17 },
+    /* the same in a GPU-paravirtualised guest, read from below: the guest's kernel lacks the module that carries the GPU */
+    { .id = "kernel.gpu_pv_module_maybe", .layer = CP_LAYER_KERNEL, .alternative = 1,
+      .context_absent = CP_CONTEXT_CONTAINER,
+      .match = { "GPU access blocked by the operating system" },
+      .cause = "or, in a Hyper-V GPU-PV or WSL guest, the guest's kernel has no dxgkrnl module, the driver that carries the "
+               "GPU from the host (a stock distribution kernel: lspci shows a Microsoft 3D controller, /dev/dxg is missing)",
+      .fix = "boot a kernel with dxgkrnl (WSL's kernel, or the module built for the guest's kernel); lsmod | grep dxgkrnl "
+             "and ls /dev/dxg confirm it",
+      .check = "kernel.devnodes" },
     { .id = "system.container_cli_init", .layer = SY, .match = { "container-cli: initialization error" },
       .cause = "the NVIDIA container hook could not talk to the driver on the host (module not loaded, NVML error, or a rootless setup)",
       .fix = "make nvidia-smi work on the host first; then check /etc/nvidia-container-runtime/config.toml (no-cgroups for rootless)",
