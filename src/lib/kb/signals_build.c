@@ -334,7 +334,7 @@ const cp_signal cp_signals_build[] = {
                "on it",
       .fix = "run on a Pascal or newer GPU, or without DeepSpeed's inference kernels",
       .check = "framework.arch" },
-    { .id = "bitsandbytes.cuda_binary", .layer = LI,
+    { .id = "bitsandbytes.cuda_binary", .layer = FW,
       .match = { "is NOT distributed with this package",
                  "No compatible CUDA library found (tried:", "Configured CUDA binary not found at",
                  "No compatible CUDA binary found at" },

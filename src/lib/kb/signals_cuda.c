@@ -158,7 +158,9 @@ const cp_signal cp_signals_cuda[] = {
     /* the same in a serving framework that plans GPU memory itself (ollama picks the layers it offloads): a
      * wrong plan is the framework's, and a release fixes it */
     { .id = "framework.server_memory_plan_maybe", .layer = FW, .alternative = 1, .context = CP_CONTEXT_SERVING_KERNELS,
-      .match = { "CUDA error: out of memory", "cudaMalloc failed: out of memory", "CUDA_ERROR_OUT_OF_MEMORY" },
+      .match = { "CUDA error: out of memory", "cudaMalloc failed: out of memory", "CUDA_ERROR_OUT_OF_MEMORY",
+                 ": out of memory" /* ggml's older CUDA_CHECK: "CUDA error 2 at ggml-cuda.cu:9132: out of memory" */ },
+      .also = { "cuda" },
       .cause = "or the server planned the memory wrong: ollama (and tools that set llama.cpp's or vLLM's limits for "
                "you) choose how many layers to offload and how large the KV cache and pools are, and a release "
                "whose estimate is off for this model, GPU or platform (WSL2, Jetson) runs out where the GPU had room",

@@ -36,7 +36,7 @@
 
 const cp_signal cp_signals_ecosystem[] = {
     /* Quantisation and attention libraries: their CUDA set-up */
-    { .id = "bitsandbytes.no_gpu_build", .layer = LI,
+    { .id = "bitsandbytes.no_gpu_build", .layer = FW,
       .match = { "compiled without GPU support", "CUDA Setup failed despite GPU being available", "Defaulting to libbitsandbytes_cpu",
                  "libbitsandbytes_cpu", "Could not find the bitsandbytes CUDA binary",
                  "Required library version not found: libbitsandbytes", "Configured CUDA binary not found at",
@@ -49,7 +49,7 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install a bitsandbytes release with CUDA binaries for this platform and CUDA (pip install -U bitsandbytes: 0.43 and newer ship "
              "Linux and Windows CUDA builds), with a CUDA build of PyTorch; `python -m bitsandbytes` shows what it found",
       .check = NULL },
-    { .id = "bitsandbytes.int8_matmul", .layer = LI,
+    { .id = "bitsandbytes.int8_matmul", .layer = FW,
       .match = { "cublasLt ran into an error", "cublasLt Encountered Error" },
       .cause = "bitsandbytes' 8-bit matrix multiply (LLM.int8: load_in_8bit, 8-bit training) failed inside cuBLASLt: releases "
                "before 0.37/0.39 need int8 tensor cores of a Turing or Ampere GPU in the tile layout they chose (older GPUs, H100, "
@@ -57,7 +57,7 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "upgrade bitsandbytes (pip install -U bitsandbytes), or load the model in 4-bit (load_in_4bit) or fp16 instead of "
              "8-bit; with several GPUs keep the 8-bit layers and their inputs on one device (device_map)",
       .check = "framework.arch" },
-    { .id = "gptq.kernels_missing", .layer = LI,
+    { .id = "gptq.kernels_missing", .layer = FW,
       .match = { "CUDA kernels for auto_gptq are not installed", "Exllama kernel is not installed", "exllama_kernels not installed",
                  "CUDA extension not installed" },
       .cause = "AutoGPTQ (or another GPTQ loader) runs without its compiled CUDA kernels: the wheel was built without them (pre-built "
@@ -66,7 +66,7 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install the auto-gptq wheel built for the installed PyTorch and CUDA (the +cuXXX wheel from the project's index), or build it "
              "from source with a CUDA toolkit whose major matches torch.version.cuda; check that PyTorch itself is a CUDA build",
       .check = NULL },
-    { .id = "flash_attn.gpu_too_old", .layer = LI,
+    { .id = "flash_attn.gpu_too_old", .layer = FW,
       .match = { "FlashAttention only supports Ampere GPUs or newer", "FlashAttention only supports Turing GPUs or newer",
                  "FlashAttention only supports Hopper GPUs" },
       .cause = "flash-attention has no kernels for this GPU: FlashAttention 2 needs an Ampere or newer GPU (compute capability 8.0+, "
@@ -109,7 +109,7 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "load it in half precision (torch_dtype=torch.bfloat16 or \"auto\" in from_pretrained), or use "
              "attn_implementation=\"sdpa\" for float32",
       .check = NULL },
-    { .id = "flash_attn.not_installed", .layer = LI,
+    { .id = "flash_attn.not_installed", .layer = FW,
       .match = { "the package flash_attn seems to be not installed", "FlashAttention2 has been toggled on, but it cannot be used" },
       .cause = "the program asks transformers for FlashAttention 2 (attn_implementation=\"flash_attention_2\") but the flash-attn "
                "package is missing from this environment or does not import (a wheel for another PyTorch or CUDA)",
@@ -124,7 +124,7 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install the xFormers release built for the installed PyTorch and CUDA (pip install -U xformers --index-url "
              "https://download.pytorch.org/whl/cuXXX for torch's CUDA), or PyTorch matching the xFormers wheel",
       .check = NULL },
-    { .id = "xformers.no_cuda_build", .layer = LI,
+    { .id = "xformers.no_cuda_build", .layer = FW,
       .match = { "xFormers wasn't build with CUDA support", "xFormers wasn't built with CUDA support",
                  "Need to compile C++ extensions to use all xFormers features" },
       .cause = "the installed xFormers has no CUDA kernels (a CPU or source build without CUDA, or a wheel whose kernels were not "
@@ -319,6 +319,16 @@ const cp_signal cp_signals_ecosystem[] = {
                "leaves too little for the KV cache of one request of max_model_len tokens (or none at all)",
       .fix = "lower max_model_len (--max-model-len), raise --gpu-memory-utilization (0.95), use a smaller or more quantized model or "
              "kv-cache-dtype fp8, or spread the model over more GPUs (--tensor-parallel-size)",
+      .check = "system.memory_headroom" },
+    /* the same empty cache, read from the release's side: vLLM measures what the model needs, and a release's
+     * measure can be off (the survey's threads: application 7, framework 3) */
+    { .id = "framework.vllm_memory_profile_maybe", .layer = FW, .alternative = 1,
+      .match = { "No available memory for the cache blocks", "Available KV cache memory: -", "reserved for KV Cache is -" },
+      .cause = "or vLLM's own measure is off: the release profiles the memory the model needs before it sizes the KV "
+               "cache, and a release that counts too much (CUDA graphs, memory another process holds, a regression "
+               "for small models) leaves no room for the cache where the GPU had it",
+      .fix = "where the same model and settings ran on another vLLM release, pin that release or the newest one whose "
+             "tracker names the fix; meanwhile --enforce-eager drops the CUDA graphs' share",
       .check = "system.memory_headroom" },
     { .id = "vllm.free_memory_low", .layer = SY, .match = { "is less than desired GPU memory utilization" },
       .cause = "at start-up less GPU memory was free than gpu_memory_utilization asks for (a fraction of the total memory): another "

@@ -459,6 +459,15 @@ const cp_signal cp_signals_libs[] = {
       .cause = "cuDNN could not initialise: out of GPU memory, or its sub-libraries or CUDA version do not match",
       .fix = "check free GPU memory; make sure only one cuDNN version is on the library path and it matches the framework's CUDA",
       .check = "libraries.load" },
+    /* the same failure to start, read from the program's side: both rows' causes name a full GPU first */
+    { .id = "application.handle_without_memory_maybe", .layer = AP, .alternative = 1,
+      .match = { "CUBLAS_STATUS_NOT_INITIALIZED", "CUDNN_STATUS_NOT_INITIALIZED", "the library was not initialized" },
+      .cause = "or the program itself: the GPU was already full when cuBLAS or cuDNN made its handle (a batch or model "
+               "too large, a second model or process on the same GPU, memory the program's cache still holds), or it "
+               "asked for a device that is not its own (a --device index beyond what CUDA_VISIBLE_DEVICES leaves)",
+      .fix = "watch nvidia-smi while it starts: lower the batch or model size, or leave room before the first GEMM or "
+             "convolution; pass device indexes that count from 0 within CUDA_VISIBLE_DEVICES",
+      .check = "system.memory_headroom" },
     { .id = "cudnn.version_mismatch", .layer = LI,
       .match = { "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "CUDNN_STATUS_VERSION_MISMATCH",
                  "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART",

@@ -22,6 +22,10 @@
  * adds one more wording of its own (also[] holds four). */
 #define LOADER_SAYS "cannot open shared object file", "not found", "load "
 
+/* NVML's "the libraries and the loaded module differ", in its words (driver.nvml_mismatch and its
+ * kernel reading share them) */
+#define NVML_LIB_RM_MISMATCH "Driver/library version mismatch", "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "NVMLError_LibRmVersionMismatch"
+
 const cp_signal cp_signals_stack[] = {
     { .id = "kernel.xid", .layer = HW, .match = { "NVRM: Xid" },
       .cause = "the kernel driver reported an XID error", .fix = "see the XID table",
@@ -209,10 +213,19 @@ const cp_signal cp_signals_stack[] = {
              "host, if it says the same as root, read `sudo dmesg | grep -i nvrm` for the GPU's init error",
       .check = "system.visibility" },
     { .id = "driver.nvml_mismatch", .layer = DR,
-      .match = { "Driver/library version mismatch", "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "NVMLError_LibRmVersionMismatch" },
+      .match = { NVML_LIB_RM_MISMATCH },
       .cause = "user-space libnvidia-ml and the loaded kernel module have different versions, usually after a driver upgrade without reboot",
       .fix = "reboot, or unload the nvidia modules and load them again (stop processes using the GPU first)",
       .check = "driver.version_match", .nvml_code = 18 },
+    { .id = "kernel.stale_module_maybe", .layer = KE, .alternative = 1,
+      .match = { NVML_LIB_RM_MISMATCH },
+      .cause = "or the kernel module is the stale side: the nvidia module still loaded is the release from before an "
+               "upgrade (an unattended update of the driver packages, a node image whose packages changed at first "
+               "boot), so the libraries are right and the module is not; inside a container the same holds for the host",
+      .fix = "on the host, compare `cat /proc/driver/nvidia/version` with `modinfo -F version nvidia`: where they differ, "
+             "reboot (or rmmod the nvidia modules and load them again), then hold the driver packages against unattended "
+             "upgrades",
+      .check = "driver.version_match" },
     { .id = "system.nvml_unknown", .layer = SY, .match = { "Failed to initialize NVML: Unknown Error" },
       .cause = "NVML could not open the device nodes; in a container this usually means its device cgroup rules were reset (e.g. systemctl daemon-reload)",
       .fix = "restart the container; on the host set up the nvidia-ctk cgroup/CDI config so device access survives daemon reloads",
