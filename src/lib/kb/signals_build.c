@@ -34,6 +34,16 @@
     "does not match the version torch was compiled with", \
     "Cuda extensions are being compiled with a version of Cuda that does not match" /* NVIDIA apex */
 
+/* CMake finding no nvcc (build.cmake_no_nvcc and its reading as the project's own configuration share it) */
+#define CMAKE_NO_NVCC "Could not find compiler set in environment variable CUDACXX", "CMAKE_CUDA_COMPILER not set", \
+    "No CMAKE_CUDA_COMPILER could be found", "Failed to find nvcc", "CUDA compiler identification is unknown"
+
+/* a compiler or linker missing the toolkit's headers or link libraries (build.toolkit_headers and the same
+ * reading) */
+#define TOOLKIT_HEADERS_MISSING "cuda_runtime.h: No such file", "cuda.h: No such file", \
+    "cuda_runtime_api.h: No such file", "cannot find -lcudart", "cannot find -lcublas", \
+    "cannot open source file \"cuda_runtime.h\"", "Cannot find source file: cuda_runtime.h"
+
 const cp_signal cp_signals_build[] = {
     { .id = "build.nvcc_unknown_arch", .layer = RT, .match = { NVCC_UNKNOWN_ARCH },
       .cause = "this nvcc does not know the GPU architecture the build asks for: the toolkit is older than "
@@ -120,6 +130,13 @@ const cp_signal cp_signals_build[] = {
                "sm_80)",
       .fix = "compile for the GPU's architecture: -arch=sm_XX (CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST), "
              "or guard the code with __CUDA_ARCH__ for older targets" },
+    { .id = "kernel.package_firmware_files", .layer = CP_LAYER_KERNEL, .match = { "cannot stat 'firmware/gsp" },
+      .cause = "a driver package's build script expects the GSP firmware files of another driver release: from "
+               "525 the driver ships one file per GPU family (gsp_tu10x.bin, gsp_ga10x.bin) instead of one "
+               "gsp.bin, so a script written for the older layout stops",
+      .fix = "update the package's script (PKGBUILD, spec file) to the release's firmware list, or take the "
+             "distribution's or NVIDIA's package of that release",
+      .check = "kernel.nvidia_module" },
     { .id = "driver.libcuda_link", .layer = DR, .match = { "cannot find -lcuda" },
       .unless = "-lcudart",
       .cause = "the linker found no libcuda.so: the driver ships libcuda.so.1, and the unversioned link the "
@@ -128,6 +145,15 @@ const cp_signal cp_signals_build[] = {
       .fix = "run `ldconfig -p | grep libcuda`: add the link (ln -s libcuda.so.1 libcuda.so in the driver's "
              "library folder, or install the driver's -dev package), set TRITON_LIBCUDA_PATH to its folder, or "
              "link against the toolkit's lib64/stubs for a build without a driver",
+      .check = "driver.libcuda" },
+    /* the same, read from the environment's side: the file is there and the build is not told where */
+    { .id = "system.linker_path_maybe", .layer = SY, .alternative = 1, .match = { "cannot find -lcuda" },
+      .unless = "-lcudart",
+      .cause = "or libcuda.so is there and the linker is not told where: it sits in a folder outside the "
+               "linker's search path (the toolkit's lib64/stubs, /usr/lib/wsl/lib, a conda environment's lib), "
+               "so the environment's LIBRARY_PATH or ldconfig's cache is what to change",
+      .fix = "export LIBRARY_PATH=FOLDER:$LIBRARY_PATH for the folder that holds libcuda.so (the stubs folder for "
+             "a build only; the driver's folder to run), and run ldconfig after adding the driver's folder",
       .check = "driver.libcuda" },
     { .id = "build.companion_cuda", .layer = FW,
       .match = { "were compiled with different CUDA", "Detected that PyTorch and",
@@ -218,9 +244,7 @@ const cp_signal cp_signals_build[] = {
              "a prebuilt wheel for your torch and CUDA",
       .check = NULL },
     { .id = "build.toolkit_headers", .layer = RT,
-      .match = { "cuda_runtime.h: No such file", "cuda.h: No such file", "cuda_runtime_api.h: No such file",
-                 "cannot find -lcudart", "cannot find -lcublas", "cannot open source file \"cuda_runtime.h\"",
-                 "Cannot find source file: cuda_runtime.h" },
+      .match = { TOOLKIT_HEADERS_MISSING },
       .cause = "the build cannot find the CUDA toolkit's headers or its link libraries: only CUDA's run-time "
                "libraries are installed (a driver, conda's cudatoolkit, pip's nvidia-* wheels hold no headers "
                "or nvcc), or the build looks in another place than the toolkit's (CUDA_HOME, CPATH, LIBRARY_PATH)",
@@ -274,14 +298,22 @@ const cp_signal cp_signals_build[] = {
              "nvidia-cuda-nvcc-cuXX / numba-cuda[cuXX]) or set CUDA_HOME to a full toolkit",
       .check = "runtime.toolkits" },
     { .id = "build.cmake_no_nvcc", .layer = RT,
-      .match = { "Could not find compiler set in environment variable CUDACXX", "CMAKE_CUDA_COMPILER not set",
-                 "No CMAKE_CUDA_COMPILER could be found", "Failed to find nvcc",
-                 "CUDA compiler identification is unknown" },
+      .match = { CMAKE_NO_NVCC },
       .cause = "CMake found no working nvcc: CUDACXX or CMAKE_CUDA_COMPILER names a path where there is none, no "
                "CUDA toolkit is installed, or (Windows) the toolkit's Visual Studio integration is missing",
       .fix = "point CMake at the toolkit's nvcc (-DCMAKE_CUDA_COMPILER=$CUDA_HOME/bin/nvcc, or CUDACXX), install "
              "the toolkit (conda's cuda-nvcc works too), or on Windows reinstall it with the Visual Studio integration",
       .check = "runtime.toolkits" },
+    /* the same two, read from the project's side: its build files decide where CUDA is asked for and looked up */
+    { .id = "application.build_config_cuda_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
+      .match = { CMAKE_NO_NVCC, TOOLKIT_HEADERS_MISSING },
+      .cause = "or the project's own build files: they ask for CUDA where none is needed (a CUDA option that "
+               "defaults to ON, pulled in by a dependency), or do not hand the toolkit on (a superbuild's inner "
+               "build without CMAKE_CUDA_COMPILER, include and link folders written for another install)",
+      .fix = "read the project's build options: turn its CUDA option off for a build without a GPU "
+             "(-DENABLE_CUDA=OFF or its like), pass -DCMAKE_CUDA_COMPILER on to inner builds, and take the "
+             "toolkit's folders from CMake (CUDAToolkit_INCLUDE_DIRS, CUDA::cudart) instead of fixed paths",
+      .check = NULL },
     { .id = "build.ptxas_shared_memory", .layer = CP_LAYER_APPLICATION, .match = { "uses too much shared data" },
       .also = { "ptxas", "Entry function" },
       .cause = "a kernel of the program declares more static shared memory than the architecture it is built "

@@ -386,6 +386,20 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "where even small limits are refused, try the newest image (ghcr.io/huggingface/text-generation-inference:latest) "
              "or the release the same settings last ran on before lowering the limits further",
       .check = "system.memory_headroom" },
+    { .id = "tei.compute_cap_image", .layer = FW, .match = { "is not compatible with compile time compute cap" },
+      .cause = "text-embeddings-inference is compiled for one GPU architecture per image, and this image's "
+               "(compute capability 8.0 for the plain tag) is not the GPU's",
+      .fix = "run the image tag built for this GPU: turing- for compute capability 7.5 (T4, RTX 20), the plain "
+             "tag for 8.0 (A100, A30), 86- for 8.6 (A10, A40, RTX 30), 89- for 8.9 (L4, RTX 40), hopper- for "
+             "9.0 (H100); or build it with CUDA_COMPUTE_CAP set to the GPU's",
+      .check = "framework.arch" },
+    { .id = "ollama.device_context_lost", .layer = SY, .match = { "failed to get primary device context 800" },
+      .cause = "CUDA refused the GPU with error 800 (not permitted) when ollama asked for it: in a container that "
+               "had the GPU at start, its device access was revoked later, most often by a systemd reload "
+               "under Docker's systemd cgroup driver, and ollama falls back to the CPU",
+      .fix = "restart the container; to keep the access, set Docker's cgroup driver to cgroupfs (\"exec-opts\": "
+             "[\"native.cgroupdriver=cgroupfs\"] in daemon.json) or give the devices through CDI",
+      .check = "system.devnode_access" },
     { .id = "ollama.no_gpu", .layer = SY, .match = { "no compatible GPUs were discovered", "gpu support may not be enabled", "No NVIDIA/AMD GPU detected",
                                                      "No NVIDIA GPU detected. Ollama will run in CPU-only mode" /* install.sh */ },
       .cause = "ollama found no GPU it can use and runs on the CPU: in a container the GPU was not passed through (no --gpus / NVIDIA "

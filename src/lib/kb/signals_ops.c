@@ -391,7 +391,9 @@ const cp_signal cp_signals_ops[] = {
       .match = { "CUDA error: initialization error", "cudaErrorInitializationError", "cuInit: CUDA_ERROR_UNKNOWN",
                  "CUDA unknown error - this may be due to an incorrectly set up environment",
                  "failed to initialize CUDA: unknown error", "cuda driver library init failure" /* ollama */,
-                 "cuInit(0) failed" /* ffmpeg */ },
+                 "cuInit(0) failed" /* ffmpeg */,
+                 "error=30 : unknown error", "runtime error (30) : unknown error",   /* torch's THCudaCheck at init */
+                 "error=999 : unknown error", "runtime error (999) : unknown error" },
       .cause = "if nvidia-smi works but CUDA fails at its first call: the nvidia_uvm kernel module CUDA needs is "
                "not loaded, or is in a bad state after suspend and resume or a driver upgrade without a reboot "
                "(/dev/nvidia-uvm missing); on some GPUs the open kernel modules fail where the proprietary ones work",
