@@ -34,6 +34,12 @@
 #define BF16_REFUSED "is only supported on GPUs with compute capability of at least", \
     "Current CUDA Device does not support bfloat16", "Your setup doesn't support bf16/gpu", "bf16 mixed precision requires"
 
+/* flash-attention's and Triton's refusals of an older GPU, in their words (each row and the run's reading
+ * share them) */
+#define FLASH_ATTN_GPU_TOO_OLD "FlashAttention only supports Ampere GPUs or newer", \
+    "FlashAttention only supports Turing GPUs or newer", "FlashAttention only supports Hopper GPUs"
+#define TRITON_GPU_TOO_OLD "which is too old to be supported by the triton GPU compiler"
+
 const cp_signal cp_signals_ecosystem[] = {
     /* Quantisation and attention libraries: their CUDA set-up */
     { .id = "bitsandbytes.no_gpu_build", .layer = FW,
@@ -67,8 +73,7 @@ const cp_signal cp_signals_ecosystem[] = {
              "from source with a CUDA toolkit whose major matches torch.version.cuda; check that PyTorch itself is a CUDA build",
       .check = NULL },
     { .id = "flash_attn.gpu_too_old", .layer = FW,
-      .match = { "FlashAttention only supports Ampere GPUs or newer", "FlashAttention only supports Turing GPUs or newer",
-                 "FlashAttention only supports Hopper GPUs" },
+      .match = { FLASH_ATTN_GPU_TOO_OLD },
       .cause = "flash-attention has no kernels for this GPU: FlashAttention 2 needs an Ampere or newer GPU (compute capability 8.0+, "
                "e.g. A100, RTX 30/40), FlashAttention 1 a Turing or newer one, FlashAttention 3 a Hopper (H100); V100, T4, P100 and "
                "older GPUs are refused",
@@ -291,11 +296,20 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "run on a newer GPU, or use a server or an older release that still supports this architecture (llama.cpp built for "
              "this sm_XX, an older vLLM)",
       .check = "framework.arch" },
-    { .id = "triton.gpu_too_old", .layer = FW, .match = { "which is too old to be supported by the triton GPU compiler" },
+    { .id = "triton.gpu_too_old", .layer = FW, .match = { TRITON_GPU_TOO_OLD },
       .cause = "torch.compile (inductor) generates Triton kernels, and Triton supports only GPUs of compute capability 7.0 or newer; "
                "this GPU (Pascal or older: GTX 10xx, P100, P40) is refused",
       .fix = "run without torch.compile on this GPU (drop the compile call or the program's compile option, or set "
              "TORCHDYNAMO_DISABLE=1), or use a GPU of compute capability 7.0 or newer",
+      .check = "framework.arch" },
+    /* both refusals, read from the run's side: the feature was the program's or its launch's choice */
+    { .id = "application.feature_off_for_old_gpu_maybe", .layer = AP, .alternative = 1,
+      .match = { FLASH_ATTN_GPU_TOO_OLD, TRITON_GPU_TOO_OLD },
+      .cause = "or the run's own choice: the program or its launch turned on a compiled path this GPU cannot take "
+               "(torch.compile, attn_implementation=\"flash_attention_2\", a compile or flash-attention option), and "
+               "nothing needs another build, only the feature turned off for this GPU",
+      .fix = "turn it off in the program's options: TORCHDYNAMO_DISABLE=1 or the program's compile switch, "
+             "attn_implementation=\"sdpa\", or the server's attention-backend setting",
       .check = "framework.arch" },
     { .id = "tf.gpu_too_old", .layer = FW, .match = { "The minimum required Cuda capability is" },
       .cause = "this TensorFlow build carries no code for the GPU's compute capability, so it ignores the GPU and runs on the CPU "
