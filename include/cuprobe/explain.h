@@ -86,13 +86,25 @@ typedef struct {
     cp_here here;             /* filled by cp_explain_confirm */
 } cp_explain_signal;
 
+/* This machine's own first fault beside the text's readings (`explain --check`):
+ * doctor's root-cause finding. */
+typedef struct {
+    int asked;                /* 1: cp_explain_confirm ran */
+    const char *check;        /* the root finding's check ("hardware.pci_gpu"), NULL when none */
+    const char *status;       /* its status name: "fail" or "warn" */
+    cp_layer layer;
+    char summary[256];        /* its one line */
+} cp_here_root;
+
 typedef struct {
     cp_explain_signal *signals;   /* owned, ordered by first_line, notices after the faults
                                      (a notice must not outrank the fault it reports), the
-                                     alternative readings last;
+                                     alternative readings last; after cp_explain_confirm,
+                                     by what the machine says (see there);
                                      cp_explain_free releases */
     int nsignals;
     long lines;                   /* lines scanned */
+    cp_here_root here_root;       /* filled by cp_explain_confirm */
 } cp_explain_result;
 
 /* Scan `len` bytes of `text` (need not be NUL-terminated; may hold NULs) for
@@ -109,7 +121,13 @@ int cp_explain_text(const char *text, size_t len, cp_explain_result *out);
  * machine's file system) against the GPUs in f: a library that cannot run
  * here confirms the explanation.  For a library the loader could not find,
  * the facts decide: whether this machine's loader (or a framework's RUNPATH)
- * would find that soname.  Reads files; never loads them. */
+ * would find that soname.  Reads files; never loads them.
+ * Then the machine chooses between the readings: the signals are reordered,
+ * those it confirms first (faults before notices, the lowest layer first:
+ * the lowest broken layer is the one to fix), then those it cannot tell,
+ * then those it does not see (each part keeping its order), and r->here_root
+ * takes doctor's root cause, which may lie below every reading of the text.
+ * Where memory runs out the order stays as it was. */
 void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, const cp_facts *f,
                         const cp_report *rep);
 

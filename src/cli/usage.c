@@ -26,7 +26,7 @@ const cli_option cli_options[] = {
       "read the text from FILE ('-': standard input); without a message or --file, explain reads standard input "
       "when it is not a terminal; at most 64 MB of text", 0 },
     { OPT_CHECK, "explain", "--check", NULL,
-      "also run each signal's confirming check on this machine and scan the libraries the text names for this GPU's code", 0 },
+      "also run each signal's confirming check on this machine, list what it confirms first, and scan the libraries the text names for this GPU's code", 0 },
     { OPT_FROM, "explain", "--from", "DIR", "with --check: judge against a snapshot taken with `cuprobe snapshot DIR` instead of this machine", 0 },
     { OPT_PYTHON, "explain", "--python", "PATH", "with --check: also examine this Python interpreter's environment", 0 },
     { OPT_COLOR, "explain", "--color", "WHEN", "auto (a terminal without NO_COLOR), always or never", 0 },

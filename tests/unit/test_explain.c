@@ -356,6 +356,89 @@ static void test_confirm_crafted_library(void)
     rmdir(dir);
 }
 
+static int index_of(const cp_explain_result *r, const char *code)
+{
+    for (int i = 0; i < r->nsignals; i++)
+        if (strcmp(r->signals[i].code, code) == 0) return i;
+    return -1;
+}
+
+/* --check chooses between a line's readings: what the machine confirms
+ * comes first (the lowest layer first), then what it cannot tell, then what
+ * it does not see; here_root is doctor's root cause. */
+/* r as JSON in buf; 0 when it fits and is well-formed JSON. */
+static int json_of(const cp_explain_result *r, char *buf, size_t n)
+{
+    FILE *out = fmemopen(buf, n - 1, "w");
+    if (!out) return -1;
+    cp_explain_render_json(r, out);
+    int bad = ferror(out);
+    fclose(out);
+    return bad || !json_ok(buf) ? -1 : 0;
+}
+
+static void test_confirm_chooses(void)
+{
+    static cp_facts f;
+    cp_facts_init(&f);
+    cp_finding fs[] = {
+        { .check = "kernel.uvm", .layer = CP_LAYER_KERNEL, .status = CP_FAIL, .summary = "nvidia_uvm is not loaded" },
+        { .check = "driver.cuinit", .layer = CP_LAYER_DRIVER, .status = CP_FAIL, .summary = "cuInit failed" },
+        { .check = "runtime.driver_compat", .layer = CP_LAYER_RUNTIME, .status = CP_PASS, .summary = "ok" },
+        { .check = "system.container", .layer = CP_LAYER_SYSTEM, .status = CP_PASS, .summary = "no container" },
+    };
+    cp_report rep = { .findings = fs, .nfindings = 4, .root = 0 };
+    const char *t = "CUDA driver version is insufficient for CUDA runtime version\n"
+                    "RuntimeError: CUDA error: initialization error\n";
+    cp_explain_result r = explain(t, strlen(t));
+    CHECK(index_of(&r, "kernel.uvm_maybe") > index_of(&r, "cuda.init_error"));    /* the text's order: alternatives last */
+    CHECK_I64(r.here_root.asked, 0);
+    cp_explain_confirm(&r, t, strlen(t), &f, &rep);
+    CHECK_I64(index_of(&r, "kernel.uvm_maybe"), 0);                              /* confirmed, lowest layer */
+    CHECK_I64(index_of(&r, "cuda.init_error"), 1);                               /* confirmed, above it */
+    for (int i = 2; i < r.nsignals; i++) CHECK(r.signals[i].here.verdict != CP_HERE_CONFIRMED);
+    CHECK_I64(r.here_root.asked, 1);
+    CHECK(r.here_root.check && strcmp(r.here_root.check, "kernel.uvm") == 0);
+    CHECK_I64(r.here_root.layer, CP_LAYER_KERNEL);
+    CHECK_STR(r.here_root.summary, "nvidia_uvm is not loaded");
+    static char buf[1 << 16];
+    FILE *out = fmemopen(buf, sizeof buf - 1, "w");
+    CHECK(out != NULL);
+    if (out) {
+        cp_explain_render_text(&r, out, 0);
+        fclose(out);
+        CHECK(strstr(buf, "here: this machine confirms [kernel] kernel.uvm_maybe, listed first") != NULL);
+        CHECK(strstr(buf, "\nor, where the text does not say which") == NULL);
+        const char *c = strstr(buf, "confirmed on this machine:"), *u = strstr(buf, "this machine cannot tell:");
+        CHECK(c && u && c < u);
+    }
+    cp_explain_free(&r);
+
+    /* the module is fine and cuInit fails: its reading leads, the module's is not seen, last */
+    fs[0].status = CP_PASS;
+    rep.root = 1;
+    r = explain(t, strlen(t));
+    cp_explain_confirm(&r, t, strlen(t), &f, &rep);
+    CHECK_I64(index_of(&r, "cuda.init_error"), 0);
+    CHECK_I64(index_of(&r, "kernel.uvm_maybe"), r.nsignals - 1);
+    CHECK_I64(r.signals[r.nsignals - 1].here.verdict, CP_HERE_NOT_SEEN);
+    CHECK(r.here_root.check && strcmp(r.here_root.check, "driver.cuinit") == 0);
+    CHECK(json_of(&r, buf, sizeof buf) == 0);
+    CHECK(strstr(buf, "\"here_root\": {\"layer\": \"driver\", \"check\": \"driver.cuinit\"") != NULL);
+    cp_explain_free(&r);
+
+    /* a healthy machine: no root, and JSON says so */
+    fs[1].status = CP_PASS;
+    rep.root = -1;
+    r = explain(t, strlen(t));
+    cp_explain_confirm(&r, t, strlen(t), &f, &rep);
+    CHECK(r.here_root.asked && r.here_root.check == NULL);
+    for (int i = 0; i < r.nsignals; i++) CHECK(r.signals[i].here.verdict != CP_HERE_CONFIRMED);
+    CHECK(json_of(&r, buf, sizeof buf) == 0);
+    CHECK(strstr(buf, "\"here_root\": null}") != NULL);
+    cp_explain_free(&r);
+}
+
 /* --check verdicts from a report: fail or warn confirms, pass is "not
  * seen", a lower failing layer or a skip cannot tell, no check is said. */
 static void test_confirm_verdicts(void)
@@ -1239,6 +1322,7 @@ int main(void)
     RUN(test_doctor_wording);
     RUN(test_paths);
     RUN(test_confirm_verdicts);
+    RUN(test_confirm_chooses);
     RUN(test_confirm_crafted_library);
     RUN(test_unknown);
     RUN(test_ops_quiet);

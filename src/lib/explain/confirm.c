@@ -394,6 +394,65 @@ static int soname_here(const cp_facts *f, const char *soname, cp_here *h)
     return 1;
 }
 
+/* ---- the machine chooses between the readings ---- */
+
+/* Where a signal ranks once the machine has spoken: confirmed faults, then
+ * confirmed notices, then what it cannot tell, then what it does not see. */
+static int here_rank(const cp_explain_signal *s)
+{
+    switch (s->here.verdict) {
+    case CP_HERE_CONFIRMED: return s->notice ? 1 : 0;
+    case CP_HERE_NOT_SEEN: return 3;
+    default: return 2;
+    }
+}
+
+typedef struct {
+    int rank, layer, index;
+} here_key;
+
+static int here_key_cmp(const void *pa, const void *pb)
+{
+    const here_key *a = pa, *b = pb;
+    if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+    if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Reorder r's signals by here_rank; among the confirmed faults the lowest
+ * layer first.  Leaves the order as it was when memory runs out. */
+static void here_first(cp_explain_result *r)
+{
+    if (r->nsignals < 2) return;
+    here_key *k = malloc((size_t)r->nsignals * sizeof *k);
+    cp_explain_signal *t = malloc((size_t)r->nsignals * sizeof *t);
+    if (k && t) {
+        for (int i = 0; i < r->nsignals; i++) {
+            k[i].rank = here_rank(&r->signals[i]);
+            k[i].layer = k[i].rank == 0 ? (int)r->signals[i].layer : 0;
+            k[i].index = i;
+        }
+        qsort(k, (size_t)r->nsignals, sizeof *k, here_key_cmp);
+        for (int i = 0; i < r->nsignals; i++) t[i] = r->signals[k[i].index];
+        memcpy(r->signals, t, (size_t)r->nsignals * sizeof *t);
+    }
+    free(k);
+    free(t);
+}
+
+static void here_root(cp_here_root *h, const cp_report *rep)
+{
+    memset(h, 0, sizeof *h);
+    h->asked = 1;
+    if (!rep || rep->root < 0 || rep->root >= rep->nfindings) return;
+    const cp_finding *c = &rep->findings[rep->root];
+    if (c->status != CP_FAIL && c->status != CP_WARN) return;
+    h->check = c->check;
+    h->status = cp_status_name(c->status);
+    h->layer = c->layer;
+    snprintf(h->summary, sizeof h->summary, "%s", c->summary);
+}
+
 /* Confirm every signal on this machine; see explain.h. */
 void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, const cp_facts *f,
                         const cp_report *rep)
@@ -433,4 +492,7 @@ void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, cons
                 }
         }
     }
+    if (!r) return;
+    here_root(&r->here_root, rep);
+    here_first(r);
 }

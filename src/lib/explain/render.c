@@ -66,6 +66,34 @@ static void text_here(const cp_here *h, FILE *out)
     }
 }
 
+/* --check's verdicts as the parts the signals are listed in (confirm.c's order). */
+static int here_part(const cp_explain_signal *s)
+{
+    return s->here.verdict == CP_HERE_CONFIRMED ? 0 : s->here.verdict == CP_HERE_NOT_SEEN ? 2 : 1;
+}
+
+/* --check: what the machine chose, before the signals. */
+static void text_here_lead(const cp_explain_result *r, FILE *out)
+{
+    const cp_here_root *root = &r->here_root;
+    const cp_explain_signal *s0 = &r->signals[0];
+    int confirmed = here_part(s0) == 0;
+    if (root->check && (!confirmed || root->layer < s0->layer)) {
+        fprintf(out, "here: the %s layer %ss first on this machine: ", cp_layer_name(root->layer),
+                strcmp(root->status, "warn") == 0 ? "warn" : "fail");
+        cp_text_put_line(out, root->summary);
+        fprintf(out, " (cuprobe doctor: %s); fix that first\n", root->check);
+    }
+    if (confirmed) {
+        fprintf(out, "here: this machine confirms [%s] ", cp_layer_name(s0->layer));
+        cp_text_put_line(out, s0->code);
+        fputs(r->nsignals > 1 ? ", listed first\n" : "\n", out);
+    } else if (here_part(s0) == 2) {
+        fputs("here: this machine shows none of these causes; the text may come from another machine or "
+              "an earlier state\n", out);
+    }
+}
+
 /* Render for people; see explain.h. */
 void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
 {
@@ -79,14 +107,21 @@ void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
                                : "no known message in the text; failing lines name these components:\n", out);
     else
         fprintf(out, "%d known signal%s in the text\n", r->nsignals, r->nsignals == 1 ? "" : "s");
+    int checked = r->here_root.asked;
+    static const char *const part_head[] = { "confirmed on this machine:", "this machine cannot tell:",
+                                             "not seen on this machine (the cause lies elsewhere, or has passed):" };
+    if (checked) text_here_lead(r, out);
     for (int i = 0; i < r->nsignals; i++) {
         const cp_explain_signal *s = &r->signals[i];
-        if (s->alternative && (i == 0 || !r->signals[i - 1].alternative))
+        if (checked && r->nsignals > 1 && (i == 0 || here_part(s) != here_part(&r->signals[i - 1])))
+            fprintf(out, "\n%s\n", part_head[here_part(s)]);
+        else if (!checked && s->alternative && (i == 0 || !r->signals[i - 1].alternative))
             fputs("\nor, where the text does not say which (the other common reading of a line above):\n", out);
         fprintf(out, "\n%s[%s]%s %s", y, cp_layer_name(s->layer), z, b);
         cp_text_put_line(out, s->code);
         fprintf(out, "%s  (line %ld", z, s->first_line);
         if (s->count > 1) fprintf(out, ", %ld lines", s->count);
+        if (checked && s->alternative) fputs(", the other common reading of its line", out);
         fputs(")\n  cause:    ", out);
         cp_text_put_line(out, s->cause);
         fputs("\n  fix:      ", out);
@@ -163,5 +198,19 @@ void cp_explain_render_json(const cp_explain_result *r, FILE *out)
         json_here(&s->here, out);
         fputc('}', out);
     }
-    fputs(r && r->nsignals ? "\n]}\n" : "]}\n", out);
+    fputs(r && r->nsignals ? "\n]" : "]", out);
+    if (r && r->here_root.asked) {             /* --check: the machine's own first fault, or null */
+        fputs(", \"here_root\": ", out);
+        if (!r->here_root.check) fputs("null", out);
+        else {
+            fprintf(out, "{\"layer\": \"%s\", \"check\": ", cp_layer_name(r->here_root.layer));
+            cp_json_str(out, r->here_root.check);
+            fputs(", \"status\": ", out);
+            cp_json_str(out, r->here_root.status);
+            fputs(", \"summary\": ", out);
+            cp_json_str(out, r->here_root.summary);
+            fputc('}', out);
+        }
+    }
+    fputs("}\n", out);
 }

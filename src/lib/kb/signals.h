@@ -60,6 +60,11 @@ enum {
 #define CP_PHRASES_INSUFFICIENT_DRIVER "CUDA driver version is insufficient for CUDA runtime version", \
     "cudaErrorInsufficientDriver"
 
+/* Torch's "unknown error" at its first CUDA call (THCudaCheck and the runtime's number, 30 or 999):
+ * cuda.unknown and the kernel module's reading (kernel.uvm_maybe) share the list. */
+#define CP_PHRASES_TORCH_UNKNOWN_ERROR "error=30 : unknown error", "runtime error (30) : unknown error", \
+    "error=999 : unknown error", "runtime error (999) : unknown error"
+
 typedef struct {
     const char *id;                             /* stable, in JSON as "code": "cuda.no_kernel_image" */
     cp_layer layer;

@@ -392,14 +392,13 @@ const cp_signal cp_signals_ops[] = {
                  "CUDA unknown error - this may be due to an incorrectly set up environment",
                  "failed to initialize CUDA: unknown error", "cuda driver library init failure" /* ollama */,
                  "cuInit(0) failed" /* ffmpeg */,
-                 "error=30 : unknown error", "runtime error (30) : unknown error",   /* torch's THCudaCheck at init */
-                 "error=999 : unknown error", "runtime error (999) : unknown error" },
+                 CP_PHRASES_TORCH_UNKNOWN_ERROR },
       .cause = "if nvidia-smi works but CUDA fails at its first call: the nvidia_uvm kernel module CUDA needs is "
                "not loaded, or is in a bad state after suspend and resume or a driver upgrade without a reboot "
                "(/dev/nvidia-uvm missing); on some GPUs the open kernel modules fail where the proprietary ones work",
       .fix = "sudo modprobe nvidia_uvm (or rmmod and modprobe it with nothing using the GPU), check ls -l "
              "/dev/nvidia-uvm*, reboot after a driver upgrade; nvidia-modprobe -u -c0 makes the node",
-      .check = "kernel.nvidia_module" },
+      .check = "kernel.uvm" },
     { .id = "kernel.uvm_not_loaded", .layer = KE,
       .match = { "Kernel module nvidia_uvm is not loaded", "Could not load UVM kernel module" /* nvidia-docker 1 */ },
       .cause = "the host has no nvidia_uvm module loaded (CUDA needs it; an unprivileged container runtime cannot "
