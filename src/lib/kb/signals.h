@@ -60,6 +60,16 @@ enum {
 #define CP_PHRASES_INSUFFICIENT_DRIVER "CUDA driver version is insufficient for CUDA runtime version", \
     "cudaErrorInsufficientDriver"
 
+/* CUDA's 804 (a compat libcuda on a GPU without forward compatibility) and 801 (not supported) in their
+ * words: each row and its other reading share the list. */
+#define CP_PHRASES_COMPAT_UNSUPPORTED "forward compatibility was attempted on non supported HW", \
+    "cudaErrorCompatNotSupportedOnDevice", "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"
+#define CP_PHRASES_NOT_SUPPORTED "CUDA error: operation not supported", "cudaErrorNotSupported", \
+    "CUDA_ERROR_NOT_SUPPORTED", "operation not supported (" /* TensorRT-LLM's CUDA runtime error */, \
+    "failed: \"operation not supported", "failed: \\\"operation not supported" /* sppark's CUDA call, quoted */
+/* ...on a line that names CUDA (the last two forms only say which call failed) */
+#define CP_ALSO_NOT_SUPPORTED "cuda", "cuMem"
+
 /* Torch's "unknown error" at its first CUDA call (THCudaCheck and the runtime's number, 30 or 999):
  * cuda.unknown and the kernel module's reading (kernel.uvm_maybe) share the list. */
 #define CP_PHRASES_TORCH_UNKNOWN_ERROR "error=30 : unknown error", "runtime error (30) : unknown error", \

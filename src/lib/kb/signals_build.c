@@ -164,6 +164,15 @@ const cp_signal cp_signals_build[] = {
       .fix = "install torch and its companions from the same index (e.g. --index-url "
              "https://download.pytorch.org/whl/cu121) at matching versions",
       .check = "framework.conflicts" },
+    /* the same, where the companion was built here from source: the toolkit that built it */
+    { .id = "runtime.companion_toolkit_maybe", .layer = RT, .alternative = 1,
+      .match = { "were compiled with different CUDA", "Detected that PyTorch and" },
+      .also = { "were compiled with different" },
+      .cause = "or the companion was built here from source (pip install without a wheel for this torch, setup.py) "
+               "with a toolkit of another CUDA than torch's: the nvcc on PATH or under CUDA_HOME",
+      .fix = "point CUDA_HOME (and PATH) at a toolkit of torch's CUDA (torch.version.cuda) and rebuild it with "
+             "pip install --no-cache-dir --no-build-isolation, or take its prebuilt wheel for this torch and CUDA",
+      .check = "runtime.toolkits" },
     { .id = "build.extension_abi", .layer = FW,
       .match = { "undefined symbol: " },
       /* the symbol's C++ namespace: c10, at, torch, caffe2 (mangled); xFormers' own wording is

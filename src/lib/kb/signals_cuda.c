@@ -182,11 +182,20 @@ const cp_signal cp_signals_cuda[] = {
       .fix = "libcuda and the kernel module are different releases: reboot (or reload the nvidia modules) after a driver upgrade, and remove stray or cuda-compat libcuda.so.1 copies from the loader path",
       .check = "driver.version_match", .cu_code = 803 },
     { .id = "cuda.compat_unsupported", .layer = DR,
-      .match = { "forward compatibility was attempted on non supported HW", "cudaErrorCompatNotSupportedOnDevice",
-                 "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE" },
+      .match = { CP_PHRASES_COMPAT_UNSUPPORTED },
       .cause = "a cuda-compat (forward compatibility) libcuda is in use on a GPU that does not support it (GeForce, most workstation cards)",
       .fix = "remove the cuda-compat directory from LD_LIBRARY_PATH (or the image) and upgrade the driver instead",
       .check = "driver.compat", .cu_code = 804 },
+    /* the same, read from the image's side: it was built for a newer CUDA than the host's driver and brings
+     * the compat libraries to bridge them */
+    { .id = "framework.image_newer_cuda_maybe", .layer = FW, .alternative = 1,
+      .match = { CP_PHRASES_COMPAT_UNSUPPORTED },
+      .cause = "or the image or package was built for a newer CUDA than the host's driver runs and brings the cuda-compat "
+               "libraries to bridge them, which this GPU cannot use: a prebuilt server image (llama.cpp, ollama, vLLM, "
+               "Triton) of a newer CUDA than the driver",
+      .fix = "take the image or build made for the CUDA the driver runs (nvidia-smi's \"CUDA Version\" or older), or build "
+             "it from source against the host's CUDA; a newer driver also cures it",
+      .check = "driver.compat" },
     { .id = "cuda.unsupported_ptx", .layer = DR,        /* the fix is first the driver's: a lower layer */
       .match = { "the provided PTX was compiled with an unsupported toolchain", "cudaErrorUnsupportedPtxVersion",
                  "CUDA_ERROR_UNSUPPORTED_PTX_VERSION" },
@@ -200,10 +209,19 @@ const cp_signal cp_signals_cuda[] = {
       .fix = "remove .../lib64/stubs from LD_LIBRARY_PATH and make sure the driver's libcuda.so.1 is installed",
       .check = "runtime.stubs_on_path", .cu_code = 34 },
     { .id = "cuda.not_supported", .layer = DR,
-      .match = { "CUDA error: operation not supported", "cudaErrorNotSupported", "CUDA_ERROR_NOT_SUPPORTED" },
+      .match = { CP_PHRASES_NOT_SUPPORTED }, .also = { CP_ALSO_NOT_SUPPORTED },
       .cause = "the call is not supported on this GPU, driver or platform (e.g. peer access, managed memory or IPC in a VM or container)",
       .fix = "check that the feature is supported here (nvidia-smi topo -m for peer access); set the framework option that avoids it",
       .check = "driver.devices", .cu_code = 801 },
+    /* the same, read from the platform's side: a vGPU, a VM, WSL or MIG withholds the feature */
+    { .id = "system.platform_withholds_maybe", .layer = SY, .alternative = 1,
+      .match = { CP_PHRASES_NOT_SUPPORTED }, .also = { CP_ALSO_NOT_SUPPORTED },
+      .cause = "or the platform withholds the feature: a vGPU profile or a VM (unified memory, memory pools, peer access "
+               "and profiling need the hypervisor's and the profile's support), WSL, or a MIG instance (no peer access, "
+               "no IPC between instances)",
+      .fix = "run on the bare-metal GPU or a passthrough VM, turn the feature on in the vGPU profile (unified memory is "
+             "off by default), or turn the framework's use of it off (its memory pool, peer access, CUDA IPC)",
+      .check = "system.mig" },
     { .id = "cuda.misaligned_address", .layer = AP,
       .match = { "CUDA error: misaligned address", "cudaErrorMisalignedAddress", "CUDA_ERROR_MISALIGNED_ADDRESS",
                  "misaligned address" },

@@ -238,6 +238,16 @@ const cp_signal cp_signals_frameworks[] = {
              "torch.multiprocessing with spawn, a server's option for spawned workers) or initialise CUDA only "
              "inside each worker",
       .check = NULL },
+    /* the same, where the workers are the framework's own: it initialised CUDA before forking them */
+    { .id = "framework.forks_after_cuda_maybe", .layer = FW, .alternative = 1,
+      .match = { "Cannot re-initialize CUDA in forked subprocess" },
+      .cause = "or the framework or server forks its own workers after something it imports initialised CUDA "
+               "(vLLM 0.5 with flash-attn installed, a serving stack's worker pool): the program did not ask for "
+               "the fork",
+      .fix = "take the framework's release that fixes it, or its own switch for spawned workers "
+             "(VLLM_WORKER_MULTIPROC_METHOD=spawn); uninstalling the package that initialises CUDA on import "
+             "also works",
+      .check = NULL },
     { .id = "torchvision.ops_mismatch", .layer = FW,
       .match = { "Couldn't load custom C++ ops", "PyTorch and torchvision versions are incompatible" },
       .cause = "torchvision's compiled operators (nms, roi_align) were built for another torch release or CUDA "

@@ -195,6 +195,16 @@ const cp_signal cp_signals_libs[] = {
              "nvidia-* wheels (pip install --force-reinstall nvidia-cublas-cuXX nvidia-nvjitlink-cuXX) so both libraries come from one release; "
              "ldd on the library named first shows which copy is picked",
       .check = "libraries.shadow" },
+    /* the same, read from torch's side: the nvidia-* wheels torch pins, out of step after another install */
+    { .id = "framework.pinned_wheels_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { "version libnvJitLink.so", "version libcublasLt.so", "version libcusparse.so" },
+      .also = { "site-packages/nvidia/", "site-packages\\nvidia\\", "site-packages/torch/" },
+      .cause = "or torch's own install is out of step: its pinned nvidia-* wheels (cuSPARSE, nvJitLink, cuBLAS) come from "
+               "another torch release or CUDA after a later pip install upgraded or downgraded one of them",
+      .fix = "reinstall torch with its companions from one index (pip install --force-reinstall torch torchvision "
+             "torchaudio --index-url https://download.pytorch.org/whl/cuXXX) so its nvidia-* wheels match it; "
+             "pip check lists the mismatch",
+      .check = "framework.libs" },
 
     /* cuBLAS (cublasStatus_t) */
     { .id = "cublas.not_initialized", .layer = LI,
@@ -552,6 +562,17 @@ const cp_signal cp_signals_libs[] = {
              "or TF_FORCE_GPU_ALLOW_GROWTH=true), stop other processes on the GPU (nvidia-smi); where it "
              "persists, install the cuDNN this TensorFlow release was built with",
       .check = "system.memory_headroom" },
+    /* the same, read from cuDNN's side: JAX's and TensorFlow's pip builds fail here too when cuDNN is missing
+     * or of another version, with plenty of memory free */
+    { .id = "libraries.cudnn_for_handle_maybe", .layer = LI, .alternative = 1,
+      .match = { "Could not create cudnn handle" },
+      .cause = "or cuDNN itself: not installed where the framework looks, or of another version than jaxlib or "
+               "TensorFlow was built for (their logs name the version they were built with); the memory line "
+               "beside it then shows plenty free",
+      .fix = "install the cuDNN the framework was built for (jax[cuda12] or the nvidia-cudnn-cuXX wheel at its "
+             "pinned version; TensorFlow's tested-build table) and make sure the loader finds that copy first "
+             "(ldconfig -p | grep cudnn)",
+      .check = "libraries.found" },
     { .id = "cufft.half_precision_size", .layer = AP,
       .match = { "cuFFT only supports dimensions whose sizes are powers of two when computing in half precision" },
       .cause = "an FFT (an STFT, a spectrogram) ran in half precision on a size that is not a power of two, which "

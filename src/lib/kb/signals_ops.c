@@ -39,8 +39,9 @@ const cp_signal cp_signals_ops[] = {
                  "Building and installing nvidia-kmod", "Unable to build the NVIDIA kernel module",
                  "the step: \"Building kernel modules\"", "Failed to install the kernel module through DKMS",
                  "Build of nvidia" /* old DKMS: "Error! Build of nvidia-uvm.ko failed for: ..." */,
-                 "Autoinstall on", "failed to install during autoinstall" /* DKMS 3 */ },
-      .also = { "failed", "error" },          /* "Building DKMS module ... done." and "[  OK  ]" are fine */
+                 "Autoinstall on", "failed to install during autoinstall" /* DKMS 3 */,
+                 "dkms install --no-depmod" /* Arch's hook: "`dkms install --no-depmod nvidia/VER -k KVER' exited 10" */ },
+      .also = { "failed", "error", "' exited" },   /* "Building DKMS module ... done." and "[  OK  ]" are fine */
       .cause = "the kernel module (nvidia's, where the log names it) did not build for this kernel: its headers are missing or do not match, "
                "a build tool is missing or differs from the one that built the kernel, or the kernel is newer "
                "than this driver release supports; " F_MODULE_LOG,

@@ -282,6 +282,27 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the driver's libcuda.so.1 cannot be found: no NVIDIA driver, or a container started without the driver libraries",
       .fix = "install the NVIDIA driver; in a container use --gpus (NVIDIA Container Toolkit) so libcuda is mounted",
       .check = "driver.libcuda", .extract = CP_EXTRACT_SONAME },
+    /* the unversioned libcuda.so (cuDNN 8's sub-libraries and Triton open it by that name), read from the
+     * loader's path: the driver is there, its link is not where the loader looks */
+    { .id = "system.libcuda_link_path_maybe", .layer = SY, .alternative = 1,
+      .match = { "libcuda.so: cannot open shared object file" },
+      .cause = "or the driver is installed and the loader does not reach its unversioned libcuda.so link, which cuDNN 8 "
+               "and Triton open by that name: under WSL /usr/lib/wsl/lib (where the Windows driver puts it) is not in "
+               "ld.so.conf or LD_LIBRARY_PATH, or a conda environment's or image's library path hides it",
+      .fix = "ldconfig -p | grep libcuda shows what the loader finds; under WSL add /usr/lib/wsl/lib to LD_LIBRARY_PATH "
+             "(or an ld.so.conf.d file, then sudo ldconfig); where only libcuda.so.1 is found, link libcuda.so to it",
+      .check = "driver.libcuda" },
+    /* strace of a GPU program: the kernel refused it a device node */
+    { .id = "system.devnode_refused", .layer = SY,
+      .match = { "= -1 EPERM (Operation not permitted)", "= -1 EACCES (Permission denied)" },
+      .also = { "/dev/nvidia" },
+      .cause = "the kernel refused the process the GPU's device node (strace shows the open fail): a container's device "
+               "cgroup (lost after the container engine's update or a systemctl daemon-reload), the node's owner and "
+               "mode, or SELinux or AppArmor",
+      .fix = "outside a container, check ls -l /dev/nvidia* and the user's groups; in one, restart it and make device "
+             "access survive reloads (nvidia-ctk's CDI spec, the engine's device rules); where an engine update broke "
+             "it, that engine's fixed release (or the one before)",
+      .check = "system.devnode_access" },
     { .id = "driver.libcuda_not_found_rust", .layer = DR,
       .match = { "Unable to find cuda lib under the names", "Unable to dynamically load the \"cuda\" shared library" },
       .cause = "a Rust CUDA binding (cudarc, under candle or mistral.rs) found no libcuda.so to load: no NVIDIA "
