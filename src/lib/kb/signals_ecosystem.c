@@ -414,6 +414,12 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "restart the container; to keep the access, set Docker's cgroup driver to cgroupfs (\"exec-opts\": "
              "[\"native.cgroupdriver=cgroupfs\"] in daemon.json) or give the devices through CDI",
       .check = "system.devnode_access" },
+    { .id = "ollama.library_override", .layer = AP, .match = { "skipping available library at users request" },
+      .cause = "OLLAMA_LLM_LIBRARY (or the deployment's env) names a library this ollama does not ship under that "
+               "name (cuda, where its builds are cuda_v12 and cuda_v13), so ollama skips its GPU libraries and runs "
+               "on the CPU",
+      .fix = "unset OLLAMA_LLM_LIBRARY and let ollama choose, or set it to a folder name it lists (cuda_v12)",
+      .check = NULL },
     { .id = "ollama.no_gpu", .layer = SY, .match = { "no compatible GPUs were discovered", "gpu support may not be enabled", "No NVIDIA/AMD GPU detected",
                                                      "No NVIDIA GPU detected. Ollama will run in CPU-only mode" /* install.sh */ },
       .cause = "ollama found no GPU it can use and runs on the CPU: in a container the GPU was not passed through (no --gpus / NVIDIA "

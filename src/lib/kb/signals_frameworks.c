@@ -229,6 +229,19 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "build OpenCV with -DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON for this GPU's CUDA_ARCH_BIN, "
              "or install a CUDA build of it (some conda channels, NVIDIA's containers)",
       .check = NULL },
+    { .id = "dgl.cpu_build", .layer = FW, .match = { "Device API cuda is not enabled" },
+      .cause = "the installed DGL is its CPU-only build (pip's plain dgl), so it has no CUDA device API",
+      .fix = "install DGL's CUDA build for this torch and CUDA from DGL's own wheel index (dgl==VER+cuXXX, -f "
+             "https://data.dgl.ai/wheels/torch-X.Y/cuXXX/repo.html)",
+      .check = "framework.cuda" },
+    /* CUDA's invalid device ordinal, read from the program's side: it asks for a GPU index beyond those it has */
+    { .id = "application.device_index_maybe", .layer = AP, .alternative = 1,
+      .match = { "invalid device ordinal" },        /* the runtime's words; the enum names stay one reading */
+      .cause = "or the program asks for more GPUs, or a higher GPU index, than the machine has: more ranks or "
+               "model-parallel parts (nproc_per_node, MP, tensor_parallel_size) than GPUs, or a hard-coded cuda:N",
+      .fix = "match the launch to the GPUs there are (nvidia-smi -L; torch.cuda.device_count()): fewer ranks or "
+             "model-parallel parts, a checkpoint split for that many GPUs, or device indices below the count",
+      .check = "system.visibility" },
     { .id = "cuda.forked_child", .layer = AP,
       .match = { "Cannot re-initialize CUDA in forked subprocess", "CUDA initialized before forking" },
       .cause = "the program forked worker processes (multiprocessing's default start method on Linux, DataLoader "

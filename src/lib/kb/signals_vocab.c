@@ -65,7 +65,8 @@ const char *const cp_not_failure_phrases[] = {
     "successfully opened", "custom allreduce is disabled", "\xe2\x9c\x94" /* a check mark: a check that passed */,
     "\xe2\x9c\x93", "policy cmp0146", "torch_cuda_arch_list is not set", "memcpy nodes are added", "[i:onnxruntime",
     "lazy loading is not enabled", "numa node", "level=warning", "level=info" /* logrus' levels */,
-    "(): not supported" /* an NVML getter a board lacks (hashcat's hwmon: nvmlDeviceGetFanSpeed(): Not Supported) */, NULL
+    "(): not supported" /* an NVML getter a board lacks (hashcat's hwmon: nvmlDeviceGetFanSpeed(): Not Supported) */,
+    "is not a supported wheel on this platform" /* pip: a wheel's Python or platform tag, not its CUDA */, NULL
 };
 
 const cp_signal cp_signals_vocab[] = {
