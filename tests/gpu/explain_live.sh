@@ -33,6 +33,8 @@ explain() {
 }
 # has NAME TEXT: the JSON answer holds TEXT
 has() { grep -qF -- "$2" "$tmp/$1.json"; }
+# first_confirmed NAME: the answer's first signal is one this machine confirms (--check lists those first)
+first_confirmed() { grep -m1 '"layer": ' "$tmp/$1.json" | grep -qF '"here": {"verdict": "confirmed"'; }
 
 # 1. PyTorch out of memory: the sizes explain reads match what torch itself says
 if [ $have_torch = 1 ]; then
@@ -116,7 +118,8 @@ EOF
         } >"$tmp/no_kernel_image.txt"
         code=$(explain no_kernel_image)
         if [ "$code" = 0 ] && has no_kernel_image '"code": "cuda.no_kernel_image"' &&
-           has no_kernel_image '"here": {"verdict": "confirmed"' && has no_kernel_image "_C.so\", \"verdict\": \"cannot run\""; then
+           has no_kernel_image '"here": {"verdict": "confirmed"' && has no_kernel_image "_C.so\", \"verdict\": \"cannot run\"" &&
+           first_confirmed no_kernel_image && has no_kernel_image '"here_root": '; then
             ok no_kernel_image
         else bad no_kernel_image "exit $code: $(head -c 600 "$tmp/no_kernel_image.json")"; fi
     else bad no_kernel_image "build failed: $(head -c 300 "$tmp/ext.build")"; fi
