@@ -126,7 +126,8 @@ int cp_explain_text(const char *text, size_t len, cp_explain_result *out);
  * those it confirms first (faults before notices, the lowest layer first:
  * the lowest broken layer is the one to fix), then those it cannot tell,
  * then those it does not see (each part keeping its order), and r->here_root
- * takes doctor's root cause, which may lie below every reading of the text.
+ * takes doctor's root cause (the text renderer says it first where it fails
+ * below the first reading).
  * Where memory runs out the order stays as it was. */
 void cp_explain_confirm(cp_explain_result *r, const char *text, size_t len, const cp_facts *f,
                         const cp_report *rep);

@@ -427,6 +427,25 @@ static void test_confirm_chooses(void)
     CHECK(strstr(buf, "\"here_root\": {\"layer\": \"driver\", \"check\": \"driver.cuinit\"") != NULL);
     cp_explain_free(&r);
 
+    /* a warning above the readings (past application XIDs) is in here_root, not said first */
+    fs[1].status = CP_PASS;
+    cp_finding xid = { .check = "application.xid", .layer = CP_LAYER_APPLICATION, .status = CP_WARN,
+                       .summary = "2 application XIDs in the kernel log" };
+    cp_finding fs2[5] = { fs[0], fs[1], fs[2], fs[3], xid };
+    cp_report rep2 = { .findings = fs2, .nfindings = 5, .root = 4 };
+    r = explain(t, strlen(t));
+    cp_explain_confirm(&r, t, strlen(t), &f, &rep2);
+    CHECK(r.here_root.check && strcmp(r.here_root.check, "application.xid") == 0);
+    out = fmemopen(buf, sizeof buf - 1, "w");
+    CHECK(out != NULL);
+    if (out) {
+        cp_explain_render_text(&r, out, 0);
+        fclose(out);
+        CHECK(strstr(buf, "layer fails first") == NULL && strstr(buf, "warns first") == NULL);
+        CHECK(strstr(buf, "here: this machine shows none of these causes") != NULL);
+    }
+    cp_explain_free(&r);
+
     /* a healthy machine: no root, and JSON says so */
     fs[1].status = CP_PASS;
     rep.root = -1;

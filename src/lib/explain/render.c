@@ -78,9 +78,10 @@ static void text_here_lead(const cp_explain_result *r, FILE *out)
     const cp_here_root *root = &r->here_root;
     const cp_explain_signal *s0 = &r->signals[0];
     int confirmed = here_part(s0) == 0;
-    if (root->check && (!confirmed || root->layer < s0->layer)) {
-        fprintf(out, "here: the %s layer %ss first on this machine: ", cp_layer_name(root->layer),
-                strcmp(root->status, "warn") == 0 ? "warn" : "fail");
+    /* a failure below the first reading comes first: above a broken layer the readings matter little
+     * (a warning, or a fault above, is in doctor's report and here_root, not in the way) */
+    if (root->check && strcmp(root->status, "fail") == 0 && root->layer < s0->layer) {
+        fprintf(out, "here: the %s layer fails first on this machine: ", cp_layer_name(root->layer));
         cp_text_put_line(out, root->summary);
         fprintf(out, " (cuprobe doctor: %s); fix that first\n", root->check);
     }
