@@ -91,7 +91,7 @@ typedef struct {
 typedef struct {
     int asked;                /* 1: cp_explain_confirm ran */
     const char *check;        /* the root finding's check ("hardware.pci_gpu"), NULL when none */
-    const char *status;       /* its status name: "fail" or "warn" */
+    cp_status status;         /* CP_FAIL or CP_WARN */
     cp_layer layer;
     char summary[256];        /* its one line */
 } cp_here_root;

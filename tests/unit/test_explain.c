@@ -363,20 +363,22 @@ static int index_of(const cp_explain_result *r, const char *code)
     return -1;
 }
 
-/* --check chooses between a line's readings: what the machine confirms
- * comes first (the lowest layer first), then what it cannot tell, then what
- * it does not see; here_root is doctor's root cause. */
-/* r as JSON in buf; 0 when it fits and is well-formed JSON. */
-static int json_of(const cp_explain_result *r, char *buf, size_t n)
+/* r rendered into buf, as JSON or for people; 0 when it fits (and, as
+ * JSON, is well-formed). */
+static int render_to(const cp_explain_result *r, int json, char *buf, size_t n)
 {
     FILE *out = fmemopen(buf, n - 1, "w");
     if (!out) return -1;
-    cp_explain_render_json(r, out);
+    if (json) cp_explain_render_json(r, out);
+    else cp_explain_render_text(r, out, 0);
     int bad = ferror(out);
     fclose(out);
-    return bad || !json_ok(buf) ? -1 : 0;
+    return bad || (json && !json_ok(buf)) ? -1 : 0;
 }
 
+/* --check chooses between a line's readings: what the machine confirms
+ * comes first (the lowest layer first), then what it cannot tell, then what
+ * it does not see; here_root is doctor's root cause. */
 static void test_confirm_chooses(void)
 {
     static cp_facts f;
@@ -402,16 +404,11 @@ static void test_confirm_chooses(void)
     CHECK_I64(r.here_root.layer, CP_LAYER_KERNEL);
     CHECK_STR(r.here_root.summary, "nvidia_uvm is not loaded");
     static char buf[1 << 16];
-    FILE *out = fmemopen(buf, sizeof buf - 1, "w");
-    CHECK(out != NULL);
-    if (out) {
-        cp_explain_render_text(&r, out, 0);
-        fclose(out);
-        CHECK(strstr(buf, "here: this machine confirms [kernel] kernel.uvm_maybe, listed first") != NULL);
-        CHECK(strstr(buf, "\nor, where the text does not say which") == NULL);
-        const char *c = strstr(buf, "confirmed on this machine:"), *u = strstr(buf, "this machine cannot tell:");
-        CHECK(c && u && c < u);
-    }
+    CHECK(render_to(&r, 0, buf, sizeof buf) == 0);
+    CHECK(strstr(buf, "here: this machine confirms [kernel] kernel.uvm_maybe, listed first") != NULL);
+    CHECK(strstr(buf, "\nor, where the text does not say which") == NULL);
+    const char *c = strstr(buf, "confirmed on this machine:"), *u = strstr(buf, "this machine cannot tell:");
+    CHECK(c && u && c < u);
     cp_explain_free(&r);
 
     /* the module is fine and cuInit fails: its reading leads, the module's is not seen, last */
@@ -423,7 +420,7 @@ static void test_confirm_chooses(void)
     CHECK_I64(index_of(&r, "kernel.uvm_maybe"), r.nsignals - 1);
     CHECK_I64(r.signals[r.nsignals - 1].here.verdict, CP_HERE_NOT_SEEN);
     CHECK(r.here_root.check && strcmp(r.here_root.check, "driver.cuinit") == 0);
-    CHECK(json_of(&r, buf, sizeof buf) == 0);
+    CHECK(render_to(&r, 1, buf, sizeof buf) == 0);
     CHECK(strstr(buf, "\"here_root\": {\"layer\": \"driver\", \"check\": \"driver.cuinit\"") != NULL);
     cp_explain_free(&r);
 
@@ -436,14 +433,9 @@ static void test_confirm_chooses(void)
     r = explain(t, strlen(t));
     cp_explain_confirm(&r, t, strlen(t), &f, &rep2);
     CHECK(r.here_root.check && strcmp(r.here_root.check, "application.xid") == 0);
-    out = fmemopen(buf, sizeof buf - 1, "w");
-    CHECK(out != NULL);
-    if (out) {
-        cp_explain_render_text(&r, out, 0);
-        fclose(out);
-        CHECK(strstr(buf, "layer fails first") == NULL && strstr(buf, "warns first") == NULL);
-        CHECK(strstr(buf, "here: this machine shows none of these causes") != NULL);
-    }
+    CHECK(render_to(&r, 0, buf, sizeof buf) == 0);
+    CHECK(strstr(buf, "layer fails first") == NULL && strstr(buf, "warns first") == NULL);
+    CHECK(strstr(buf, "here: this machine shows none of these causes") != NULL);
     cp_explain_free(&r);
 
     /* a healthy machine: no root, and JSON says so */
@@ -453,7 +445,7 @@ static void test_confirm_chooses(void)
     cp_explain_confirm(&r, t, strlen(t), &f, &rep);
     CHECK(r.here_root.asked && r.here_root.check == NULL);
     for (int i = 0; i < r.nsignals; i++) CHECK(r.signals[i].here.verdict != CP_HERE_CONFIRMED);
-    CHECK(json_of(&r, buf, sizeof buf) == 0);
+    CHECK(render_to(&r, 1, buf, sizeof buf) == 0);
     CHECK(strstr(buf, "\"here_root\": null}") != NULL);
     cp_explain_free(&r);
 }

@@ -396,31 +396,28 @@ static int soname_here(const cp_facts *f, const char *soname, cp_here *h)
 
 /* ---- the machine chooses between the readings ---- */
 
-/* Where a signal ranks once the machine has spoken: confirmed faults, then
- * confirmed notices, then what it cannot tell, then what it does not see. */
-static int here_rank(const cp_explain_signal *s)
+/* The part of the answer a signal is listed in; see explain_int.h. */
+int cp_here_part(const cp_explain_signal *s)
 {
-    switch (s->here.verdict) {
-    case CP_HERE_CONFIRMED: return s->notice ? 1 : 0;
-    case CP_HERE_NOT_SEEN: return 3;
-    default: return 2;
-    }
+    return s->here.verdict == CP_HERE_CONFIRMED ? 0 : s->here.verdict == CP_HERE_NOT_SEEN ? 2 : 1;
 }
 
 typedef struct {
-    int rank, layer, index;
+    int part, notice, layer, index;   /* notice and layer order only the confirmed part */
 } here_key;
 
 static int here_key_cmp(const void *pa, const void *pb)
 {
     const here_key *a = pa, *b = pb;
-    if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+    if (a->part != b->part) return a->part < b->part ? -1 : 1;
+    if (a->notice != b->notice) return a->notice < b->notice ? -1 : 1;
     if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* Reorder r's signals by here_rank; among the confirmed faults the lowest
- * layer first.  Leaves the order as it was when memory runs out. */
+/* Reorder r's signals by cp_here_part; among the confirmed, faults before
+ * notices and the lowest layer first.  Leaves the order as it was when
+ * memory runs out. */
 static void here_first(cp_explain_result *r)
 {
     if (r->nsignals < 2) return;
@@ -428,8 +425,10 @@ static void here_first(cp_explain_result *r)
     cp_explain_signal *t = malloc((size_t)r->nsignals * sizeof *t);
     if (k && t) {
         for (int i = 0; i < r->nsignals; i++) {
-            k[i].rank = here_rank(&r->signals[i]);
-            k[i].layer = k[i].rank == 0 ? (int)r->signals[i].layer : 0;
+            const cp_explain_signal *s = &r->signals[i];
+            k[i].part = cp_here_part(s);
+            k[i].notice = k[i].part == 0 && s->notice;
+            k[i].layer = k[i].part == 0 ? (int)s->layer : 0;
             k[i].index = i;
         }
         qsort(k, (size_t)r->nsignals, sizeof *k, here_key_cmp);
@@ -448,7 +447,7 @@ static void here_root(cp_here_root *h, const cp_report *rep)
     const cp_finding *c = &rep->findings[rep->root];
     if (c->status != CP_FAIL && c->status != CP_WARN) return;
     h->check = c->check;
-    h->status = cp_status_name(c->status);
+    h->status = c->status;
     h->layer = c->layer;
     snprintf(h->summary, sizeof h->summary, "%s", c->summary);
 }

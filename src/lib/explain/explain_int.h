@@ -39,6 +39,11 @@ int cp_explain_line_cc(const char *low, size_t n);
  * must hold one at least.  Pure. */
 int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc);
 
+/* The part of --check's answer a signal is listed in: 0 what this machine
+ * confirms, 1 what it cannot tell (or has no check for), 2 what it does not
+ * see.  confirm.c orders by it, render.c heads each part.  Pure. */
+int cp_here_part(const cp_explain_signal *s);
+
 /* CP_VALUE_XID_ALSO: does the XID table say that the XID of this lowercased
  * NVRM line ("nvrm: xid (pci:...): 31, ...") may also lie in `layer`
  * (cp_xid_info.also_layer)?  0 for a line without a known XID.  Pure. */

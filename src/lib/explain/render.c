@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cuprobe/explain.h"
+#include "explain_int.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -66,21 +67,15 @@ static void text_here(const cp_here *h, FILE *out)
     }
 }
 
-/* --check's verdicts as the parts the signals are listed in (confirm.c's order). */
-static int here_part(const cp_explain_signal *s)
-{
-    return s->here.verdict == CP_HERE_CONFIRMED ? 0 : s->here.verdict == CP_HERE_NOT_SEEN ? 2 : 1;
-}
-
 /* --check: what the machine chose, before the signals. */
 static void text_here_lead(const cp_explain_result *r, FILE *out)
 {
     const cp_here_root *root = &r->here_root;
     const cp_explain_signal *s0 = &r->signals[0];
-    int confirmed = here_part(s0) == 0;
+    int confirmed = cp_here_part(s0) == 0;
     /* a failure below the first reading comes first: above a broken layer the readings matter little
      * (a warning, or a fault above, is in doctor's report and here_root, not in the way) */
-    if (root->check && strcmp(root->status, "fail") == 0 && root->layer < s0->layer) {
+    if (root->check && root->status == CP_FAIL && root->layer < s0->layer) {
         fprintf(out, "here: the %s layer fails first on this machine: ", cp_layer_name(root->layer));
         cp_text_put_line(out, root->summary);
         fprintf(out, " (cuprobe doctor: %s); fix that first\n", root->check);
@@ -89,7 +84,7 @@ static void text_here_lead(const cp_explain_result *r, FILE *out)
         fprintf(out, "here: this machine confirms [%s] ", cp_layer_name(s0->layer));
         cp_text_put_line(out, s0->code);
         fputs(r->nsignals > 1 ? ", listed first\n" : "\n", out);
-    } else if (here_part(s0) == 2) {
+    } else if (cp_here_part(s0) == 2) {
         fputs("here: this machine shows none of these causes; the text may come from another machine or "
               "an earlier state\n", out);
     }
@@ -114,8 +109,8 @@ void cp_explain_render_text(const cp_explain_result *r, FILE *out, int color)
     if (checked) text_here_lead(r, out);
     for (int i = 0; i < r->nsignals; i++) {
         const cp_explain_signal *s = &r->signals[i];
-        if (checked && r->nsignals > 1 && (i == 0 || here_part(s) != here_part(&r->signals[i - 1])))
-            fprintf(out, "\n%s\n", part_head[here_part(s)]);
+        if (checked && r->nsignals > 1 && (i == 0 || cp_here_part(s) != cp_here_part(&r->signals[i - 1])))
+            fprintf(out, "\n%s\n", part_head[cp_here_part(s)]);
         else if (!checked && s->alternative && (i == 0 || !r->signals[i - 1].alternative))
             fputs("\nor, where the text does not say which (the other common reading of a line above):\n", out);
         fprintf(out, "\n%s[%s]%s %s", y, cp_layer_name(s->layer), z, b);
@@ -207,7 +202,7 @@ void cp_explain_render_json(const cp_explain_result *r, FILE *out)
             fprintf(out, "{\"layer\": \"%s\", \"check\": ", cp_layer_name(r->here_root.layer));
             cp_json_str(out, r->here_root.check);
             fputs(", \"status\": ", out);
-            cp_json_str(out, r->here_root.status);
+            cp_json_str(out, cp_status_name(r->here_root.status));
             fputs(", \"summary\": ", out);
             cp_json_str(out, r->here_root.summary);
             fputc('}', out);

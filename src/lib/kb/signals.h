@@ -67,7 +67,7 @@ enum {
 #define CP_PHRASES_NOT_SUPPORTED "CUDA error: operation not supported", "cudaErrorNotSupported", \
     "CUDA_ERROR_NOT_SUPPORTED", "operation not supported (" /* TensorRT-LLM's CUDA runtime error */, \
     "failed: \"operation not supported", "failed: \\\"operation not supported" /* sppark's CUDA call, quoted */
-/* ...on a line that names CUDA (the last two forms only say which call failed) */
+/* ...on a line that names CUDA (TensorRT-LLM's and sppark's forms only say which call failed) */
 #define CP_ALSO_NOT_SUPPORTED "cuda", "cuMem"
 
 /* Torch's "unknown error" at its first CUDA call (THCudaCheck and the runtime's number, 30 or 999):
