@@ -61,6 +61,18 @@ const cp_signal cp_signals_build[] = {
       .fix = "build for the GPU you have: TORCH_CUDA_ARCH_LIST=\"8.6\" (the GPU's compute capability), "
              "CMAKE_CUDA_ARCHITECTURES=86 or native, or remove the project's hard-coded -gencode line for the arch",
       .check = "runtime.toolkits" },
+    /* the same, read from the framework's side: torch's extension builder (and packages that build for every
+     * architecture) chose the arch, not the project */
+    { .id = "framework.extension_arch_flags_maybe", .layer = FW, .alternative = 1,
+      .match = { NVCC_UNKNOWN_ARCH },
+      .cause = "or the framework's extension builder chose it: with no TORCH_CUDA_ARCH_LIST set, "
+               "torch.utils.cpp_extension asks for the architecture of every visible GPU (and a PyTorch built for "
+               "a newer CUDA for archs of its own list), so an RTX 30 or 40 GPU asks an older nvcc for sm_86 or "
+               "sm_89; a package that builds fat binaries for all archs does the same",
+      .fix = "set TORCH_CUDA_ARCH_LIST to architectures this nvcc lists (nvcc --list-gpu-arch) before building, "
+             "or use a PyTorch whose CUDA (torch.version.cuda) matches the toolkit, or the package's release "
+             "that builds only the archs the toolkit knows",
+      .check = "runtime.toolkits" },
     { .id = "build.no_toolkit", .layer = RT,
       .match = { "CUDA_HOME environment variable is not set", "The nvcc binary could not be located",
                  "nvcc: not found", "nvcc: command not found", "'nvcc' is not recognized as an internal or external command",

@@ -28,7 +28,7 @@
 
 /* The runtime's "no kernel image" in the words a program prints it (cuda.no_kernel_image and its
  * reading as the project's own kernels share them). */
-#define NO_KERNEL_IMAGE "no kernel image is available for execution on the device", \
+#define NO_KERNEL_IMAGE "no kernel image is available for execution" /* "on the device"; PyTorch 1.7: "on the driver" */, \
     "cudaErrorNoKernelImageForDevice", "invalid device function"
 
 const cp_signal cp_signals_cuda[] = {
@@ -49,6 +49,17 @@ const cp_signal cp_signals_cuda[] = {
              "arch=compute_XY,code=sm_XY; python setup.py develop / pip install -e . inside the container); "
              "`cuprobe arch FILE.so` lists what a built extension carries",
       .check = "framework.arch" },
+    /* "invalid device function" is how CUDA before 9 reported a missing architecture: the code was built by a
+     * toolkit older than the GPU it runs on */
+    { .id = "runtime.toolkit_predates_gpu_maybe", .layer = RT, .alternative = 1,
+      .match = { "invalid device function", "cudaErrorInvalidDeviceFunction" },
+      .cause = "or the toolkit that compiled the code is older than this GPU and put in no code it can run (CUDA "
+               "7.5 knows no Pascal, 10.2 no Ampere, 11.7 no Ada or Hopper): an old CUDA first on PATH or "
+               "CUDA_HOME at build time, or an image or library built with one",
+      .fix = "nvcc --version where the code was built: put a toolkit that knows the GPU first (PATH, CUDA_HOME, "
+             "CMake's CUDAToolkit_ROOT) and rebuild, or use an image or library built with one; `cuprobe arch "
+             "FILE` shows what a binary carries",
+      .check = "runtime.toolkits" },
     { .id = "cuda.insufficient_driver", .layer = DR,
       .match = { CP_PHRASES_INSUFFICIENT_DRIVER },
       .cause = "the installed driver is older than the CUDA runtime needs (or libcuda was not found at all)",

@@ -55,6 +55,16 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "install a bitsandbytes release with CUDA binaries for this platform and CUDA (pip install -U bitsandbytes: 0.43 and newer ship "
              "Linux and Windows CUDA builds), with a CUDA build of PyTorch; `python -m bitsandbytes` shows what it found",
       .check = NULL },
+    /* bitsandbytes' CUDA set-up failing on a GPU it saw: the CUDA runtime it loads was not where it looked */
+    { .id = "runtime.bitsandbytes_cudart_path_maybe", .layer = RT, .alternative = 1,
+      .match = { "CUDA Setup failed despite GPU being available", "did not contain ['libcudart.so'" },
+      .cause = "or bitsandbytes has its CUDA binary and did not find the CUDA runtime it loads: the directory of "
+               "libcudart.so (a toolkit's lib64, a conda environment's lib, pip's nvidia/cuda_runtime/lib) is not "
+               "on LD_LIBRARY_PATH, or it holds only libcudart.so.N and the unversioned link is missing",
+      .fix = "find it: find / -name 'libcudart.so*' 2>/dev/null; add its directory to LD_LIBRARY_PATH (in a "
+             "container, in the image's ENV), or link libcudart.so to the versioned file; `python -m bitsandbytes` "
+             "shows the paths it searched",
+      .check = "runtime.toolkits" },
     { .id = "bitsandbytes.int8_matmul", .layer = FW,
       .match = { "cublasLt ran into an error", "cublasLt Encountered Error" },
       .cause = "bitsandbytes' 8-bit matrix multiply (LLM.int8: load_in_8bit, 8-bit training) failed inside cuBLASLt: releases "

@@ -282,6 +282,16 @@ const cp_signal cp_signals_stack[] = {
       .cause = "the driver's libcuda.so.1 cannot be found: no NVIDIA driver, or a container started without the driver libraries",
       .fix = "install the NVIDIA driver; in a container use --gpus (NVIDIA Container Toolkit) so libcuda is mounted",
       .check = "driver.libcuda", .extract = CP_EXTRACT_SONAME },
+    /* the same, read from the package's side: a machine with no NVIDIA GPU has no libcuda, and a package's GPU
+     * build links it */
+    { .id = "framework.gpu_build_no_gpu_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1, .context_absent = CP_CONTEXT_CONTAINER,
+      .match = { "libcuda.so.1: cannot open shared object file" },
+      .cause = "or this machine has no NVIDIA GPU (a login node, a CPU-only VM or laptop) and the package is its GPU "
+               "build, which links libcuda at import (tensorflow-gpu, RAPIDS, a CUDA build of a project's own "
+               "package): no driver is to be had here",
+      .fix = "lspci | grep -i nvidia: with no GPU, install the package's CPU build in this environment (or run on a "
+             "GPU node); with one, install the driver",
+      .check = "hardware.pci_gpu" },
     /* the unversioned libcuda.so (cuDNN 8's sub-libraries and Triton open it by that name), read from the
      * loader's path: the driver is there, its link is not where the loader looks */
     { .id = "system.libcuda_link_path_maybe", .layer = SY, .alternative = 1,
