@@ -99,6 +99,26 @@ const cp_signal cp_signals_cuda[] = {
       .cause = "the GPU is in EXCLUSIVE_PROCESS compute mode with another process on it, or in PROHIBITED mode",
       .fix = "find the other process (nvidia-smi), or set the compute mode to DEFAULT: nvidia-smi -c DEFAULT",
       .check = "system.compute_mode", .cu_code = 46 },
+    /* the same, read from the program's side: under EXCLUSIVE_PROCESS the other process is often its own */
+    { .id = "application.exclusive_mode_own_open_maybe", .layer = AP, .alternative = 1,
+      .match = { "CUDA-capable device(s) is/are busy or unavailable", "all CUDA-capable devices are busy or unavailable" },
+      .cause = "or the process holding the GPU is the program's own: on a cluster whose GPUs are in EXCLUSIVE_PROCESS "
+               "mode, DDP ranks that all start on GPU 0 (no torch.cuda.set_device(local_rank)), or a parent process "
+               "that touched CUDA before starting its workers, open one GPU twice",
+      .fix = "give each rank its own GPU before any CUDA work (torch.cuda.set_device(int(os.environ[\"LOCAL_RANK\"])), "
+             "device=f\"cuda:{rank}\"), and create CUDA objects only in the processes that use them (spawn the "
+             "workers first); nvidia-smi -q | grep -i 'compute mode' shows the mode",
+      .check = "system.compute_mode" },
+    /* TensorFlow's CHECK of a driver call, its result as a number: 216 is a context already current in another
+     * thread, which EXCLUSIVE_THREAD mode refuses */
+    { .id = "cuda.context_in_use", .layer = SY,
+      .match = { "CUDA_ERROR_CONTEXT_ALREADY_IN_USE", "cudaErrorDeviceAlreadyInUse",
+                 "exclusive-thread device already in use by a different thread", "(0 vs. 216)" },
+      .cause = "the GPU is in EXCLUSIVE_THREAD compute mode (an old mode, kept on some clusters) and its context is "
+               "already current in another thread; frameworks that use several threads per GPU (TensorFlow) are refused",
+      .fix = "set the compute mode to DEFAULT or EXCLUSIVE_PROCESS (sudo nvidia-smi -c 0, or -c 3; ask the cluster's "
+             "admins), or ask the scheduler for a GPU in that mode; nvidia-smi shows \"E. Thread\" in its Compute M. column",
+      .check = "system.compute_mode", .cu_code = 216 },
     { .id = "cuda.illegal_address", .layer = AP,
       .match = { "an illegal memory access was encountered", "cudaErrorIllegalAddress", "CUDA_ERROR_ILLEGAL_ADDRESS" },
       .cause = "a kernel read or wrote memory it does not own (out-of-bounds index, freed or host pointer); the context is now unusable",

@@ -161,12 +161,22 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "read the reasons: for device=cpu install a CUDA build of PyTorch and move the model and inputs to the GPU; use fp16/bf16 "
              "inputs for the flash kernels; install an xFormers wheel that matches PyTorch; or turn xFormers attention off",
       .check = "framework.cuda" },
+    /* the engine's header read as version 0.0.0: the bytes are not a plan's */
+    { .id = "tensorrt.plan_unreadable", .layer = AP, .match = { "got 0.0.0" },
+      .also = { "TensorRT", "plan", "engine" },
+      .cause = "the engine file's header reads as version 0.0.0, which no TensorRT writes: the bytes loaded are not the "
+               "plan that was built (the program wrote or read it in text mode on Windows, the file is truncated or "
+               "empty, another file's path, or a Git LFS pointer)",
+      .fix = "open the plan with std::ios::binary (\"wb\"/\"rb\") where the program writes and reads it, check its size "
+             "against the built engine, and rebuild it if it was cut",
+      .check = NULL },
     { .id = "tensorrt.engine_version", .layer = LI,
       .match = { "Version tag does not match", "safeVersionRead == safeSerializationVersion", "Unexpected call to stub loadRunner",
                  "The engine plan file is not compatible with this version of TensorRT",
                  "The engine plan file is generated on an incompatible device", "Engine deserialization failed",
                  "magicTag == rt::kPLAN_MAGIC_TAG", "Magic tag does not match",
                  "Serialization version is not supported" },
+      .unless = "got 0.0.0",   /* tensorrt.plan_unreadable */
       .cause = "the serialized TensorRT engine (.engine/.plan) was built by another TensorRT release, or on another GPU model, than the "
                "one loading it; engines are not portable across TensorRT versions or compute capabilities",
       .fix = "rebuild the engine (trtexec or the builder) on this machine with the TensorRT it runs with, or run it with the exact "
@@ -230,6 +240,25 @@ const cp_signal cp_signals_ecosystem[] = {
                "loader path, or it fails to initialise (the traceback under it gives the library's own error)",
       .fix = "install JAX with its CUDA libraries (pip install -U \"jax[cuda12]\") or the named nvidia-* wheel, and remove an "
              "LD_LIBRARY_PATH that points at an older or partial CUDA; the error under the line says why the load failed",
+      .check = "framework.libs" },
+    /* the plugin's version check at start (jaxlib/cuda/versions_helpers.cc) */
+    { .id = "jax.plugin_lib_not_found", .layer = CP_LAYER_FRAMEWORK, .match = { "library was not found" },
+      .also = { "versions_helpers", "jax_plugins", "xla_cuda" },
+      .cause = "JAX's CUDA plugin could not load a library it asks for its version at start (the one named), and falls "
+               "back to the CPU: most often the release's nvidia-* wheels do not go together (cuSPARSE and cuSOLVER "
+               "need an nvJitLink at least as new as themselves, which the plugin must find and load first), or a "
+               "wheel is missing",
+      .fix = "upgrade jax with its CUDA wheels together in this environment (pip install -U \"jax[cuda12]\"), or pin "
+             "nvidia-nvjitlink-cu12 to the cuSPARSE wheel's version; python -c \"import jax; print(jax.devices())\" "
+             "shows whether the GPU is taken",
+      .check = "framework.libs" },
+    /* the same on a cluster: the environment a module system sets points the plugin at other copies */
+    { .id = "system.jax_library_path_maybe", .layer = SY, .alternative = 1, .match = { "library was not found" },
+      .also = { "versions_helpers", "jax_plugins", "xla_cuda" },
+      .cause = "or the wheels are there and the environment sends the plugin elsewhere: LD_LIBRARY_PATH, LD_PRELOAD or "
+               "CUDA_HOME set by a cluster's modules or a job script put another CUDA's (or no) libraries first",
+      .fix = "start the job with those unset (module purge; unset LD_PRELOAD CUDA_HOME), or put the environment's "
+             "site-packages/nvidia/*/lib directories first on LD_LIBRARY_PATH",
       .check = "framework.libs" },
     { .id = "xla.dnn_init_failed", .layer = LI,
       .match = { "DNN library initialization failed", "DNN library is not found" },

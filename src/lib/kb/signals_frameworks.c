@@ -30,7 +30,7 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "lower the batch size or sequence length, use mixed precision or gradient checkpointing; if much is reserved but unallocated, set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
       .check = "system.memory_headroom", .extract = CP_EXTRACT_OOM },
     { .id = "system.oom_other_processes", .layer = SY, .value = CP_VALUE_OOM_OTHERS, .replaces_line = 1,
-      .match = { "CUDA out of memory. Tried to allocate" },
+      .match = { "CUDA out of memory. Tried to allocate", "Tried to allocate" /* a paste cut before it */ },
       .cause = "the GPU is full, but not with this process's memory: its sizes leave over half the GPU held by "
                "other processes (another job, a notebook kernel left running, a zombie after a crash, or this "
                "job's other ranks all placed on the same GPU)",

@@ -37,6 +37,18 @@ const cp_signal cp_signals_health[] = {
       .fix = "read `dmesg | grep -i -e NVRM -e AER` for the XID or PCIe errors of that bus id; drain and "
              "reset the GPU or reboot; check its cooling, power cables and seating; if it repeats, RMA",
       .check = "hardware.pci_gpu" },
+    /* a miner's or monitor's sensor read answered with NVML's Unknown Error (999) */
+    { .id = "hardware.sensor_read_unknown", .layer = HW,
+      .match = { "cannot get fan speed", "cannot get gpu temperature", "cannot get temperature", "cannot get power usage",
+                 "failed to get fan speed", "failed to get temperature" },
+      .also = { "999", "Unknown Error" },
+      .cause = "the driver got no answer from the GPU to a sensor read (NVML's Unknown Error, 999): most often an "
+               "overclock, undervolt or power limit the board cannot hold, or a GPU that is starting to fail (an XID 79 "
+               "or 62 in the kernel log)",
+      .fix = "return the clocks, voltage and power limit to stock (the miner's --oc options, Afterburner, nvidia-smi -rgc) "
+             "and watch whether it recurs; sudo dmesg | grep -i xid; if it follows the GPU at stock settings, reseat it "
+             "and check its power cables, then RMA",
+      .check = "hardware.xid" },
     { .id = "hardware.smi_err_value", .layer = HW, .match = { "ERR!" },
       .also = { "|" },                          /* a cell of nvidia-smi's table */
       .cause = "nvidia-smi shows ERR! where a sensor value belongs: NVML could not read that sensor (power, "

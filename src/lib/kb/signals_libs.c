@@ -628,6 +628,16 @@ const cp_signal cp_signals_libs[] = {
       .fix = "update the program to a release made after this GPU generation (its tracker or changelog names "
              "the GPU), or use its option to pick the architecture by hand",
       .check = "framework.arch" },
+    /* CuPy's NVRTCError: the source compiled may be CuPy's own elementwise or reduction kernel */
+    { .id = "framework.cupy_kernel_compile_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { "NVRTCError: NVRTC_ERROR_COMPILATION" },
+      .cause = "or the source is CuPy's own (the kernels it generates for array operations, and its headers): a CuPy "
+               "release whose headers do not compile for this GPU or toolkit (a regression, or a cupy-cudaXXx wheel "
+               "of another CUDA than the one installed)",
+      .fix = "where the failing call is a plain array operation, update CuPy (or take the release before it) and "
+             "install the wheel for the CUDA in use (pip install cupy-cuda12x); where it is your RawKernel, its "
+             "compile log says which line",
+      .check = "framework.libs" },
     { .id = "nvrtc.error", .layer = CP_LAYER_LIBRARIES, .fallback = 1, .match = { "NVRTC_ERROR_" },
       .cause = "NVRTC, the run-time CUDA compiler, failed: the source does not compile (NVRTC_ERROR_COMPILATION, its "
                "log says where), an option or architecture it does not know, or a builtins library of another "

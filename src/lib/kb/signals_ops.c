@@ -111,7 +111,7 @@ const cp_signal cp_signals_ops[] = {
              "package), or boot a kernel the driver supports; for a custom kernel build against its own headers",
       .check = "kernel.nvidia_module" },
     { .id = "kernel.headers_missing", .layer = KE,
-      .match = { "Unable to find the kernel source tree", "Your kernel headers for kernel", "kernel headers for module",
+      .match = { "Unable to find the kernel source tree", "Your kernel headers for kernel", "kernel headers for module nvidia" /* Arch's DKMS hook */,
                  "/autoconf.h: No such file", "Could not resolve Linux kernel version" /* GPU operator driver container */,
                  "kernel header file exists. The most likely reason", "The kernel source path '",
                  "The kernel header file '" /* nvidia-installer: a tree of another kernel, or none */ },

@@ -230,9 +230,20 @@ const cp_signal cp_signals_stack[] = {
       .cause = "NVML could not open the device nodes; in a container this usually means its device cgroup rules were reset (e.g. systemctl daemon-reload)",
       .fix = "restart the container; on the host set up the nvidia-ctk cgroup/CDI config so device access survives daemon reloads",
       .check = "system.devnode_access" },
+    /* NVML started but its shutdown call is missing: the library loaded is not the driver's */
+    { .id = "driver.nvml_stub_loaded", .layer = DR,
+      .match = { "Failed to properly shut down NVML: Function Not Found" },
+      .cause = "the libnvidia-ml.so.1 that was loaded lacks NVML's own functions: a stub (the toolkit's "
+               "stubs/libnvidia-ml.so, a build directory's empty copy, a shim) is found before the driver's, through "
+               "LD_LIBRARY_PATH or a copy in an image or environment",
+      .fix = "ldd $(which nvidia-smi) and ldconfig -p | grep libnvidia-ml show which copy is taken: remove the stub's "
+             "directory from LD_LIBRARY_PATH (or the copy itself) so the driver's library, of the kernel module's "
+             "version, is found",
+      .check = "driver.nvml" },
     { .id = "NVML_ERROR_NO_PERMISSION", .layer = SY,
-      .match = { "NVML_ERROR_NO_PERMISSION", "NVMLError_NoPermission", "Insufficient Permissions" },
-      .also = { "nvml", "Failed to", "nvidia-smi" },
+      .match = { "NVML_ERROR_NO_PERMISSION", "NVMLError_NoPermission", "Insufficient Permissions",
+                 "Insufficient Pemmissions" /* go-nvml's spelling */ },
+      .also = { "nvml", "Failed to", "nvidia-smi", "error" }, .context = CP_CONTEXT_GPU,
       .cause = "NVML refused the query for lack of privilege: a root-only query or setting (clocks, NVLink counters, ECC, MIG layout), device nodes (/dev/nvidia*, /dev/nvidia-caps) this user cannot open, or a whole-GPU query from inside a MIG instance",
       .fix = "run the query as root or grant access to /dev/nvidia* (and /dev/nvidia-caps for MIG); in a MIG container query the MIG device handle, not the parent GPU; for nvidia-container-cli, make nvidia-smi work as that user and check the toolkit's user and no-cgroups settings",
       .check = "system.devnode_access", .nvml_code = 4 },
@@ -276,6 +287,14 @@ const cp_signal cp_signals_stack[] = {
        * data-centre drivers, reported when its CUDA condition failed too */
       .cause = "the image needs a newer CUDA than the host driver supports (NVIDIA_REQUIRE_CUDA)",
       .fix = "upgrade the host driver, or use an image built for an older CUDA",
+      .check = "runtime.driver_compat" },
+    /* the same, read from the image's side: the host's driver stays, the image's release changes */
+    { .id = "framework.image_release_for_driver_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { "requirement error: unsatisfied condition: cuda", "requirements not met: unsatisfied condition: cuda" },
+      .cause = "or the host's driver is to stay (a cluster, a cloud image) and the image's release is newer than it can "
+               "run: a server image (TGI, vLLM, Triton) moved to a newer CUDA in this tag",
+      .fix = "pin the image's release built for the CUDA the driver supports (nvidia-smi's \"CUDA Version\"; the "
+             "project's release notes name each tag's CUDA)",
       .check = "runtime.driver_compat" },
     { .id = "loader.libcuda", .layer = DR, .match = { "libcuda.so", "nvcuda.dll" },
       .also = { LOADER_SAYS, "couldn't open", "Failed to load", "Failed to dlopen", "Did not find cuDriverGetVersion" },    /* TensorFlow 1: "Couldn't open CUDA library libcuda.so.1" */
