@@ -49,8 +49,8 @@ const cp_signal cp_signals_cuda[] = {
              "arch=compute_XY,code=sm_XY; python setup.py develop / pip install -e . inside the container); "
              "`cuprobe arch FILE.so` lists what a built extension carries",
       .check = "framework.arch" },
-    /* "invalid device function" is how CUDA before 9 reported a missing architecture: the code was built by a
-     * toolkit older than the GPU it runs on */
+    /* "invalid device function" is the older name CUDA gave a missing architecture, seen most with code built
+     * by a toolkit older than the GPU it runs on */
     { .id = "runtime.toolkit_predates_gpu_maybe", .layer = RT, .alternative = 1,
       .match = { "invalid device function", "cudaErrorInvalidDeviceFunction" },
       .cause = "or the toolkit that compiled the code is older than this GPU and put in no code it can run (CUDA "
