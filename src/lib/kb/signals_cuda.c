@@ -31,6 +31,10 @@
 #define NO_KERNEL_IMAGE "no kernel image is available for execution" /* "on the device"; PyTorch 1.7: "on the driver" */, \
     "cudaErrorNoKernelImageForDevice", "invalid device function"
 
+/* The runtime's "busy or unavailable" in its two message forms (cuda.devices_busy and its reading as the
+ * program's own second open share them). */
+#define DEVICES_BUSY "CUDA-capable device(s) is/are busy or unavailable", "all CUDA-capable devices are busy or unavailable"
+
 const cp_signal cp_signals_cuda[] = {
     { .id = "cuda.no_kernel_image", .layer = FW,
       .match = { NO_KERNEL_IMAGE, "CUDA_ERROR_NO_BINARY_FOR_GPU", "cudaErrorInvalidDeviceFunction" },
@@ -94,14 +98,13 @@ const cp_signal cp_signals_cuda[] = {
              "reinstall the driver packages of one source for the running kernel and reboot",
       .check = "kernel.nvidia_module" },
     { .id = "cuda.devices_busy", .layer = SY,
-      .match = { "CUDA-capable device(s) is/are busy or unavailable", "all CUDA-capable devices are busy or unavailable",
-                 "cudaErrorDevicesUnavailable", "CUDA_ERROR_DEVICE_UNAVAILABLE" },
+      .match = { DEVICES_BUSY, "cudaErrorDevicesUnavailable", "CUDA_ERROR_DEVICE_UNAVAILABLE" },
       .cause = "the GPU is in EXCLUSIVE_PROCESS compute mode with another process on it, or in PROHIBITED mode",
       .fix = "find the other process (nvidia-smi), or set the compute mode to DEFAULT: nvidia-smi -c DEFAULT",
       .check = "system.compute_mode", .cu_code = 46 },
     /* the same, read from the program's side: under EXCLUSIVE_PROCESS the other process is often its own */
     { .id = "application.exclusive_mode_own_open_maybe", .layer = AP, .alternative = 1,
-      .match = { "CUDA-capable device(s) is/are busy or unavailable", "all CUDA-capable devices are busy or unavailable" },
+      .match = { DEVICES_BUSY },
       .cause = "or the process holding the GPU is the program's own: on a cluster whose GPUs are in EXCLUSIVE_PROCESS "
                "mode, DDP ranks that all start on GPU 0 (no torch.cuda.set_device(local_rank)), or a parent process "
                "that touched CUDA before starting its workers, open one GPU twice",

@@ -40,14 +40,22 @@
     "FlashAttention only supports Turing GPUs or newer", "FlashAttention only supports Hopper GPUs"
 #define TRITON_GPU_TOO_OLD "which is too old to be supported by the triton GPU compiler"
 
+/* bitsandbytes' CUDA set-up failing on a GPU it saw (bitsandbytes.no_gpu_build and its reading as the
+ * CUDA runtime off the path share them) */
+#define BNB_SETUP_FAILED_WITH_GPU "CUDA Setup failed despite GPU being available", "did not contain ['libcudart.so'"
+
+/* JAX's CUDA plugin finding no library at its version check (jaxlib/cuda/versions_helpers.cc): the phrase and
+ * the words one of which its line holds, shared by jax.plugin_lib_not_found and its reading on a cluster */
+#define JAX_PLUGIN_LIB_NOT_FOUND "library was not found"
+#define JAX_PLUGIN_LINE "versions_helpers", "jax_plugins", "xla_cuda"
+
 const cp_signal cp_signals_ecosystem[] = {
     /* Quantisation and attention libraries: their CUDA set-up */
     { .id = "bitsandbytes.no_gpu_build", .layer = FW,
-      .match = { "compiled without GPU support", "CUDA Setup failed despite GPU being available", "Defaulting to libbitsandbytes_cpu",
+      .match = { "compiled without GPU support", BNB_SETUP_FAILED_WITH_GPU, "Defaulting to libbitsandbytes_cpu",
                  "libbitsandbytes_cpu", "Could not find the bitsandbytes CUDA binary",
                  "Required library version not found: libbitsandbytes", "Configured CUDA binary not found at",
-                 "object has no attribute 'cadam32bit_grad_fp32'", "did not contain ['libcudart.so'",
-                 "CUDA_SETUP: WARNING" },
+                 "object has no attribute 'cadam32bit_grad_fp32'", "CUDA_SETUP: WARNING" },
       .also = { "bitsandbytes", "CUDA Setup", "cadam32bit", "CUDA_SETUP", "libcudart" },
       .cause = "bitsandbytes loaded its CPU-only library because it found no CUDA binary of its own that fits: the release has none for "
                "this platform (releases before 0.43 shipped none for Windows), none for the CUDA version PyTorch reports, or it could not "
@@ -57,7 +65,7 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = NULL },
     /* bitsandbytes' CUDA set-up failing on a GPU it saw: the CUDA runtime it loads was not where it looked */
     { .id = "runtime.bitsandbytes_cudart_path_maybe", .layer = RT, .alternative = 1,
-      .match = { "CUDA Setup failed despite GPU being available", "did not contain ['libcudart.so'" },
+      .match = { BNB_SETUP_FAILED_WITH_GPU },
       .cause = "or bitsandbytes has its CUDA binary and did not find the CUDA runtime it loads: the directory of "
                "libcudart.so (a toolkit's lib64, a conda environment's lib, pip's nvidia/cuda_runtime/lib) is not "
                "on LD_LIBRARY_PATH, or it holds only libcudart.so.N and the unversioned link is missing",
@@ -242,8 +250,8 @@ const cp_signal cp_signals_ecosystem[] = {
              "LD_LIBRARY_PATH that points at an older or partial CUDA; the error under the line says why the load failed",
       .check = "framework.libs" },
     /* the plugin's version check at start (jaxlib/cuda/versions_helpers.cc) */
-    { .id = "jax.plugin_lib_not_found", .layer = CP_LAYER_FRAMEWORK, .match = { "library was not found" },
-      .also = { "versions_helpers", "jax_plugins", "xla_cuda" },
+    { .id = "jax.plugin_lib_not_found", .layer = CP_LAYER_FRAMEWORK, .match = { JAX_PLUGIN_LIB_NOT_FOUND },
+      .also = { JAX_PLUGIN_LINE },
       .cause = "JAX's CUDA plugin could not load a library it asks for its version at start (the one named), and falls "
                "back to the CPU: most often the release's nvidia-* wheels do not go together (cuSPARSE and cuSOLVER "
                "need an nvJitLink at least as new as themselves, which the plugin must find and load first), or a "
@@ -253,8 +261,8 @@ const cp_signal cp_signals_ecosystem[] = {
              "shows whether the GPU is taken",
       .check = "framework.libs" },
     /* the same on a cluster: the environment a module system sets points the plugin at other copies */
-    { .id = "system.jax_library_path_maybe", .layer = SY, .alternative = 1, .match = { "library was not found" },
-      .also = { "versions_helpers", "jax_plugins", "xla_cuda" },
+    { .id = "system.jax_library_path_maybe", .layer = SY, .alternative = 1, .match = { JAX_PLUGIN_LIB_NOT_FOUND },
+      .also = { JAX_PLUGIN_LINE },
       .cause = "or the wheels are there and the environment sends the plugin elsewhere: LD_LIBRARY_PATH, LD_PRELOAD or "
                "CUDA_HOME set by a cluster's modules or a job script put another CUDA's (or no) libraries first",
       .fix = "start the job with those unset (module purge; unset LD_PRELOAD CUDA_HOME), or put the environment's "

@@ -26,6 +26,11 @@
  * kernel reading share them) */
 #define NVML_LIB_RM_MISMATCH "Driver/library version mismatch", "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "NVMLError_LibRmVersionMismatch"
 
+/* nvidia-container-cli's refusal of an image's CUDA requirement (system.container_requirement and its reading
+ * from the image's side share them) */
+#define CONTAINER_REQUIRES_CUDA "requirement error: unsatisfied condition: cuda", \
+    "requirements not met: unsatisfied condition: cuda"
+
 const cp_signal cp_signals_stack[] = {
     { .id = "kernel.xid", .layer = HW, .match = { "NVRM: Xid" },
       .cause = "the kernel driver reported an XID error", .fix = "see the XID table",
@@ -281,7 +286,7 @@ const cp_signal cp_signals_stack[] = {
       .fix = "make nvidia-smi work on the host first; then check /etc/nvidia-container-runtime/config.toml (no-cgroups for rootless)",
       .check = "system.container" },
     { .id = "system.container_requirement", .layer = DR,
-      .match = { "requirement error: unsatisfied condition: cuda", "requirements not met: unsatisfied condition: cuda",
+      .match = { CONTAINER_REQUIRES_CUDA,
                  "requirement error: unsatisfied condition: driver", "requirement error: unsatisfied condition: brand" },
       /* often after an escaped \n; "driver < 385" and "brand = tesla" are the image's escape clauses for older
        * data-centre drivers, reported when its CUDA condition failed too */
@@ -290,7 +295,7 @@ const cp_signal cp_signals_stack[] = {
       .check = "runtime.driver_compat" },
     /* the same, read from the image's side: the host's driver stays, the image's release changes */
     { .id = "framework.image_release_for_driver_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
-      .match = { "requirement error: unsatisfied condition: cuda", "requirements not met: unsatisfied condition: cuda" },
+      .match = { CONTAINER_REQUIRES_CUDA },
       .cause = "or the host's driver is to stay (a cluster, a cloud image) and the image's release is newer than it can "
                "run: a server image (TGI, vLLM, Triton) moved to a newer CUDA in this tag",
       .fix = "pin the image's release built for the CUDA the driver supports (nvidia-smi's \"CUDA Version\"; the "
