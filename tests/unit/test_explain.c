@@ -1082,6 +1082,9 @@ static void test_second_readings(void)
           "bitsandbytes.no_gpu_build", "runtime.bitsandbytes_cudart_path_maybe" },
         { "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n", "loader.libcuda",
           "system.container_maybe" },
+        { "ImportError: /x/ext.so: undefined symbol: THPVariableClass\n", "application.extension_before_torch",
+          "framework.torch_symbols_local_maybe" },
+        { "llama-server exited with status code -1073741515\n", "framework.windows_dll_not_found", NULL },
     };
     static const struct { const char *first, *third; } thirds[] = {
         { "build.nvcc_unknown_arch", "application.build_arch_list_maybe" },

@@ -206,6 +206,24 @@ const cp_signal cp_signals_build[] = {
       .fix = "remove the project's build/ folder and its compiled *.so files, then rebuild it with the installed PyTorch "
              "(python setup.py build develop, or pip install -e . --no-build-isolation)",
       .check = "framework.found" },
+    /* libtorch_python's Python type of a tensor, whose name is not mangled: the extension was loaded before torch */
+    { .id = "application.extension_before_torch", .layer = CP_LAYER_APPLICATION,
+      .match = { "undefined symbol: THPVariableClass" },
+      .cause = "a compiled PyTorch extension uses libtorch_python's THPVariableClass, which is loaded only "
+               "by `import torch`: the program imported the extension's .so before torch",
+      .fix = "import torch before the extension (import torch, then import the_extension) in the program and in "
+             "any module that loads the extension; rebuild the extension if it still fails",
+      .check = "framework.found" },
+    /* the same, read from PyTorch's side: from 1.5 it loads its libraries so that extensions do not see them */
+    { .id = "framework.torch_symbols_local_maybe", .layer = FW, .alternative = 1,
+      .match = { "undefined symbol: THPVariableClass" },
+      .cause = "or torch is imported first and its release hides the symbol from the extension: from 1.5 "
+               "PyTorch loads its libraries with RTLD_LOCAL, so an extension that does not link libtorch_python "
+               "itself no longer finds them",
+      .fix = "rebuild the extension with the installed PyTorch's torch.utils.cpp_extension (it links "
+             "libtorch_python) after removing its build folder, set TORCH_USE_RTLD_GLOBAL=YES before importing "
+             "torch, or use the PyTorch release the extension was written for",
+      .check = "framework.found" },
     { .id = "build.extension_abi_windows", .layer = FW, .match = { "DLL load failed while importing" },
       .also = { "procedure could not be found", "找不到指定的程序", "プロシージャが見つかりません" },
       .cause = "a compiled extension's DLL (exllamav2_ext, flash-attn, xFormers, a model's custom op) calls a "
@@ -287,13 +305,17 @@ const cp_signal cp_signals_build[] = {
       .check = NULL },
     { .id = "build.library_headers", .layer = CP_LAYER_LIBRARIES,
       .match = { "cudnn.h: No such file", "cudnn_version.h: No such file", "nccl.h: No such file",
-                 "cusparseLt.h: No such file", "cutensor.h: No such file", "cannot find -lcudnn", "cannot find -lnccl" },
+                 "cusparseLt.h: No such file", "cutensor.h: No such file", "cannot find -lcudnn", "cannot find -lnccl",
+                 "cannot find -lcurand", "cannot find -lcufft", "cannot find -lcusparse", "cannot find -lcusolver" },
       .cause = "the build needs a CUDA library's headers or link library that is not where it looks: cuDNN and "
                "NCCL come apart from the toolkit (their -dev packages, or the nvidia-cudnn / nvidia-nccl wheels, "
-               "whose include folders builds do not search by themselves)",
+               "whose include folders builds do not search by themselves); cuRAND, cuFFT, cuSPARSE and cuSOLVER "
+               "from pip's nvidia-* wheels bring only libX.so.N, not the unversioned libX.so the linker's -lX needs",
       .fix = "install the library's development files for your CUDA major (libcudnn9-dev-cuda-12, libnccl-dev, "
              "or conda's cudnn / nccl) or point the build at the wheel's folders (CUDNN_INCLUDE_DIR / CPATH and "
-             "LIBRARY_PATH to site-packages/nvidia/cudnn/include and lib)",
+             "LIBRARY_PATH to site-packages/nvidia/cudnn/include and lib); for -lcurand and its kin install the "
+             "toolkit's library (cuda-libraries-dev) or link libX.so to the wheel's libX.so.N in a folder on "
+             "LIBRARY_PATH",
       .check = "libraries.found" },
     { .id = "build.toolkit_mix", .layer = RT,
       .match = { "The version of CUB in your include path is not compatible with this release of Thrust",

@@ -98,6 +98,26 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "turn flash attention off for this GPU (transformers: attn_implementation=\"sdpa\" or \"eager\"; vLLM picks another "
              "backend) or run on a GPU of compute capability 8.0 or newer",
       .check = "framework.arch" },
+    /* a package whose setup.py builds its CUDA ops only where it finds a toolkit (GroundingDINO's _C) */
+    { .id = "runtime.extension_built_without_toolkit", .layer = RT,
+      .match = { "name '_C' is not defined", "Failed to load custom C++ ops" },
+      .cause = "the package's compiled _C extension is missing: it was installed where its build found no CUDA "
+               "toolkit (CUDA_HOME unset, or no nvcc on PATH), so setup.py skipped its CUDA ops and installed the "
+               "Python part alone",
+      .fix = "point CUDA_HOME at the toolkit of torch.version.cuda (export CUDA_HOME=/usr/local/cuda-12.X), then "
+             "reinstall the package from its folder (pip install --no-build-isolation -e .) and check the build "
+             "log for its extension; the import must no longer warn that it runs on the CPU",
+      .check = "runtime.toolkits" },
+    /* Windows' STATUS_DLL_NOT_FOUND as a child's exit status (ollama, llama.cpp servers, Tabby's llama-server) */
+    { .id = "framework.windows_dll_not_found", .layer = FW,
+      .match = { "-1073741515", "3221225781", "0xc0000135" },
+      .cause = "a program exited with Windows' STATUS_DLL_NOT_FOUND (0xC0000135) before it ran: a DLL it links was "
+               "not found, most often the CUDA runtime or cuBLAS DLL of the CUDA release the build was made for "
+               "(cudart64_12.dll, cublas64_11.dll) on a machine with another CUDA or none",
+      .fix = "take the program's build for the CUDA the machine has (a cuda12 rather than a cuda11 build, or its "
+             "build that bundles the CUDA DLLs), or install that CUDA's runtime and put its DLL folder on PATH "
+             "(CUDA 13 keeps them in bin\\x64); `where cudart64_*.dll` shows which CUDA DLLs PATH finds",
+      .check = "runtime.toolkits" },
     { .id = "framework.extension_not_built", .layer = FW,
       .match = { "name 'selective_scan_cuda' is not defined", "No module named 'selective_scan_cuda'",
                  "No module named 'causal_conv1d_cuda'", "name 'autogptq_cuda_256' is not defined",

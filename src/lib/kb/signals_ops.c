@@ -114,13 +114,19 @@ const cp_signal cp_signals_ops[] = {
       .match = { "Unable to find the kernel source tree", "Your kernel headers for kernel", "kernel headers for module nvidia" /* Arch's DKMS hook */,
                  "/autoconf.h: No such file", "Could not resolve Linux kernel version" /* GPU operator driver container */,
                  "kernel header file exists. The most likely reason", "The kernel source path '",
-                 "The kernel header file '" /* nvidia-installer: a tree of another kernel, or none */ },
-      .cause = "the headers (kernel source tree) of the running kernel are not installed, so the nvidia module "
-               "cannot be built for it; a GPU operator driver container says so when its package repositories "
-               "no longer carry that kernel's headers",
+                 "The kernel header file '" /* nvidia-installer: a tree of another kernel, or none */,
+                 "No package kernel-headers-", "No package kernel-devel-" /* yum */,
+                 "Unable to find a match: kernel-headers-", "Unable to find a match: kernel-devel-" /* dnf */,
+                 "Unable to locate package linux-headers-", "Couldn't find any package by glob 'linux-headers-",
+                 "Couldn't find any package by regex 'linux-headers-" /* apt */ },
+      .cause = "the headers (kernel source tree) of the running kernel are not installed, or the configured "
+               "repositories no longer carry them (an older kernel whose packages were superseded), so the "
+               "nvidia module cannot be built for it; a GPU operator driver container says so when its package "
+               "repositories do not carry that kernel's headers",
       .fix = "install the headers of the running kernel (linux-headers-$(uname -r), kernel-devel-$(uname -r), "
-             "the -headers package of a custom kernel) and rebuild the module; on Kubernetes, update the node to a "
-             "kernel its repositories still carry or use precompiled driver images",
+             "the -headers package of a custom kernel) and rebuild the module; where the repositories have none for "
+             "this kernel, update the kernel to one they carry and reboot into it first (the node, on Kubernetes), or "
+             "use precompiled driver images",
       .check = "kernel.nvidia_module" },
     { .id = "system.ubuntu_drivers_quirks", .layer = SY, .match = { "No module named 'Quirks'" },
       .cause = "the nvidia-dkms package's post-install step runs ubuntu-drivers-common's quirks-handler, whose "
@@ -515,7 +521,7 @@ const cp_signal cp_signals_ops[] = {
     { .id = "system.container_hook_failed", .layer = SY, .fallback = 1,
       .match = { "error executing hook", "error running hook", "error running prestart hook",
                  "error running createContainer hook" },
-      .also = { "nvidia" },
+      .also = { "nvidia", "signal: segmentation fault" /* the hook itself crashed (libnvidia-container) */ },
       .cause = "the NVIDIA hook the engine runs as the container starts (nvidia-container-runtime-hook, or "
                "nvidia-cdi-hook for a CDI device) exited with an error: a CDI spec gone stale after a driver or "
                "image update (its files no longer exist), a driver it cannot reach or that hangs (a GPU without "
@@ -524,6 +530,16 @@ const cp_signal cp_signals_ops[] = {
              "regenerate the CDI spec after every driver update (`sudo nvidia-ctk cdi generate --output="
              "/etc/cdi/nvidia.yaml`), update the NVIDIA Container Toolkit, and read the hook's own error in "
              "the engine's log (journalctl, the hook's log file)",
+      .check = "system.container" },
+    { .id = "system.lxc_gpu_hook", .layer = SY, .match = { "Failed to run mount hooks" },
+      .cause = "an LXC or Incus container did not start because a mount hook failed: with GPUs that is the NVIDIA "
+               "hook (lxc.hook.mount = /usr/share/lxc/hooks/nvidia, Incus' nvidia.runtime), which needs "
+               "nvidia-container-cli on the host, an unprivileged container, and a container manager release whose "
+               "hook works with it",
+      .fix = "run the container unprivileged (the NVIDIA hook refuses privileged ones) or bind the device nodes and "
+             "driver libraries by hand instead of the hook; check `nvidia-container-cli info` on the host and update "
+             "the container manager's package (a broken release is fixed in its next); `lxc-start -F -l DEBUG` or "
+             "`incus info --show-log NAME` shows the hook's own error",
       .check = "system.container" },
     { .id = "system.container_cli_device", .layer = SY,
       .match = { "container-cli: device error", "container-cli.real: device error" },
@@ -901,8 +917,11 @@ const cp_signal cp_signals_ops[] = {
              "in Kubernetes drain the node or let the GPU operator's MIG manager stop its clients), then retry; "
              "a pending MIG mode takes effect after a reset or reboot",
       .check = NULL },
-    { .id = "system.k8s_dra_mig", .layer = SY, .match = { "MIG device allocation failed", "error creating GPU instance" },
-      .cause = "the NVIDIA DRA driver (or MIG manager) could not carve the MIG device a claim asked for: the GPU "
+    { .id = "system.k8s_dra_mig", .layer = SY,
+      .match = { "MIG device allocation failed", "error creating GPU instance",
+                 "Unable to create a GPU instance", "Failed to create GPU instances" /* nvidia-smi mig -cgi */,
+                 "Unable to create a compute instance", "Failed to create compute instances" /* -cci */ },
+      .cause = "the NVIDIA DRA driver, the MIG manager or `nvidia-smi mig` could not carve the MIG device asked for: the GPU "
                "has no room of that profile left (\"Insufficient Resources\": other instances hold the slices), "
                "or MIG is not enabled on it",
       .fix = "list the GPU's instances and free slices (`nvidia-smi mig -lgi`, `nvidia-smi mig -lgip`); remove "

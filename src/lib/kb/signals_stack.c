@@ -257,6 +257,15 @@ const cp_signal cp_signals_stack[] = {
       .cause = "Docker has no GPU runtime: the NVIDIA Container Toolkit is not installed or not configured",
       .fix = "install nvidia-container-toolkit, run `nvidia-ctk runtime configure --runtime=docker` and restart dockerd",
       .check = "system.container" },
+    { .id = "system.compose_gpu_option_unknown", .layer = SY, .match = { "Unsupported config option for services" },
+      .also = { "device_requests", "'runtime'", "'gpus'", "'deploy'" },
+      .cause = "docker-compose refused the GPU settings of the compose file: a docker-compose 1.x older than 1.28 "
+               "knows neither device_requests nor deploy.resources.reservations.devices, and the version 3 file "
+               "format dropped `runtime: nvidia`",
+      .fix = "install Compose v2 (the docker-compose-plugin package: `docker compose`, or docker-compose 1.28 and "
+             "newer), ask for GPUs with deploy.resources.reservations.devices (driver: nvidia, capabilities: [gpu]), "
+             "and install the NVIDIA Container Toolkit",
+      .check = "system.container" },
     { .id = "system.container_cdi_disabled", .layer = SY,
       .match = { "could not select device driver \"cdi\"" },  /* docker --device nvidia.com/gpu=all without CDI */
       .cause = "Docker was asked for a CDI device (--device nvidia.com/gpu=all) but this daemon has CDI switched off, or finds no CDI "
