@@ -41,7 +41,7 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Expected "LAYER ID" pairs of every corpus file, for the coverage test. */
-#define MAX_SEEN 2048
+#define MAX_SEEN 4096
 static char seen_ids[MAX_SEEN][64];
 static int nseen;
 /* Negatives ("# expect: none"): texts with no CUDA problem, where explain

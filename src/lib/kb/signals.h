@@ -47,9 +47,12 @@ enum {
     CP_CONTEXT_GPU = 1u << 1,          /* NVIDIA, CUDA or a GPU named anywhere */
     CP_CONTEXT_BLACKWELL = 1u << 2,    /* a Blackwell GPU named (RTX 50, B200, sm_120): it needs the
                                           open kernel modules */
-    CP_CONTEXT_SERVING_KERNELS = 1u << 3   /* a serving framework or kernel package that brings its own
+    CP_CONTEXT_SERVING_KERNELS = 1u << 3,  /* a serving framework or kernel package that brings its own
                                               CUDA kernels (llama.cpp's ggml-cuda, vLLM, ollama, flash
                                               attention): a kernel fault there is the framework's */
+    CP_CONTEXT_OTHER_DKMS_MODULE = 1u << 4 /* DKMS points at the build log of a module other than
+                                              nvidia's (v4l2loopback, zfs, virtualbox): its failure
+                                              is that module's */
 };
 
 #define CP_SIGNAL_MAX_MATCH 32

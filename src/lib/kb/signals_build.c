@@ -303,6 +303,19 @@ const cp_signal cp_signals_build[] = {
              "(CUDA_HOME), a gcc that toolkit supports, TORCH_CUDA_ARCH_LIST for your GPUs and MAX_JOBS=2, or "
              "install a prebuilt wheel of the package for your torch and CUDA",
       .check = NULL },
+    /* Rust crates' build scripts (cudarc, find_cuda_helper for cust and the miners built on it) */
+    { .id = "framework.cudarc_toolkit_unknown", .layer = FW, .match = { "Unsupported cuda toolkit version:" },
+      .cause = "the cudarc crate's build script does not know the installed CUDA toolkit's version: the crate's "
+               "release predates that toolkit (each release lists the CUDA versions it has bindings for)",
+      .fix = "update cudarc (cargo update -p cudarc, or the release of the program that depends on it) to one "
+             "that knows this CUDA, or pick a listed version with its cuda-NNNNN feature",
+      .check = "runtime.toolkits" },
+    { .id = "runtime.rust_toolkit_not_found", .layer = RT, .match = { "Could not find a cuda installation" },
+      .cause = "the crate's build script (find_cuda_helper, used by cust and the programs built on it) found no "
+               "CUDA toolkit: none is installed, or CUDA_PATH / CUDA_ROOT / CUDA_TOOLKIT_ROOT_DIR do not name it",
+      .fix = "install the CUDA toolkit (not only the driver) and set CUDA_PATH (Windows) or CUDA_ROOT to its "
+             "folder, then build again",
+      .check = "runtime.toolkits" },
     { .id = "build.library_headers", .layer = CP_LAYER_LIBRARIES,
       .match = { "cudnn.h: No such file", "cudnn_version.h: No such file", "nccl.h: No such file",
                  "cusparseLt.h: No such file", "cutensor.h: No such file", "cannot find -lcudnn", "cannot find -lnccl",

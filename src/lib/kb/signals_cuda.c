@@ -54,9 +54,11 @@ const cp_signal cp_signals_cuda[] = {
              "`cuprobe arch FILE.so` lists what a built extension carries",
       .check = "framework.arch" },
     /* "invalid device function" is the older name CUDA gave a missing architecture, seen most with code built
-     * by a toolkit older than the GPU it runs on */
+     * by a toolkit older than the GPU it runs on; cuDNN's EXECUTION_FAILED is what a cuDNN of such a toolkit
+     * says there */
     { .id = "runtime.toolkit_predates_gpu_maybe", .layer = RT, .alternative = 1,
-      .match = { "invalid device function", "cudaErrorInvalidDeviceFunction" },
+      .match = { "invalid device function", "cudaErrorInvalidDeviceFunction",
+                 "CUDNN_STATUS_EXECUTION_FAILED" /* a cuDNN of that CUDA has no kernels for the GPU either */ },
       .cause = "or the toolkit that compiled the code is older than this GPU and put in no code it can run (CUDA "
                "7.5 knows no Pascal, 10.2 no Ampere, 11.7 no Ada or Hopper): an old CUDA first on PATH or "
                "CUDA_HOME at build time, or an image or library built with one",

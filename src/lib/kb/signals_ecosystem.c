@@ -108,6 +108,13 @@ const cp_signal cp_signals_ecosystem[] = {
              "reinstall the package from its folder (pip install --no-build-isolation -e .) and check the build "
              "log for its extension; the import must no longer warn that it runs on the CPU",
       .check = "runtime.toolkits" },
+    { .id = "framework.llamafile_no_cuda_module", .layer = FW, .match = { "/ggml-cuda.so not found" },
+      .cause = "llamafile has no CUDA module to load: the release carries no prebuilt ggml-cuda for this platform "
+               "(0.5 shipped none for Linux) and it could not build one (no nvcc under CUDA_PATH), so it runs on "
+               "the CPU or fails",
+      .fix = "take a llamafile release that ships the prebuilt CUDA module (0.6 and later), or install the CUDA "
+             "toolkit so it compiles one on first run; pass -ngl 999 (--gpu nvidia) to offload",
+      .check = "runtime.toolkits" },
     /* Windows' STATUS_DLL_NOT_FOUND as a child's exit status (ollama, llama.cpp servers, Tabby's llama-server) */
     { .id = "framework.windows_dll_not_found", .layer = FW,
       .match = { "-1073741515", "3221225781", "0xc0000135" },

@@ -200,6 +200,14 @@ const cp_signal cp_signals_frameworks[] = {
       .cause = "this GPU's compute capability is below the lowest the installed Numba (or numba-cuda) supports",
       .fix = "run on a newer GPU, or pin an older Numba and CUDA toolkit that still support this architecture",
       .check = "framework.arch" },
+    /* every libcuda has cuInit: a "driver" without it is another library */
+    { .id = "system.cuda_driver_path_not_libcuda", .layer = SY, .match = { "missing function: cuInit" },
+      .cause = "the library loaded as the CUDA driver has no cuInit, so it is not the driver's libcuda at all: "
+               "NUMBA_CUDA_DRIVER (NUMBAPRO_CUDA_DRIVER in old releases) or the program's own setting names "
+               "libcudart or another CUDA library instead",
+      .fix = "unset that variable, or point it at the driver's library (/usr/lib/x86_64-linux-gnu/libcuda.so.1, "
+             "/usr/lib64/libcuda.so.1; nvcuda.dll on Windows), then try again",
+      .check = "driver.libcuda" },
     /* a tool telling the driver is too old for it, in its own words (a fallback) */
     { .id = "driver.too_old", .layer = CP_LAYER_DRIVER, .fallback = 1,
       .match = { "Driver does not support the required", "minimum required Nvidia driver", "Please update your GPU driver",
@@ -333,13 +341,22 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "install the triton paired with this torch (pip install torch from the PyTorch index pulls it), or "
              "compile with another backend (torch.compile(backend='eager' or 'aot_eager'))",
       .check = "framework.cuda" },
-    { .id = "build.no_gpu_at_build", .layer = FW, .notice = 1,
+    /* a notice, normal in a build without a GPU (docker build): it says why beside a fault */
+    { .id = "build.no_gpu_at_build", .layer = FW, .notice = 1, .informational = 1,
       .match = { "No CUDA runtime is found, using CUDA_HOME=" },
       .cause = "torch.utils.cpp_extension found a toolkit but torch sees no GPU: a CPU-only torch wheel, or a "
                "build where no GPU is visible (docker build, a login node), so it cannot pick the GPU's "
                "architecture",
       .fix = "install a CUDA build of torch; when building without a GPU set TORCH_CUDA_ARCH_LIST to the GPUs' "
              "architectures (e.g. \"8.0;9.0\")",
+      .check = "framework.cuda" },
+    { .id = "build.no_gpu_arch_list", .layer = FW,
+      .match = { "arch_list[-1] += '+PTX'" /* cpp_extension's _get_cuda_arch_flags, in the traceback */ },
+      .cause = "torch.utils.cpp_extension had no architecture to compile the extension for: torch sees no GPU "
+               "(a CPU-only torch, or a machine or build step without one) and TORCH_CUDA_ARCH_LIST is not "
+               "set, so its list is empty (IndexError: list index out of range)",
+      .fix = "build where torch sees the GPU (a CUDA build of torch, a GPU runtime or node), or set "
+             "TORCH_CUDA_ARCH_LIST to the target GPUs' architectures (e.g. \"8.0;8.6;9.0\") before building",
       .check = "framework.cuda" },
     { .id = "build.compiler_not_torchs", .layer = RT, .notice = 1,
       .match = { "is not compatible with the compiler Pytorch",

@@ -315,6 +315,14 @@ const cp_signal cp_signals_libs[] = {
       .fix = "use a framework build with a newer CUDA (cu118 or later for RTX 40 and newer GPUs) so its cuFFT knows the GPU; rerun with CUDA_LAUNCH_BLOCKING=1 "
              "to find an earlier failing call, and check free GPU memory",
       .check = "framework.libs" },
+    /* the same, where the fix is the framework's build: its wheel bundles the cuFFT it runs */
+    { .id = "framework.bundled_cufft_too_old_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { "CUFFT_INTERNAL_ERROR" },
+      .cause = "or the framework's build bundles a cuFFT older than this GPU (PyTorch's CUDA 11.7 wheels on an "
+               "RTX 40 or other Ada GPU), which is the usual case where torch.stft or torch.fft fails this way",
+      .fix = "install the framework's build of a newer CUDA (pip install torch from the cu118 or later index) "
+             "rather than changing the system's cuFFT",
+      .check = "framework.libs" },
     { .id = "cufft.not_supported", .layer = LI, .match = { "CUFFT_NOT_SUPPORTED", "CUFFT_NOT_IMPLEMENTED", "CUFFT_LICENSE_ERROR" },
       .cause = "cuFFT has no implementation for the requested transform: a size, precision or layout it does not support (half-precision FFTs take only powers "
                "of two, and need a GPU that has fp16 math), or a multi-GPU setting it does not take; LICENSE_ERROR: an old release's license check failed",

@@ -22,6 +22,15 @@
 
 #define F_MODULE_LOG "the build log (DKMS make.log, the akmods .failed.log, /var/log/nvidia-installer.log) names the first error"
 
+/* the nvidia module's build failing, said by DKMS, akmods or the installer (kernel.module_build_failed and the
+ * log line that names nvidia's where another module failed too) */
+#define C_MODULE_BUILD_FAILED "the kernel module (nvidia's, where the log names it) did not build for this kernel: its " \
+    "headers are missing or do not match, a build tool is missing or differs from the one that built the kernel, " \
+    "or the kernel is newer than this driver release supports; " F_MODULE_LOG
+#define F_MODULE_BUILD_FAILED "read the first 'error:' in that log; install the running kernel's headers " \
+    "(linux-headers-$(uname -r), kernel-devel) and the build tools, or a driver release that supports this kernel " \
+    "(or boot an older kernel), then rebuild (`sudo dkms autoinstall`, `sudo akmods --force`) and reboot"
+
 /* The driver's user-space pieces reported missing: the host driver's install
  * where the text shows no container, the container's start where it does. */
 #define DRIVER_LIBS_ABSENT "couldn't find libnvidia-ml.so", "couldn't find libnvidia-ml", \
@@ -42,13 +51,17 @@ const cp_signal cp_signals_ops[] = {
                  "Autoinstall on", "failed to install during autoinstall" /* DKMS 3 */,
                  "dkms install --no-depmod" /* Arch's hook: "`dkms install --no-depmod nvidia/VER -k KVER' exited 10" */ },
       .also = { "failed", "error", "' exited" },   /* "Building DKMS module ... done." and "[  OK  ]" are fine */
-      .cause = "the kernel module (nvidia's, where the log names it) did not build for this kernel: its headers are missing or do not match, "
-               "a build tool is missing or differs from the one that built the kernel, or the kernel is newer "
-               "than this driver release supports; " F_MODULE_LOG,
-      .fix = "read the first 'error:' in that log; install the running kernel's headers (linux-headers-$(uname -r), "
-             "kernel-devel) and the build tools, or a driver release that supports this kernel (or boot an older "
-             "kernel), then rebuild (`sudo dkms autoinstall`, `sudo akmods --force`) and reboot",
-      .check = "kernel.nvidia_module" },
+      .context_absent = CP_CONTEXT_OTHER_DKMS_MODULE,
+      .cause = C_MODULE_BUILD_FAILED, .fix = F_MODULE_BUILD_FAILED, .check = "kernel.nvidia_module" },
+    /* the same where DKMS failed for another module too: its pointer at nvidia's log says nvidia's failed */
+    { .id = "kernel.module_build_log", .layer = KE, .context = CP_CONTEXT_OTHER_DKMS_MODULE,
+      .match = { "Consult /var/lib/dkms/nvidia" },
+      .cause = C_MODULE_BUILD_FAILED, .fix = F_MODULE_BUILD_FAILED, .check = "kernel.nvidia_module" },
+    /* DKMS names the module whose build failed only on the line after its error: "Consult
+     * /var/lib/dkms/MODULE/VERSION/build/make.log" */
+    { .id = "context.other_dkms_module", .layer = KE, .marks = CP_CONTEXT_OTHER_DKMS_MODULE,
+      .match = { "Consult /var/lib/dkms/" }, .unless = "/var/lib/dkms/nvidia",
+      .cause = "marks the text as one where DKMS failed to build a module other than nvidia's", .fix = "-" },
     { .id = "kernel.module_build_compiler", .layer = KE,
       .match = { "Compiler version check failed", "Failed CC version check",
                  "The kernel was built by:" /* the kernel's own Makefile, when the compilers differ */,
@@ -151,7 +164,8 @@ const cp_signal cp_signals_ops[] = {
       .check = "kernel.gpu_bound" },
 
     { .id = "driver.vgpu_guest_mismatch", .layer = DR,
-      .match = { "Incompatible Guest/Host drivers", "Guest VGX version is older", "Guest VGX version is newer" },
+      .match = { "Incompatible Guest/Host drivers", "Guest VGX version is older", "Guest VGX version is newer",
+                 "Guest driver is incompatible with host driver" /* its XID 78 */ },
       .cause = "the vGPU manager on the host disabled this VM's vGPU: the guest's NVIDIA driver is not the vGPU "
                "(GRID) guest driver of a branch the host's manager supports",
       .fix = "install in the guest the vGPU guest driver released with the host's vGPU manager (the same "
@@ -927,6 +941,16 @@ const cp_signal cp_signals_ops[] = {
       .fix = "list the GPU's instances and free slices (`nvidia-smi mig -lgi`, `nvidia-smi mig -lgip`); remove "
              "the stale instances or ask for a profile that fits; enable MIG mode (a reset) where it is off",
       .check = NULL },
+    { .id = "system.cdi_spec_stale", .layer = SY,
+      .match = { "failed to fulfil mount request" /* runc */, "cannot stat `/" /* crun */ },
+      .also = { "nvidia", "libcuda" },
+      .cause = "the container engine could not mount a driver file that the GPU's CDI spec lists: the spec was "
+               "generated for a driver that is no longer installed (a driver upgrade since), so its files, named "
+               "with the old version, are gone",
+      .fix = "regenerate the spec after every driver change (`sudo nvidia-ctk cdi generate --output="
+             "/etc/cdi/nvidia.yaml`; NVIDIA Container Toolkit 1.18 and later can do it itself with its "
+             "nvidia-cdi-refresh units) and recreate the container",
+      .check = "system.container" },
     { .id = "system.cdi_generate", .layer = SY, .match = { "failed to generate CDI spec" },
       .cause = "nvidia-ctk could not write the CDI spec for this machine's GPUs: the mode it picked (nvml on a "
                "Jetson/Tegra board that needs csv or tegra mode, or NVML missing), or a device it could not read",

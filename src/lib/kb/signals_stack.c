@@ -29,7 +29,8 @@
 /* nvidia-container-cli's refusal of an image's CUDA requirement (system.container_requirement and its reading
  * from the image's side share them) */
 #define CONTAINER_REQUIRES_CUDA "requirement error: unsatisfied condition: cuda", \
-    "requirements not met: unsatisfied condition: cuda"
+    "requirements not met: unsatisfied condition: cuda", \
+    "unsupported CUDA version:" /* nvidia-docker 1: "Error: unsupported CUDA version: 7.5 < 6.5" */
 
 const cp_signal cp_signals_stack[] = {
     { .id = "kernel.xid", .layer = HW, .match = { "NVRM: Xid" },
@@ -257,6 +258,14 @@ const cp_signal cp_signals_stack[] = {
       .cause = "Docker has no GPU runtime: the NVIDIA Container Toolkit is not installed or not configured",
       .fix = "install nvidia-container-toolkit, run `nvidia-ctk runtime configure --runtime=docker` and restart dockerd",
       .check = "system.container" },
+    { .id = "system.musl_image_glibc_driver", .layer = SY, .match = { "Error relocating" },
+      .also = { "nvidia", "libcuda" },
+      .cause = "a musl-based image (Alpine) cannot run the driver's programs and libraries that the NVIDIA "
+               "container runtime mounts into it: they are built against glibc, whose symbols musl's loader "
+               "does not find",
+      .fix = "use a glibc-based image (Debian, Ubuntu, UBI, or the project's -glibc variant at a release whose "
+             "glibc layer works) for GPU containers",
+      .check = "system.container" },
     { .id = "system.compose_gpu_option_unknown", .layer = SY, .match = { "Unsupported config option for services" },
       .also = { "device_requests", "'runtime'", "'gpus'", "'deploy'" },
       .cause = "docker-compose refused the GPU settings of the compose file: a docker-compose 1.x older than 1.28 "
@@ -411,11 +420,12 @@ const cp_signal cp_signals_stack[] = {
       .match = { "libcudart.so.", "cudart64_", "libcublas.so.", "libcublasLt.so.", "cublas64_", "cublasLt64_",
                  "libnvrtc.so.", "nvrtc64_", "libcufft.so.", "cufft64_", "libcurand.so.", "curand64_",
                  "libcusolver.so.", "cusolver64_", "libcusparse.so.", "cusparse64_", "libcudnn.so.", "libcudnn_",
-                 "cudnn64_", "libnvJitLink.so." },
+                 "cudnn64_", "libnvJitLink.so.",
+                 "Failed to find dynamic library:", "that Paddle depends on is not configured" /* Paddle's loader */ },
       .also = { LOADER_SAYS, "failed to open", "Unable to load" }, .unless = "Successfully opened",
       .cause = "or the package asking for it was built for another CUDA (or cuDNN) than the one here: a wheel or "
-               "extension (mmcv, CuPy's cupy-cudaNNx, llama-cpp-python, CTranslate2, onnxruntime-gpu) linked "
-               "against that major, where this machine has another",
+               "extension (mmcv, CuPy's cupy-cudaNNx, llama-cpp-python, CTranslate2, onnxruntime-gpu, "
+               "paddlepaddle-gpu's .postNN builds) linked against that major, where this machine has another",
       .fix = "compare the version it asks for with what is installed (nvidia-smi's CUDA Version, pip list | grep "
              "nvidia-, ls the toolkit's lib64): install the package's build for the CUDA you have (its cuXXX "
              "wheel or index, a release pinned to your cuDNN) rather than a second toolkit",

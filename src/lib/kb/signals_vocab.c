@@ -90,6 +90,7 @@ const cp_signal cp_signals_vocab[] = {
              "follows the GPU, RMA",
       .check = "hardware.pci_gpu" },
     { .id = "named.kernel_module", .layer = KE, .last_resort = 1, .context = CP_CONTEXT_GPU,
+      .context_absent = CP_CONTEXT_OTHER_DKMS_MODULE,
       .match = { "DKMS", "nvidia.ko", "nvidia-uvm", "nvidia_uvm", "nvidia-drm", "nvidia_drm", "nvidia-modeset",
                  "nvidia_modeset", "kernel module", "kernel modules", "modprobe", "insmod", "nouveau", "kmod",
                  "akmods", "module nvidia", "kmod-nvidia", "nvidia-kmod", "nvidia-open", "vermagic",
@@ -101,6 +102,7 @@ const cp_signal cp_signals_vocab[] = {
              "supports this kernel, blacklist nouveau, then `sudo modprobe nvidia`",
       .check = "kernel.nvidia_module" },
     { .id = "named.kernel_boot", .layer = KE, .last_resort = 1, .context = CP_CONTEXT_GPU,
+      .context_absent = CP_CONTEXT_OTHER_DKMS_MODULE,     /* the failure is that module's */
       .match = { "Secure Boot", "SecureBoot", "mokutil", "kernel headers", "linux-headers", "kernel-devel",
                  "kernel source", "kernel sources", "GSP firmware", "gsp_", "vmlinux", "initramfs", "dracut",
                  "NVRM" },
@@ -197,15 +199,24 @@ const cp_signal cp_signals_vocab[] = {
       .check = "libraries.found" },
     { .id = "named.gpu_library", .layer = LI, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "TensorRT", "libnvinfer", "nvinfer", "nvrtc", "libnvrtc", "cupti", "cutlass",
-                 "bitsandbytes", "flash_attn", "flash-attn", "flash attention", "xformers", "auto_gptq",
-                 "CUDAExecutionProvider", "onnxruntime", "exllama", "nvrtc64", "transformer_engine", "nvjpeg",
+                 "CUDAExecutionProvider", "onnxruntime", "nvrtc64", "transformer_engine", "nvjpeg",
                  "DALI" },
-      .cause = C_NAMED "a GPU library above the CUDA runtime (TensorRT, NVRTC, CUPTI, an attention or "
-                       "quantisation library, ONNX Runtime's CUDA provider): missing, built for another CUDA or "
-                       "framework, or failing its call",
+      .cause = C_NAMED "a GPU library above the CUDA runtime (TensorRT, NVRTC, CUPTI, ONNX Runtime's CUDA "
+                       "provider): missing, built for another CUDA or framework, or failing its call",
       .fix = "install the library's build for this CUDA and framework (its release notes list them), and check "
              "what it loads (`ldd` on its .so, `cuprobe doctor`'s libraries layer)",
       .check = "libraries.load" },
+    /* the attention and quantisation packages are the framework's layer (DESIGN.md): their builds */
+    { .id = "named.framework_package", .layer = FW, .last_resort = 1, .context = CP_CONTEXT_GPU,
+      .match = { "bitsandbytes", "flash_attn", "flash-attn", "flash attention", "xformers", "auto_gptq",
+                 "exllama" },
+      .cause = C_NAMED "an attention or quantisation package built on the framework (xFormers, flash-attention, "
+                       "bitsandbytes, AutoGPTQ, exllama): its build for this framework, CUDA and GPU, or its "
+                       "kernels failing on this GPU",
+      .fix = "install the package's build for this framework release, CUDA and GPU (its wheel's name says them; "
+             "a GPU newer than the release may have no kernels yet), or run without it (the framework's own "
+             "attention: --use-pytorch-cross-attention, attn_implementation=\"sdpa\")",
+      .check = "framework.found" },
     { .id = "named.compute_capability", .layer = FW, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "compute capability", "CUDA capability", "GPU architecture", "compute_", "capability" },
       .also = { "support", "minimum", "at least", "below", "too old", "older", "not compatible", "requires" },
