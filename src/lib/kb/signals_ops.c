@@ -905,6 +905,16 @@ const cp_signal cp_signals_ops[] = {
              "nvidia-kernel-common-NNN`), remove the other source's or pin it, `sudo apt --fix-broken install`, "
              "then the driver again",
       .check = "kernel.nvidia_module" },
+    /* NVIDIA's CUDA repositories changed their signing key in April 2022 (7fa2af80 to 3bf863cc) */
+    { .id = "kernel.cuda_repo_key", .layer = KE,
+      .match = { "NO_PUBKEY A4B469963BF863CC", "NO_PUBKEY F60F4B3D7FA2AF80" },
+      .cause = "apt does not trust NVIDIA's CUDA repository (developer.download.nvidia.com), so its driver and "
+               "toolkit packages cannot be installed or updated: the machine or image holds the repository's old "
+               "signing key, or none, since the key was replaced in April 2022",
+      .fix = "install the repository's cuda-keyring package (the cuda-keyring_1.1-1_all.deb of the distribution's "
+             "folder on developer.download.nvidia.com; sudo dpkg -i it) and drop the old key (sudo apt-key del "
+             "7fa2af80); in an image or a GPU operator driver container, move to a release made after the change",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.driver_package_unknown", .layer = KE,
       .match = { "Unable to locate package nvidia-", "No package nvidia-", "Unable to find a match: nvidia-",
                  "Unable to find a match: akmod-nvidia", "Unable to find a match: kmod-nvidia", "target not found: nvidia" },
@@ -923,6 +933,13 @@ const cp_signal cp_signals_ops[] = {
       .fix = "read the kernel log from the first XID or NVRM line before the hang; the GPU needs a reset and "
              "usually the node a reboot; report it with nvidia-bug-report.sh, and try the current driver of the branch",
       .check = "kernel.nvidia_module" },
+    { .id = "system.powerd_disabled", .layer = SY, .match = { "nvidia-powerd.service; disabled" },
+      .cause = "nvidia-powerd, the driver's Dynamic Boost daemon for laptop GPUs, is not enabled: without it the GPU "
+               "stays at its base power limit (nvidia-smi -q: Current Power Limit equals Default Power Limit) and "
+               "runs well below its rated speed",
+      .fix = "sudo systemctl enable --now nvidia-powerd, then check that nvidia-smi -q's Current Power Limit rises "
+             "under load",
+      .check = NULL },
     { .id = "system.gpu_in_use", .layer = SY, .match = { "In use by another client" },
       .cause = "the GPU could not be reset or switched (MIG mode, a reset, a clocks or mode change) because "
                "processes still hold it: nvidia-persistenced, DCGM or dcgm-exporter, the device plugin, a "
@@ -940,6 +957,14 @@ const cp_signal cp_signals_ops[] = {
                "or MIG is not enabled on it",
       .fix = "list the GPU's instances and free slices (`nvidia-smi mig -lgi`, `nvidia-smi mig -lgip`); remove "
              "the stale instances or ask for a profile that fits; enable MIG mode (a reset) where it is off",
+      .check = NULL },
+    /* NGC images start through /opt/nvidia/nvidia_entrypoint.sh, which execs what follows the image's name */
+    { .id = "application.ngc_entrypoint_command", .layer = CP_LAYER_APPLICATION, .match = { "nvidia_entrypoint.sh:" },
+      .also = { "exec:" },
+      .cause = "the NVIDIA image's entrypoint ran what followed the image's name as a command: the docker run line "
+               "put the program's options there without the program itself",
+      .fix = "name the program after the image (docker run ... IMAGE /path/to/program --option ...), or pass "
+             "--entrypoint for another start",
       .check = NULL },
     { .id = "system.cdi_spec_stale", .layer = SY,
       .match = { "failed to fulfil mount request" /* runc */, "cannot stat `/" /* crun */ },
