@@ -73,10 +73,11 @@ enum {
 /* ...on a line that names CUDA (TensorRT-LLM's and sppark's forms only say which call failed) */
 #define CP_ALSO_NOT_SUPPORTED "cuda", "cuMem"
 
-/* Torch's "unknown error" at its first CUDA call (THCudaCheck and the runtime's number, 30 or 999):
- * cuda.unknown and the kernel module's reading (kernel.uvm_maybe) share the list. */
-#define CP_PHRASES_TORCH_UNKNOWN_ERROR "error=30 : unknown error", "runtime error (30) : unknown error", \
-    "error=999 : unknown error", "runtime error (999) : unknown error"
+/* "unknown error" at a program's first CUDA call, as torch (THCudaCheck and the runtime's number, 30 or
+ * 999) and nccl-tests ("Test CUDA failure common.cu:1045 'unknown error'") print it: cuda.unknown and the
+ * kernel module's reading (kernel.uvm_maybe) share the list. */
+#define CP_PHRASES_FIRST_CALL_UNKNOWN_ERROR "error=30 : unknown error", "runtime error (30) : unknown error", \
+    "error=999 : unknown error", "runtime error (999) : unknown error", "'unknown error'"
 
 typedef struct {
     const char *id;                             /* stable, in JSON as "code": "cuda.no_kernel_image" */

@@ -286,7 +286,7 @@ const cp_signal cp_signals_cuda[] = {
       .check = "hardware.memory_health", .cu_code = 214 },
     { .id = "cuda.unknown", .layer = DR,
       .match = { "CUDA error: unknown error", "cudaErrorUnknown", "CUDA_ERROR_UNKNOWN",
-                 CP_PHRASES_TORCH_UNKNOWN_ERROR, "failed: unknown error",
+                 CP_PHRASES_FIRST_CALL_UNKNOWN_ERROR, "failed: unknown error",
                  "-> unknown error", "failed to initialize CUDA: unknown error" /* llama.cpp's ggml_cuda_init */ },
       .also = { "cuda", "-> unknown error" },
       .cause = "the driver returned an unclassified error, often after a GPU fault, a lost GPU or a broken driver install",

@@ -108,6 +108,23 @@ const cp_signal cp_signals_ecosystem[] = {
              "reinstall the package from its folder (pip install --no-build-isolation -e .) and check the build "
              "log for its extension; the import must no longer warn that it runs on the CPU",
       .check = "runtime.toolkits" },
+    /* FlashInfer (under vLLM, SGLang) compiles its kernels at run time unless its prebuilt packages are there */
+    { .id = "framework.flashinfer_jit_no_toolkit", .layer = FW,
+      .match = { "Could not find nvcc and default cuda_home=" },
+      .cause = "a package that compiles its CUDA kernels at run time (FlashInfer, under vLLM or SGLang) found no "
+               "toolkit to compile them with, and its prebuilt kernels are not installed",
+      .fix = "install the package's prebuilt kernels at its own version (flashinfer-cubin and flashinfer-jit-cache "
+             "for the flashinfer-python release in use), or a CUDA toolkit with CUDA_HOME set",
+      .check = "runtime.toolkits" },
+    /* pynvml the unofficial package, or a Python-2 binding, where a tool needs NVIDIA's nvidia-ml-py */
+    { .id = "framework.pynvml_package", .layer = FW,
+      .match = { "module 'pynvml' has no attribute", "(pynvml.py, line" },
+      .cause = "the Python NVML binding installed is not the one the tool needs: the unofficial pynvml package "
+               "shadows NVIDIA's nvidia-ml-py (which also installs a module named pynvml), or a binding for "
+               "Python 2 is installed under Python 3",
+      .fix = "pip uninstall pynvml nvidia-ml-py3, then pip install nvidia-ml-py (a release at least as new as the "
+             "driver's branch), and restart the tool",
+      .check = "driver.nvml" },
     { .id = "framework.llamafile_no_cuda_module", .layer = FW, .match = { "/ggml-cuda.so not found" },
       .cause = "llamafile has no CUDA module to load: the release carries no prebuilt ggml-cuda for this platform "
                "(0.5 shipped none for Linux) and it could not build one (no nvcc under CUDA_PATH), so it runs on "
@@ -210,12 +227,21 @@ const cp_signal cp_signals_ecosystem[] = {
                  "The engine plan file is not compatible with this version of TensorRT",
                  "The engine plan file is generated on an incompatible device", "Engine deserialization failed",
                  "magicTag == rt::kPLAN_MAGIC_TAG", "Magic tag does not match",
-                 "Serialization version is not supported" },
+                 "Serialization version is not supported",
+                 "expected size of serialized engine" /* TensorRT 7's deserialize assertion */ },
       .unless = "got 0.0.0",   /* tensorrt.plan_unreadable */
       .cause = "the serialized TensorRT engine (.engine/.plan) was built by another TensorRT release, or on another GPU model, than the "
                "one loading it; engines are not portable across TensorRT versions or compute capabilities",
       .fix = "rebuild the engine (trtexec or the builder) on this machine with the TensorRT it runs with, or run it with the exact "
              "TensorRT release that built it; keep one TensorRT version on the library path",
+      .check = NULL },
+    /* the same, read from the program's side: the engine is its cache, made on another machine or release */
+    { .id = "application.engine_cache_stale_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
+      .match = { "Version tag does not match", "The engine plan file is not compatible with this version of TensorRT" },
+      .cause = "or the engine is the program's own cache (a .trt/.engine file it builds once and reuses), made on "
+               "another machine, GPU or TensorRT release and shipped or copied along",
+      .fix = "delete the program's cached engine files so it builds them again here, and keep them out of what "
+             "is copied between machines",
       .check = NULL },
     { .id = "tensorrt.lib_mismatch", .layer = LI,
       .match = { "TensorRT was linked against", "but running against cuBLAS", "but running against cuDNN" },

@@ -237,7 +237,8 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "build OpenCV with -DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON for this GPU's CUDA_ARCH_BIN, "
              "or install a CUDA build of it (some conda channels, NVIDIA's containers)",
       .check = NULL },
-    { .id = "dgl.cpu_build", .layer = FW, .match = { "Device API cuda is not enabled" },
+    { .id = "dgl.cpu_build", .layer = FW,
+      .match = { "Device API cuda is not enabled", "Device API gpu is not enabled" /* DGL 0.x */ },
       .cause = "the installed DGL is its CPU-only build (pip's plain dgl), so it has no CUDA device API",
       .fix = "install DGL's CUDA build for this torch and CUDA from DGL's own wheel index (dgl==VER+cuXXX, -f "
              "https://data.dgl.ai/wheels/torch-X.Y/cuXXX/repo.html)",

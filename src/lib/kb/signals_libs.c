@@ -486,6 +486,13 @@ const cp_signal cp_signals_libs[] = {
       .fix = "watch nvidia-smi while it starts: lower the batch or model size, or leave room before the first GEMM or "
              "convolution; pass device indexes that count from 0 within CUDA_VISIBLE_DEVICES",
       .check = "system.memory_headroom" },
+    { .id = "cudnn.dso_not_loaded", .layer = LI, .match = { "Unable to load cuDNN DSO" },
+      .cause = "TensorFlow could not load cuDNN: it is not installed, not on LD_LIBRARY_PATH, or is another "
+               "release than the one this TensorFlow build loads by name (early releases took only one cuDNN "
+               "major)",
+      .fix = "install the cuDNN release TensorFlow's install guide lists for this version, and put its lib folder "
+             "on LD_LIBRARY_PATH",
+      .check = "libraries.found" },
     { .id = "cudnn.version_mismatch", .layer = LI,
       .match = { "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "CUDNN_STATUS_VERSION_MISMATCH",
                  "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART",

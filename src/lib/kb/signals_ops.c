@@ -62,6 +62,14 @@ const cp_signal cp_signals_ops[] = {
     { .id = "context.other_dkms_module", .layer = KE, .marks = CP_CONTEXT_OTHER_DKMS_MODULE,
       .match = { "Consult /var/lib/dkms/" }, .unless = "/var/lib/dkms/nvidia",
       .cause = "marks the text as one where DKMS failed to build a module other than nvidia's", .fix = "-" },
+    { .id = "kernel.open_modules_build_order", .layer = KE,
+      .match = { "nv-modeset-kernel.o_binary", "nv-kernel.o_binary" },
+      .cause = "the open kernel modules were built from kernel-open/ alone: their prebuilt objects "
+               "(nv-kernel.o_binary, nv-modeset-kernel.o_binary) are made by the tree's top-level make, which "
+               "was not run",
+      .fix = "build from the top of open-gpu-kernel-modules (make modules -j$(nproc), then sudo make "
+             "modules_install), with the tag of the installed driver's version",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.module_build_compiler", .layer = KE,
       .match = { "Compiler version check failed", "Failed CC version check",
                  "The kernel was built by:" /* the kernel's own Makefile, when the compilers differ */,
@@ -172,6 +180,15 @@ const cp_signal cp_signals_ops[] = {
              "branch; the vGPU software release notes list the pairs), not the GeForce or data-centre driver",
       .check = "driver.version_match" },
 
+    /* NVRM's probe of a GPU the installed branch dropped: "supported through the NVIDIA 390.xx Legacy drivers" */
+    { .id = "kernel.gpu_needs_legacy_branch", .layer = KE, .match = { "Legacy drivers" },
+      .also = { "NVRM", "supported through" },
+      .cause = "the installed driver branch no longer supports this GPU and ignores it: the GPU is served only by "
+               "the legacy branch NVRM names (390.xx for Fermi, 470.xx for Kepler, 580.xx for Maxwell to Volta "
+               "after 590)",
+      .fix = "remove the current driver packages and install the legacy branch NVRM names (nvidia-driver-470, "
+             "akmod-nvidia-470xx, the 390.xx .run), with a CUDA toolkit that branch supports",
+      .check = "kernel.gpu_bound" },
     /* --- the nvidia kernel module: loading it --- */
     { .id = "kernel.module_load_failed", .layer = KE,
       .match = { "Unable to load the kernel module", "Unable to load the 'nvidia" /* installer: 'nvidia-drm' kernel module */,
@@ -413,7 +430,7 @@ const cp_signal cp_signals_ops[] = {
                  "CUDA unknown error - this may be due to an incorrectly set up environment",
                  "failed to initialize CUDA: unknown error", "cuda driver library init failure" /* ollama */,
                  "cuInit(0) failed" /* ffmpeg */,
-                 CP_PHRASES_TORCH_UNKNOWN_ERROR },
+                 CP_PHRASES_FIRST_CALL_UNKNOWN_ERROR },
       .cause = "if nvidia-smi works but CUDA fails at its first call: the nvidia_uvm kernel module CUDA needs is "
                "not loaded, or is in a bad state after suspend and resume or a driver upgrade without a reboot "
                "(/dev/nvidia-uvm missing); on some GPUs the open kernel modules fail where the proprietary ones work",
@@ -895,9 +912,9 @@ const cp_signal cp_signals_ops[] = {
       .check = NULL },
     { .id = "kernel.driver_packages", .layer = KE,
       .match = { "Depends: nvidia-", "nvidia-kernel-common", "nvidia-dkms-", "nvidia-driver-", "needed by kmod-nvidia",
-                 "needed by akmod-nvidia" },
+                 "needed by akmod-nvidia", "conflicts between attempted installs of" /* dnf: two repositories' files */ },
       .also = { "Depends:", "Unmet dependencies", "not going to be installed", "held broken packages", "conflicts with",
-                "nothing provides" },
+                "nothing provides", "conflicts between" },
       .cause = "the package manager cannot install the driver: its packages ask for each other at versions the "
                "configured repositories do not have together (NVIDIA's repository and the distribution's mixed, a "
                "half-done upgrade, a pinned or held package)",
