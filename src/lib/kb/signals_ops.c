@@ -184,8 +184,8 @@ const cp_signal cp_signals_ops[] = {
     { .id = "kernel.gpu_needs_legacy_branch", .layer = KE, .match = { "Legacy drivers" },
       .also = { "NVRM", "supported through" },
       .cause = "the installed driver branch no longer supports this GPU and ignores it: the GPU is served only by "
-               "the legacy branch NVRM names (390.xx for Fermi, 470.xx for Kepler, 580.xx for Maxwell to Volta "
-               "after 590)",
+               "the legacy branch NVRM names (390.xx for Fermi, 470.xx for Kepler, and 580.xx for Maxwell, "
+               "Pascal and Volta once newer branches drop them)",
       .fix = "remove the current driver packages and install the legacy branch NVRM names (nvidia-driver-470, "
              "akmod-nvidia-470xx, the 390.xx .run), with a CUDA toolkit that branch supports",
       .check = "kernel.gpu_bound" },
