@@ -316,6 +316,26 @@ const cp_signal cp_signals_build[] = {
       .fix = "install the CUDA toolkit (not only the driver) and set CUDA_PATH (Windows) or CUDA_ROOT to its "
              "folder, then build again",
       .check = "runtime.toolkits" },
+    /* nvcc 9.2 and later put these calls in every kernel launch stub; an older libcudart has none */
+    { .id = "build.cudart_older_than_nvcc", .layer = RT,
+      .match = { "__cudaPushCallConfiguration", "__cudaPopCallConfiguration" },
+      .cause = "objects compiled by nvcc 9.2 or later are linked against an older CUDA runtime: another toolkit's "
+               "libcudart comes first on the link line or library path, or a compiler (PGI/NVHPC, an older "
+               "toolkit) links its own bundled CUDA",
+      .fix = "link with the libcudart of the nvcc that compiled the objects (its lib64 first, -L and -lcudart, or "
+             "the same CUDA version selected in the other compiler, e.g. pgcc -ta=nvidia,cudaX.Y), or compile "
+             "everything with one toolkit",
+      .check = "runtime.toolkits" },
+    /* the same failure read from the package's side: pip built it from source because no wheel fits */
+    { .id = "framework.no_prebuilt_wheel_maybe", .layer = FW, .alternative = 1,
+      .match = { "Failed building wheel for" },
+      .cause = "or the package has no prebuilt wheel for this torch, CUDA and Python, so pip fell back to building "
+               "it from source: an old release pinned against a newer torch (mmcv-full, torch-scatter, "
+               "detectron2)",
+      .fix = "install a release that has a prebuilt wheel for this torch and CUDA, from the project's own index "
+             "(mmcv's -f https://download.openmmlab.com/mmcv/dist/cuXXX/torchX.Y/index.html, PyG's data.pyg.org), "
+             "or the torch that the pinned release was built for",
+      .check = "framework.found" },
     { .id = "build.library_headers", .layer = CP_LAYER_LIBRARIES,
       .match = { "cudnn.h: No such file", "cudnn_version.h: No such file", "nccl.h: No such file",
                  "cusparseLt.h: No such file", "cutensor.h: No such file", "cannot find -lcudnn", "cannot find -lnccl",

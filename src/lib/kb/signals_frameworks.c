@@ -167,6 +167,16 @@ const cp_signal cp_signals_frameworks[] = {
              "https://download.pytorch.org/whl/cu121), use tensorflow[and-cuda] or jax[cuda12], and a Python "
              "version the release supports (python --version against its list)",
       .check = "framework.found" },
+    /* the same for any package whose CUDA build has its own name (spconv-cu114, paddlepaddle-gpu) */
+    { .id = "framework.cuda_wheel_not_found", .layer = FW, .fallback = 1,
+      .match = { "No matching distribution found for" },
+      .also = { "-cu1", "-cuda1", "+cu1", "-gpu" },
+      .cause = "pip found no build of this CUDA package for this Python, platform or CUDA: many projects publish "
+               "their CUDA wheels (NAME-cuXXX, NAME-gpu) for x86-64 Linux and a few Python versions only, none "
+               "for Jetson's aarch64 or for every CUDA, or only on their own index",
+      .fix = "read the project's table of wheels for this platform, Python and CUDA: install from its own index "
+             "or find-links page, use a Python it lists, or build it from source (on a Jetson, build it there)",
+      .check = "framework.found" },
     { .id = "tf.dlopen", .layer = LI, .match = { "Could not load dynamic library" },
       .unless = "libnvinfer",                 /* TensorRT, optional: TensorFlow warns of it at every start */
       .cause = "TensorFlow could not load a CUDA library it needs; the GPU will not be used",
@@ -200,6 +210,16 @@ const cp_signal cp_signals_frameworks[] = {
       .cause = "this GPU's compute capability is below the lowest the installed Numba (or numba-cuda) supports",
       .fix = "run on a newer GPU, or pin an older Numba and CUDA toolkit that still support this architecture",
       .check = "framework.arch" },
+    /* torch's own DLLs on Windows: torch/__init__.py's _load_dll_libraries names the one that failed */
+    { .id = "framework.torch_windows_dll", .layer = FW, .match = { "Error loading \"" },
+      .also = { "torch\\lib\\" }, .unless = "WinError 1455",   /* the paging file: system.windows_pagefile */
+      .cause = "Windows could not load one of torch's own DLLs (shm.dll, c10.dll, torch_cuda.dll) or a DLL it "
+               "needs: a wheel shipped without some of its DLLs (cuDNN's in a broken nightly), the Microsoft "
+               "Visual C++ Redistributable missing, or another folder on PATH holding an older copy of one",
+      .fix = "reinstall torch (pip install --force-reinstall torch from the index of its CUDA), install the current "
+             "Visual C++ Redistributable (x64), and check with `where` that no other folder on PATH holds cudnn*, "
+             "cublas* or libiomp5md DLLs; for a nightly, take an older one",
+      .check = "framework.found" },
     /* every libcuda has cuInit: a "driver" without it is another library */
     { .id = "system.cuda_driver_path_not_libcuda", .layer = SY, .match = { "missing function: cuInit" },
       .cause = "the library loaded as the CUDA driver has no cuInit, so it is not the driver's libcuda at all: "

@@ -58,9 +58,10 @@ const cp_signal cp_signals_ops[] = {
       .match = { "Consult /var/lib/dkms/nvidia" },
       .cause = C_MODULE_BUILD_FAILED, .fix = F_MODULE_BUILD_FAILED, .check = "kernel.nvidia_module" },
     /* DKMS names the module whose build failed only on the line after its error: "Consult
-     * /var/lib/dkms/MODULE/VERSION/build/make.log" */
+     * /var/lib/dkms/MODULE/VERSION/build/make.log"; its BUILD_EXCLUSIVE warning opens with "Warning: The
+     * /var/lib/dkms/MODULE/VERSION/KERNEL/ARCH/dkms.conf" */
     { .id = "context.other_dkms_module", .layer = KE, .marks = CP_CONTEXT_OTHER_DKMS_MODULE,
-      .match = { "Consult /var/lib/dkms/" }, .unless = "/var/lib/dkms/nvidia",
+      .match = { "Consult /var/lib/dkms/", "The /var/lib/dkms/" }, .unless = "/var/lib/dkms/nvidia",
       .cause = "marks the text as one where DKMS failed to build a module other than nvidia's", .fix = "-" },
     { .id = "kernel.open_modules_build_order", .layer = KE,
       .match = { "nv-modeset-kernel.o_binary", "nv-kernel.o_binary" },
@@ -310,6 +311,7 @@ const cp_signal cp_signals_ops[] = {
       .check = "kernel.nvidia_module" },
     { .id = "kernel.dkms_build_exclusive", .layer = KE,
       .match = { "includes a BUILD_EXCLUSIVE directive", "which does not match this kernel/arch/config" },
+      .context_absent = CP_CONTEXT_OTHER_DKMS_MODULE,
       .cause = "DKMS did not build the module: the driver package's dkms.conf limits the kernels it builds for "
                "(BUILD_EXCLUSIVE_KERNEL, _ARCH, _CONFIG) and this kernel is outside them, typically newer than "
                "the driver branch supports or configured without an option it needs",
@@ -950,6 +952,21 @@ const cp_signal cp_signals_ops[] = {
       .fix = "read the kernel log from the first XID or NVRM line before the hang; the GPU needs a reset and "
              "usually the node a reboot; report it with nvidia-bug-report.sh, and try the current driver of the branch",
       .check = "kernel.nvidia_module" },
+    { .id = "system.dcgm_module_not_loaded", .layer = SY,
+      .match = { "serviced by a module of DCGM that is not currently loaded" },
+      .cause = "dcgm-exporter (or a DCGM client) asked for fields of a DCGM module that is not loaded: most often "
+               "the profiling (DCP) metrics, which only data-centre GPUs have; dcgm-exporter before 2.1.2 asked "
+               "for them by default",
+      .fix = "update dcgm-exporter (2.1.2 and later skip fields the GPU lacks), or remove the DCGM_FI_PROF_* "
+             "lines from its counters CSV for this GPU",
+      .check = NULL },
+    /* Vulkan's VK_ERROR_INITIALIZATION_FAILED from the NVIDIA ICD, as Wine and DXVK print it */
+    { .id = "kernel.vulkan_devices_after_update", .layer = KE, .match = { "Failed to enumerate physical devices" },
+      .cause = "the NVIDIA Vulkan driver could not initialise the GPU: most often the driver's user-space files "
+               "were updated while the kernel module loaded is still the old release, until a reboot",
+      .fix = "reboot after a driver update (or reload the nvidia modules), then check that nvidia-smi and "
+             "`vulkaninfo --summary` list the GPU with one driver version",
+      .check = "driver.version_match" },
     { .id = "system.powerd_disabled", .layer = SY, .match = { "nvidia-powerd.service; disabled" },
       .cause = "nvidia-powerd, the driver's Dynamic Boost daemon for laptop GPUs, is not enabled: without it the GPU "
                "stays at its base power limit (nvidia-smi -q: Current Power Limit equals Default Power Limit) and "

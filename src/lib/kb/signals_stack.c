@@ -61,6 +61,14 @@ const cp_signal cp_signals_stack[] = {
       .cause = "a user-space driver component of one version talked to a kernel module of another version",
       .fix = "reboot (or unload and reload the nvidia modules) after a driver upgrade so both sides have the same version",
       .check = "driver.version_match" },
+    /* a Jetson's GPU driver (nvgpu) is part of L4T: its kernel has no nvidia module to load */
+    { .id = "application.jetson_loads_nvidia_module_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
+      .match = { "Module nvidia not found", "Module nvidia-uvm not found" }, .also = { "-tegra" },
+      .cause = "or this is a Jetson (a -tegra kernel), whose GPU driver, nvgpu, comes with L4T: there is no nvidia "
+               "module to load, and a script or tool that modprobes one was written for a PC or server",
+      .fix = "skip the modprobe on Jetson in the script (its GPU needs no module load), and run containers there "
+             "with the L4T images and --runtime nvidia",
+      .check = NULL },
     { .id = "kernel.module_not_found", .layer = KE,
       .match = { "Module nvidia not found", "Module nvidia_uvm not found", "Module nvidia-uvm not found" },
       .cause = "no nvidia kernel module is built for the running kernel (kernel updated without a DKMS rebuild, or driver not installed)",
@@ -258,6 +266,13 @@ const cp_signal cp_signals_stack[] = {
       .cause = "Docker has no GPU runtime: the NVIDIA Container Toolkit is not installed or not configured",
       .fix = "install nvidia-container-toolkit, run `nvidia-ctk runtime configure --runtime=docker` and restart dockerd",
       .check = "system.container" },
+    /* gVisor's nvproxy knows each driver's ioctl interface by version */
+    { .id = "system.gvisor_driver_unsupported", .layer = SY, .match = { "registering nvproxy driver: unsupported" },
+      .cause = "gVisor's nvproxy (runsc --nvproxy) does not support the host's NVIDIA driver version: it "
+               "implements the driver's interface release by release, and this one is not in its list",
+      .fix = "install a host driver that the runsc release supports (runsc nvproxy list-supported-drivers), update "
+             "runsc, or set --nvproxy-driver-version to a supported version whose interface is the same",
+      .check = "driver.version_match" },
     { .id = "system.musl_image_glibc_driver", .layer = SY, .match = { "Error relocating" },
       .also = { "nvidia", "libcuda" },
       .cause = "a musl-based image (Alpine) cannot run the driver's programs and libraries that the NVIDIA "

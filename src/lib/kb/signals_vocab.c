@@ -67,7 +67,8 @@ const char *const cp_not_failure_phrases[] = {
     "lazy loading is not enabled", "numa node", "level=warning", "level=info" /* logrus' levels */,
     "(): not supported" /* an NVML getter a board lacks (hashcat's hwmon: nvmlDeviceGetFanSpeed(): Not Supported) */,
     "is not a supported wheel on this platform" /* pip: a wheel's Python or platform tag, not its CUDA */,
-    " i tensorflow/" /* TensorFlow's INFO level: "2018-11-06 22:16:20.718059: I tensorflow/core/..." */, NULL
+    " i tensorflow/" /* TensorFlow's INFO level: "2018-11-06 22:16:20.718059: I tensorflow/core/..." */,
+    "strconv.parse" /* a Go program failing to parse a value it read: its own bug */, NULL
 };
 
 const cp_signal cp_signals_vocab[] = {
