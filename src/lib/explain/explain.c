@@ -906,27 +906,36 @@ static void alternative_filter(scanner *sc)
  * nothing else was found (an alternative reading is nothing else: it only
  * stands beside another row's signal), and then only those confirmed most
  * closely (a line of their own that says it failed before a line next to
- * it), and of those the lowest layer's: drop the rest, in place, the order
- * kept. */
+ * it): drop the rest, in place.  The failing lines may name components of
+ * several layers (torchvision's "CUDA major versions" names the framework
+ * and the toolkit); each is a reading, the lowest layer's first, since the
+ * lowest broken layer is the one to fix first (a stable sort: the text's
+ * order within a layer). */
 static void last_resort_filter(scanner *sc)
 {
     cp_explain_result *out = sc->out;
     const cp_signal *rows = sc->ix->rows;
-    int other = 0, best = 0, lowest = CP_LAYER_COUNT, k = 0;
+    int other = 0, best = 0, k = 0;
     for (int i = 0; i < out->nsignals; i++)
         if (!rows[sc->meta[i].row].last_resort) other |= !rows[sc->meta[i].row].alternative;
         else if (sc->meta[i].confirmed > best) best = sc->meta[i].confirmed;
-    for (int i = 0; i < out->nsignals; i++)
-        if (rows[sc->meta[i].row].last_resort && sc->meta[i].confirmed == best && (int)out->signals[i].layer < lowest)
-            lowest = (int)out->signals[i].layer;
     for (int i = 0; i < out->nsignals; i++) {
         int named = rows[sc->meta[i].row].last_resort;
-        if (named && (other || !best || sc->meta[i].confirmed != best || (int)out->signals[i].layer != lowest))
-            continue;
+        if (named && (other || !best || sc->meta[i].confirmed != best)) continue;
         out->signals[k] = out->signals[i];
         sc->meta[k++] = sc->meta[i];
     }
     out->nsignals = k;
+    if (other) return;
+    for (int i = 1; i < k; i++)                 /* what is left is named: the lowest layer first */
+        for (int j = i; j > 0 && out->signals[j].layer < out->signals[j - 1].layer; j--) {
+            cp_explain_signal ts = out->signals[j];
+            group_meta tm = sc->meta[j];
+            out->signals[j] = out->signals[j - 1];
+            sc->meta[j] = sc->meta[j - 1];
+            out->signals[j - 1] = ts;
+            sc->meta[j - 1] = tm;
+        }
 }
 
 /* The text is read: drop the signals whose row needs a context the text
