@@ -990,6 +990,37 @@ static void test_smi_values(void)
     cp_explain_free(&r);
 }
 
+/* A program that fails to read nvidia-smi's or NVML's values as numbers:
+ * the placeholder of a field the GPU does not report, or a driver version
+ * of three parts; any other value it fails on is its own business. */
+static void test_smi_field_parse(void)
+{
+    static const struct { const char *after; int want; } cases[] = {
+        { " ' [N/A]'", 1 }, { " '[Not Supported]'", 1 }, { " [n/a]", 1 }, { " '545.29.06'", 1 },
+        { " 367.36.02", 1 }, { " \"535.104.05\"", 1 }, { " '545.29'", 0 }, { " '2.4.1'", 0 },
+        { " '1545.29.06'", 0 }, { " '545.2.06'", 0 }, { " '545.29.061'", 0 }, { " 'abc'", 0 }, { " 'N/A'", 0 },
+        { "", 0 }, { " '", 0 }, { " '545.", 0 }, { " '545.29.", 0 }, { " '545.29.0", 0 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char low[64];
+        size_t n = strlen(cases[k].after);
+        for (size_t i = 0; i < n; i++)
+            low[i] = (char)(cases[k].after[i] >= 'A' && cases[k].after[i] <= 'Z' ? cases[k].after[i] + 32 : cases[k].after[i]);
+        if (cp_explain_smi_field(low, n, 0) != cases[k].want) fprintf(stderr, "  case %zu: %s\n", k, cases[k].after);
+        CHECK_I64(cp_explain_smi_field(low, n, 0), cases[k].want);
+    }
+    const char *gputil = "  File \"GPUtil/__init__.py\", line 82, in getGPUs\n"
+                         "ValueError: could not convert string to float: '[Not Supported]'\n";
+    cp_explain_result r = explain(gputil, strlen(gputil));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) CHECK_STR(r.signals[0].code, "application.smi_value_parse");
+    cp_explain_free(&r);
+    const char *own = "ValueError: could not convert string to float: 'lr=0.1'\n";   /* the program's own value */
+    r = explain(own, strlen(own));
+    CHECK_I64(r.nsignals, 0);
+    cp_explain_free(&r);
+}
+
 /* A notice must not outrank the fault it reports: XID 154 (a recovery
  * action), a remap recorded (63) and the module's load line rank after the
  * faults whatever their lines; alone, a notice is still the signal. */
@@ -1364,6 +1395,7 @@ int main(void)
     RUN(test_unknown);
     RUN(test_ops_quiet);
     RUN(test_named_components);
+    RUN(test_smi_field_parse);
     RUN(test_extract_oom);
     RUN(test_extract_huge_size);
     RUN(test_extract_xid_soname);

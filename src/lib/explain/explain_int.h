@@ -44,6 +44,13 @@ int cp_explain_archs_miss(const char *low, size_t n, size_t end, int cc);
  * see.  confirm.c orders by it, render.c heads each part.  Pure. */
 int cp_here_part(const cp_explain_signal *s);
 
+/* CP_VALUE_SMI_FIELD: is what follows offset `end` of this lowercased line,
+ * past blanks and one quote, nvidia-smi's word for a field the GPU does not
+ * report ("[n/a]", "[not supported]") or an NVIDIA driver
+ * version of three parts (3 digits, 2 or 3, then 2: "545.29.06",
+ * "535.104.05")?  Pure. */
+int cp_explain_smi_field(const char *low, size_t n, size_t end);
+
 /* CP_VALUE_XID_ALSO: does the XID table say that the XID of this lowercased
  * NVRM line ("nvrm: xid (pci:...): 31, ...") may also lie in `layer`
  * (cp_xid_info.also_layer)?  0 for a line without a known XID.  Pure. */

@@ -194,9 +194,36 @@ int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t st
     case CP_VALUE_ARCHS_MISS: return 0;       /* needs the text's GPUs: cp_explain_archs_miss */
     case CP_VALUE_OOM_OTHERS: return 0;       /* the whole line's sizes: cp_explain_oom_others */
     case CP_VALUE_XID_ALSO: return 0;         /* the XID table: cp_explain_xid_also */
+    case CP_VALUE_SMI_FIELD: return 0;        /* no key: cp_explain_smi_field */
     case CP_VALUE_ANY: break;
     }
     return 1;
+}
+
+/* The number of digits at low[i], at most max + 1. */
+static size_t digits_at(const char *low, size_t n, size_t i, size_t max)
+{
+    size_t k = 0;
+    while (i + k < n && digit(low[i + k]) && k <= max) k++;
+    return k;
+}
+
+/* See explain_int.h. */
+int cp_explain_smi_field(const char *low, size_t n, size_t end)
+{
+    static const char *const unreported[] = { "[n/a]", "[not supported]" };
+    size_t i = end;
+    while (i < n && low[i] == ' ') i++;
+    if (i < n && (low[i] == '\'' || low[i] == '"')) i++;
+    while (i < n && low[i] == ' ') i++;
+    for (size_t w = 0; w < sizeof unreported / sizeof unreported[0]; w++)
+        if (n - i >= strlen(unreported[w]) && memcmp(low + i, unreported[w], strlen(unreported[w])) == 0) return 1;
+    if (digits_at(low, n, i, 3) != 3 || i + 3 >= n || low[i + 3] != '.') return 0;
+    i += 4;
+    size_t minor = digits_at(low, n, i, 3);
+    if (minor < 2 || minor > 3 || i + minor >= n || low[i + minor] != '.') return 0;
+    i += minor + 1;
+    return digits_at(low, n, i, 2) == 2 && (i + 2 == n || !digit(low[i + 2]));
 }
 
 /* See explain_int.h. */

@@ -34,10 +34,14 @@ typedef enum {
                                  capability 5.2"): no code of the build can run on that GPU */
     CP_VALUE_XID_ALSO,        /* not a "Key : Value" line: an NVRM XID line whose XID the XID table
                                  says may also be this row's layer (cp_xid_info.also_layer) */
-    CP_VALUE_OOM_OTHERS       /* not a "Key : Value" line: PyTorch's out-of-memory sizes, read as a
+    CP_VALUE_OOM_OTHERS,      /* not a "Key : Value" line: PyTorch's out-of-memory sizes, read as a
                                  whole: the GPU's total less its free memory less what this process
                                  holds (its own use, or what PyTorch reserved) is over half the GPU
                                  and 1 GiB at least, so other processes hold most of it */
+    CP_VALUE_SMI_FIELD        /* not a "Key : Value" line: what follows the phrase, past blanks and a
+                                 quote, is a value nvidia-smi or NVML gives for a field the GPU does
+                                 not report ("[N/A]", "[Not Supported]") or a driver version of three
+                                 parts ("545.29.06"): a program failed to read it as a number */
 } cp_value_cond;
 
 /* What a text shows of where it ran, read from anywhere in it: a row that

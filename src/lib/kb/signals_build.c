@@ -303,6 +303,59 @@ const cp_signal cp_signals_build[] = {
              "(CUDA_HOME), a gcc that toolkit supports, TORCH_CUDA_ARCH_LIST for your GPUs and MAX_JOBS=2, or "
              "install a prebuilt wheel of the package for your torch and CUDA",
       .check = NULL },
+    /* CCCL (Thrust, CUB, libcu++) moves with the toolkit: code written for one CUDA fails against another's */
+#define CP_PHRASES_CCCL_NAME_MISSING "namespace \"thrust\" has no member", "namespace \"cub\" has no member", \
+    "namespace \"thrust::system\" has no member", "is not a member of 'thrust'", "is not a member of 'cub'"
+    { .id = "runtime.cub_ns_qualifier", .layer = RT, .match = { "CUB requires a definition of CUB_NS_QUALIFIER" },
+      .cause = "the project defines CUB_NS_PREFIX/CUB_NS_POSTFIX (CUB's old custom namespace), which the toolkit's "
+               "CUB (CUDA 12.3 and later) only accepts with CUB_NS_QUALIFIER: the project was written for an "
+               "older toolkit's CUB",
+      .fix = "build with a toolkit the project supports (its README or CI names one, often CUDA 11.x or up to "
+             "12.2), or take a project release written for the newer CUB (CUB_WRAPPED_NAMESPACE)",
+      .check = "runtime.toolkits" },
+    { .id = "application.cccl_api_changed", .layer = CP_LAYER_APPLICATION,
+      .match = { CP_PHRASES_CCCL_NAME_MISSING },
+      .cause = "the project's code uses a Thrust or CUB name the toolkit's CCCL no longer gives (CUDA 13 dropped "
+               "deprecated APIs and the headers that brought others in), or one it does not have yet",
+      .fix = "take the project's release or patch for this CUDA (include the header that declares the name, use "
+             "its replacement), or build with the toolkit the project was written for",
+      .check = "runtime.toolkits" },
+    { .id = "runtime.cccl_api_changed_maybe", .layer = RT, .alternative = 1,
+      .match = { CP_PHRASES_CCCL_NAME_MISSING },
+      .cause = "or the toolkit on the build's path is another than the project supports (a newer CUDA first on "
+               "PATH or CUDA_HOME)",
+      .fix = "nvcc --version where it builds: put the toolkit the project names first (PATH, CUDA_HOME, CMake's "
+             "CUDAToolkit_ROOT) and build again",
+      .check = "runtime.toolkits" },
+    /* a CUDA library's name the installed headers do not declare: the project's code and the library's
+     * release disagree (an enum added or removed between releases: cuDNN 8 dropped
+     * CUDNN_CONVOLUTION_FWD_PREFER_FASTEST, cuSPARSE 11.2 added CUSPARSE_SPMV_ALG_DEFAULT).  Its enum
+     * names, quoted as gcc, clang and nvcc quote them; a function's name (cudnnFoo) has no boundary
+     * a phrase could end on. */
+#define CP_PHRASES_LIBRARY_ENUM_QUOTED "'CUSPARSE_", "\"CUSPARSE_", "'CUBLAS_", "\"CUBLAS_", "'CUDNN_", \
+    "\"CUDNN_", "'CUFFT_", "\"CUFFT_", "'CUSOLVER", "\"CUSOLVER", "'CURAND_", "\"CURAND_"
+/* ...that a compiler says it does not know: g++, nvcc, clang, gcc's C */
+#define CP_ALSO_UNDECLARED "was not declared in this scope", "is undefined", "undeclared identifier", \
+    "undeclared (first use"
+    { .id = "application.library_name_undeclared", .layer = CP_LAYER_APPLICATION,
+      .match = { CP_PHRASES_LIBRARY_ENUM_QUOTED },
+      .also = { CP_ALSO_UNDECLARED },
+      .cause = "the project's code names a cuSPARSE, cuBLAS, cuDNN, cuFFT, cuSOLVER or cuRAND constant that "
+               "the installed library's headers do not declare: it was added in a later release, or "
+               "removed in this one (cuSPARSE's legacy API in CUDA 11, cuDNN 8's and 9's removals), and the code "
+               "does not choose by version",
+      .fix = "take the project's release for this CUDA and library version (or guard the name by "
+             "CUSPARSE_VERSION, CUDNN_MAJOR, CUDART_VERSION), or build against the library release it was "
+             "written for",
+      .check = "libraries.found" },
+    { .id = "libraries.release_not_projects_maybe", .layer = LI, .alternative = 1,
+      .match = { CP_PHRASES_LIBRARY_ENUM_QUOTED },
+      .also = { CP_ALSO_UNDECLARED },
+      .cause = "or the build finds another release of the library than the one installed for it (an old copy's "
+               "headers first on the include path)",
+      .fix = "check which header the build includes (`-H`, or the CMake find module's result) and point it at "
+             "the release the project needs",
+      .check = "libraries.shadow" },
     /* Rust crates' build scripts (cudarc, find_cuda_helper for cust and the miners built on it) */
     { .id = "framework.cudarc_toolkit_unknown", .layer = FW, .match = { "Unsupported cuda toolkit version:" },
       .cause = "the cudarc crate's build script does not know the installed CUDA toolkit's version: the crate's "
@@ -310,6 +363,14 @@ const cp_signal cp_signals_build[] = {
       .fix = "update cudarc (cargo update -p cudarc, or the release of the program that depends on it) to one "
              "that knows this CUDA, or pick a listed version with its cuda-NNNNN feature",
       .check = "runtime.toolkits" },
+    { .id = "framework.cudarc_lib_names", .layer = FW, .match = { "lib under the names [" },
+      .also = { "Unable to find" },
+      .cause = "cudarc looks for each CUDA library (nvrtc, cublas, curand, cudnn) under a list of file names its "
+               "release knows; the installed toolkit's file (Windows' nvrtc64_120_0.dll, a newer CUDA's "
+               "libnvrtc.so.13) carries a name the list lacks, or the library is not on the path at all",
+      .fix = "update cudarc (cargo update -p cudarc, or the program's release that depends on a newer one); "
+             "check that the library named is installed and on PATH (Windows) or LD_LIBRARY_PATH",
+      .check = "libraries.found" },
     { .id = "runtime.rust_toolkit_not_found", .layer = RT, .match = { "Could not find a cuda installation" },
       .cause = "the crate's build script (find_cuda_helper, used by cust and the programs built on it) found no "
                "CUDA toolkit: none is installed, or CUDA_PATH / CUDA_ROOT / CUDA_TOOLKIT_ROOT_DIR do not name it",
@@ -407,6 +468,14 @@ const cp_signal cp_signals_build[] = {
                "xformers)",
       .fix = "build with fewer jobs (MAX_JOBS=2 for torch extensions, make -j2, CMAKE_BUILD_PARALLEL_LEVEL), "
              "add RAM or swap, or install a prebuilt wheel; dmesg shows the OOM killer",
+      .check = NULL },
+    /* the same, read from the package's build: it compiles every architecture where one would do */
+    { .id = "framework.build_all_archs_maybe", .layer = FW, .alternative = 1,
+      .match = { "died due to signal 9", "signal terminated program cicc" },
+      .cause = "or the package's build compiles its heavy kernels for every architecture it supports (onnxruntime's "
+               "and flash-attention's sm80/sm90 kernels, xformers), each a cicc run of several GB",
+      .fix = "build only for this GPU's architecture (CMAKE_CUDA_ARCHITECTURES=86, TORCH_CUDA_ARCH_LIST=\"8.6\", "
+             "onnxruntime's --cmake_extra_defines CMAKE_CUDA_ARCHITECTURES=...), or install the package's wheel",
       .check = NULL },
     { .id = "deepspeed.ops_mismatch", .layer = FW,
       .match = { "version mismatch! DeepSpeed ops were compiled" },

@@ -58,7 +58,8 @@ const cp_signal cp_signals_cuda[] = {
      * says there */
     { .id = "runtime.toolkit_predates_gpu_maybe", .layer = RT, .alternative = 1,
       .match = { "invalid device function", "cudaErrorInvalidDeviceFunction",
-                 "CUDNN_STATUS_EXECUTION_FAILED" /* a cuDNN of that CUDA has no kernels for the GPU either */ },
+                 "CUDNN_STATUS_EXECUTION_FAILED" /* a cuDNN of that CUDA has no kernels for the GPU either */,
+                 "Error in CuDNN: STATUS_EXECUTION_FAILED" /* Lua Torch's cudnn.torch */ },
       .cause = "or the toolkit that compiled the code is older than this GPU and put in no code it can run (CUDA "
                "7.5 knows no Pascal, 10.2 no Ampere, 11.7 no Ada or Hopper): an old CUDA first on PATH or "
                "CUDA_HOME at build time, or an image or library built with one",

@@ -237,7 +237,8 @@ const cp_signal cp_signals_ecosystem[] = {
       .check = NULL },
     /* the same, read from the program's side: the engine is its cache, made on another machine or release */
     { .id = "application.engine_cache_stale_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
-      .match = { "Version tag does not match", "The engine plan file is not compatible with this version of TensorRT" },
+      .match = { "Version tag does not match", "The engine plan file is not compatible with this version of TensorRT",
+                 "The engine plan file is generated on an incompatible device" },
       .cause = "or the engine is the program's own cache (a .trt/.engine file it builds once and reuses), made on "
                "another machine, GPU or TensorRT release and shipped or copied along",
       .fix = "delete the program's cached engine files so it builds them again here, and keep them out of what "

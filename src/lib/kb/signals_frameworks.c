@@ -313,6 +313,15 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "update the NVIDIA driver to one that supports the CUDA version that generated the PTX (or generate "
              "it with an older toolkit / Numba's matching CUDA); for a toolkit's ptxas, use the newer toolkit",
       .check = "runtime.driver_compat" },
+    /* the same, read from the toolkit's side: where the driver stays, the PTX must come from an older CUDA */
+    { .id = "runtime.ptx_toolkit_newer_maybe", .layer = RT, .alternative = 1, .match = { "Unsupported .version" },
+      .also = { "current version is" }, .unless = "ptxas exited",
+      .cause = "or the toolkit that wrote the PTX (conda's cudatoolkit under Numba or CuPy, CUDA_HOME's nvcc) is "
+               "newer than this driver can take, where the driver cannot change (a cluster, an old GPU's last "
+               "branch)",
+      .fix = "use the toolkit of the CUDA version the driver supports (`nvidia-smi` shows it): conda install "
+             "cudatoolkit=X.Y or the cuda-nvcc of that version, or point CUDA_HOME at it",
+      .check = "runtime.driver_compat" },
     { .id = "tf.bfc_oom", .layer = AP,
       .match = { "ran out of memory trying to allocate", "OOM when allocating tensor" },
       .cause = "TensorFlow's or JAX's GPU allocator (BFC) found no free block this large: the model, its batch "
@@ -379,6 +388,15 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "build where torch sees the GPU (a CUDA build of torch, a GPU runtime or node), or set "
              "TORCH_CUDA_ARCH_LIST to the target GPUs' architectures (e.g. \"8.0;8.6;9.0\") before building",
       .check = "framework.cuda" },
+    /* the same, read from the project's side: its own build step runs where no GPU is */
+    { .id = "application.build_step_no_gpu_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
+      .match = { "arch_list[-1] += '+PTX'" },
+      .cause = "or it is the project's own build step that runs without a GPU (a Dockerfile's RUN, a CI job, a "
+               "notebook's setup cell on a CPU runtime): `docker build` never sees the GPU, so the step must name "
+               "the architectures itself",
+      .fix = "set TORCH_CUDA_ARCH_LIST in the build step (ARG/ENV TORCH_CUDA_ARCH_LIST=\"8.0;8.6;9.0\" in the "
+             "Dockerfile, or the job's environment), or build the extension at first start, on the GPU",
+      .check = NULL },
     { .id = "build.compiler_not_torchs", .layer = RT, .notice = 1,
       .match = { "is not compatible with the compiler Pytorch",
                  "may be ABI-incompatible with PyTorch" },

@@ -176,6 +176,18 @@ const cp_signal cp_signals_health[] = {
       .fix = "install a driver release that supports this GPU (NVIDIA's driver search, or the distribution's newest "
              "branch), then reboot",
       .check = "driver.devices" },
+    /* a monitoring tool or a program's GPU picker parsing nvidia-smi's or NVML's values (GPUtil, gpustack) */
+    { .id = "application.smi_value_parse", .layer = CP_LAYER_APPLICATION, .value = CP_VALUE_SMI_FIELD,
+      .match = { "could not convert string to float:", "invalid literal for float():",
+                 "invalid literal for int() with base 10:" },
+      .cause = "a program reading nvidia-smi's or NVML's values took one for a number that is none: a field this "
+               "GPU does not report ([N/A] or [Not Supported], common on vGPUs, MIG instances, laptops and boards "
+               "without that sensor) or the driver version, which has three parts (545.29.06); the GPU and driver "
+               "are fine",
+      .fix = "update the tool, or report it to its authors: [N/A] and [Not Supported] mean unknown, and a driver "
+             "version compares part by part (or as NVML's numbers); meanwhile query only the fields this GPU "
+             "reports (`nvidia-smi --query-gpu=FIELDS --format=csv` shows which are [N/A])",
+      .check = NULL },
     { .id = "driver.smi_field_unknown", .layer = CP_LAYER_DRIVER, .match = { "[Unknown Error]" },
       .cause = "nvidia-smi's query printed [Unknown Error] for a field: NVML answered that one query with an "
                "unknown error while the GPU otherwise answers, most often a field this driver release fails to "

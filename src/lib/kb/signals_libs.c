@@ -237,6 +237,16 @@ const cp_signal cp_signals_libs[] = {
       .match = { "CUBLAS_STATUS_ARCH_MISMATCH", "requires an architectural feature absent from the device" },
       .cause = "the cuBLAS in use does not support this GPU's architecture (or the operation needs a newer GPU, e.g. a dtype)",
       .fix = "use a cuBLAS/CUDA release that supports this GPU, or a dtype the GPU supports", .check = "framework.arch" },
+    /* the same, read from the program's side: the call it makes needs a newer GPU than the one it runs on */
+    { .id = "application.gpu_too_old_for_call_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
+      .match = { "CUBLAS_STATUS_ARCH_MISMATCH" },
+      .cause = "or the program asks cuBLAS for a call this GPU is too old for, whatever the release: "
+               "cublasGemmEx and tensor-op math need compute capability 5.0 or more, bf16 and tf32 8.0 (a Tesla "
+               "K80 is 3.7)",
+      .fix = "run on a newer GPU, or switch the feature off in the program (float32 instead of bf16/fp16 "
+             "GEMMs, the program's option for plain cublasSgemm); `nvidia-smi --query-gpu=compute_cap "
+             "--format=csv` gives the GPU's",
+      .check = "framework.arch" },
     { .id = "cublas.mapping_error", .layer = AP,
       .match = { "CUBLAS_STATUS_MAPPING_ERROR", "an access to GPU memory space failed" /* cublasGetStatusString */ },
       .cause = "cuBLAS could not access GPU memory: a pointer it was given is not valid device memory (freed, host or out of range), "
@@ -597,6 +607,7 @@ const cp_signal cp_signals_libs[] = {
       .check = NULL },
     { .id = "cudnn.failed", .layer = LI, .unless = "Could not create cudnn handle",
       .match = { "CUDNN_STATUS_EXECUTION_FAILED", "CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER", "CUDNN_STATUS_EXECUTION_FAILED_CUDART",
+                 "Error in CuDNN: STATUS_EXECUTION_FAILED" /* Lua Torch's cudnn.torch */,
                  "CUDNN_STATUS_EXECUTION_FAILED_CUBLAS", "CUDNN_STATUS_EXECUTION_FAILED_CURAND",
                  "CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED",
                  "CUDNN_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE", "CUDNN_STATUS_INTERNAL_ERROR_BAD_LAUNCH_PARAM",

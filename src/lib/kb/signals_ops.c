@@ -150,6 +150,19 @@ const cp_signal cp_signals_ops[] = {
              "this kernel, update the kernel to one they carry and reboot into it first (the node, on Kubernetes), or "
              "use precompiled driver images",
       .check = "kernel.nvidia_module" },
+    /* a header the module's build includes is missing from the headers package: any module's build fails
+     * alike (Debian's linux-headers-6.3.0-1 lacked the asm/orc_header.h that linux-kbuild-6.3 asks for) */
+    { .id = "kernel.headers_incomplete", .layer = KE,
+      .match = { "fatal error: asm/", "fatal error: linux/", "fatal error: generated/", "fatal error: uapi/" },
+      .also = { "No such file" }, .unless = "/autoconf.h",   /* generated/autoconf.h: kernel.headers_missing */
+      .cause = "building a kernel module against the installed headers, the compiler cannot find one of the "
+               "kernel's own headers: the headers package is incomplete or of another build than the kernel's "
+               "build scripts (kbuild) expect, or the module's source asks for a header this kernel no longer "
+               "has; every DKMS module, nvidia's among them, fails the same way",
+      .fix = "reinstall the headers of the running kernel (linux-headers-$(uname -r) with its -common and "
+             "kbuild packages, kernel-devel-$(uname -r)) at the same version, update them if the distribution "
+             "fixed the package, or boot a kernel whose headers are whole; then rebuild (`sudo dkms autoinstall`)",
+      .check = "kernel.nvidia_module" },
     { .id = "system.ubuntu_drivers_quirks", .layer = SY, .match = { "No module named 'Quirks'" },
       .cause = "the nvidia-dkms package's post-install step runs ubuntu-drivers-common's quirks-handler, whose "
                "Python module the default python3 cannot import (python3 pointed at another Python, or a broken "
@@ -801,6 +814,13 @@ const cp_signal cp_signals_ops[] = {
       .check = NULL },
 
     /* --- a tool's own error form, whatever its sentence: the layer is the tool's --- */
+    { .id = "system.pyxis_error", .fallback = 1, .layer = SY, .match = { "error: pyxis:" },
+      .cause = "pyxis, the Slurm plugin that runs a job step in an enroot container, failed setting the step up "
+               "on the node: its runtime folders, the container's namespaces or seccomp filter, or the image",
+      .fix = "read pyxis' sentence and the enroot lines after it; check that the user can create pyxis' and "
+             "enroot's runtime paths on the node (/run/pyxis, ENROOT_RUNTIME_PATH), that the node's kernel "
+             "supports what pyxis asks of it (a pyxis release for that kernel), then run `enroot start` by hand",
+      .check = NULL },
     { .id = "kernel.nvrm_failure", .fallback = 1, .layer = KE, .match = { "NVRM" },
       .also = { "failed", "error", "fail ", "timeout", "timed out", "cannot", "unable", "assert" },
       .unless = "Xid",                          /* kernel.xid explains those lines */
@@ -846,7 +866,7 @@ const cp_signal cp_signals_ops[] = {
              "linux-lts-headers...), or boot the kernel whose headers are installed, then rebuild the module "
              "(`sudo dkms autoinstall` or run the installer again)",
       .check = "kernel.nvidia_module" },
-    { .id = "system.slurm_error", .fallback = 1, .layer = SY,
+    { .id = "system.slurm_error", .fallback = 1, .layer = SY, .context = CP_CONTEXT_GPU,
       .match = { "sbatch: error:", "srun: error:", "salloc: error:", "slurmd: error:", "slurmstepd: error:",
                  "slurmctld: error:", "sbatch: fatal:", "srun: fatal:", "slurmd: fatal:" },
       .cause = "Slurm refused or ended the job or step before the program used the GPU: a request the partition "

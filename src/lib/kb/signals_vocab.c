@@ -48,7 +48,10 @@ const char *const cp_failure_words[] = {
     "crashed", "panic", "not available", "unavailable", "unknown", "undefined", "killed", "not detected",
     "not recognized", "segmentation fault", "mismatches", "mismatched", "not set", "not installed",
     "not built", "not compiled", "not enabled", "not initialized", "insufficient", "too old",
-    "out of resource", "below the minimum", "falling back to cpu", "fall back to cpu", NULL
+    "out of resource", "below the minimum", "falling back to cpu", "fall back to cpu",
+    "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0" /* 找不到, cannot find: a Chinese locale's ld and tools */,
+    "\xe9\x94\x99\xe8\xaf\xaf" /* 错误, error */, "\xe5\xa4\xb1\xe8\xb4\xa5" /* 失败, failed */,
+    "\xe6\x97\xa0\xe6\xb3\x95" /* 无法, unable */, NULL
 };
 
 /* A line holding one of these is no failure line, whatever its words, and
@@ -193,7 +196,8 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.cuda_library", .layer = LI, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "cublas", "libcublas", "cublasLt", "libcublasLt", "cudnn", "libcudnn", "nccl", "libnccl", "cufft",
                  "libcufft", "cusolver", "libcusolver", "cusparse", "libcusparse", "curand", "libcurand",
-                 "cublas64", "cublasLt64", "cudnn64", "cufft64", "curand64", "cusolver64", "cusparse64", "nccl64" },
+                 "cublas64", "cublasLt64", "cudnn64", "cufft64", "curand64", "cusolver64", "cusparse64", "nccl64",
+                 "-lcublas", "-lcudnn", "-lnccl", "-lcufft", "-lcurand", "-lcusolver", "-lcusparse" /* the linker's */ },
       .cause = C_NAMED "a CUDA library (cuBLAS, cuDNN, NCCL, cuFFT, cuSOLVER, cuSPARSE, cuRAND): missing, of "
                        "another CUDA than the program, or failing its call",
       .fix = "find which copy loads (`cuprobe doctor`'s libraries layer, `ldd`, LD_DEBUG=libs) and make it the one "
@@ -202,7 +206,7 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "named.gpu_library", .layer = LI, .last_resort = 1, .context = CP_CONTEXT_GPU,
       .match = { "TensorRT", "libnvinfer", "nvinfer", "nvrtc", "libnvrtc", "cupti", "cutlass",
                  "CUDAExecutionProvider", "onnxruntime", "nvrtc64", "transformer_engine", "nvjpeg",
-                 "DALI" },
+                 "DALI", "-lnvinfer", "-lnvonnxparser", "-lnvparsers", "-lnvrtc" /* the linker's */ },
       .cause = C_NAMED "a GPU library above the CUDA runtime (TensorRT, NVRTC, CUPTI, ONNX Runtime's CUDA "
                        "provider): missing, built for another CUDA or framework, or failing its call",
       .fix = "install the library's build for this CUDA and framework (its release notes list them), and check "
