@@ -18,10 +18,15 @@
 
 #define HW CP_LAYER_HARDWARE
 #define KE CP_LAYER_KERNEL
+#define SY CP_LAYER_SYSTEM
+#define DR CP_LAYER_DRIVER
 
 #define F_RESET_MEM "drain the GPU and reset it (nvidia-smi -r -i N) or reboot so the remap takes effect, " \
                     "then check that `nvidia-smi -q -d ROW_REMAPPER,PAGE_RETIREMENT` shows Pending: No; if " \
                     "remaps keep coming or one fails, RMA the GPU"
+/* An exit status as Python (subprocess) and Go (exec) word it. */
+#define SMI_EXIT(n) "returned non-zero exit status " #n, "exit status " #n
+
 #define F_GSP "reset the GPU or reboot; if it repeats, move to a newer driver branch (GSP firmware fixes " \
               "come with the driver), and on a pre-Blackwell GPU try the proprietary module with " \
               "NVreg_EnableGpuFirmware=0"
@@ -176,6 +181,42 @@ const cp_signal cp_signals_health[] = {
       .fix = "install a driver release that supports this GPU (NVIDIA's driver search, or the distribution's newest "
              "branch), then reboot",
       .check = "driver.devices" },
+    /* nvidia-smi's exit status as a program that ran it reports it (Python's CalledProcessError, Go's
+     * exec): its man page's RETURN VALUE list, each code in the layer it names */
+    { .id = "kernel.smi_exit_no_driver", .layer = KE, .match = { SMI_EXIT(9) }, .also = { "nvidia-smi" },
+      .cause = "nvidia-smi exited with 9, \"NVIDIA driver is not loaded\": the nvidia kernel module is not loaded "
+               "(not installed for this kernel, failed to load, or a machine without an NVIDIA GPU)",
+      .fix = "run nvidia-smi by hand and `lsmod | grep nvidia`; load or reinstall the module for this kernel "
+             "(`sudo modprobe nvidia`, DKMS); on a machine with no NVIDIA GPU the program should take the "
+             "failure as no GPU",
+      .check = "kernel.nvidia_module" },
+    { .id = "driver.smi_exit_no_nvml", .layer = DR, .match = { SMI_EXIT(12) }, .also = { "nvidia-smi" },
+      .cause = "nvidia-smi exited with 12, \"NVML Shared Library couldn't be found or loaded\": "
+               "libnvidia-ml.so.1 of the driver is missing or off the loader's path",
+      .fix = "install the driver's user-space libraries (libnvidia-ml.so.1 of the module's version); in a "
+             "container, start it through the NVIDIA Container Toolkit so the runtime mounts them",
+      .check = "driver.nvml" },
+    { .id = "system.smi_exit_no_permission", .layer = SY, .match = { SMI_EXIT(4) }, .also = { "nvidia-smi" },
+      .cause = "nvidia-smi exited with 4: the user may not open the GPU's device nodes or do what was asked "
+               "(a setting that needs root)",
+      .fix = "check /dev/nvidia* permissions and the user's groups; settings (clocks, persistence, MIG) need root",
+      .check = "system.devnode_access" },
+    { .id = "system.smi_exit_not_found", .layer = SY, .match = { SMI_EXIT(6) }, .also = { "nvidia-smi" },
+      .cause = "nvidia-smi exited with 6, \"a query to find an object was unsuccessful\": the GPU asked for "
+               "(-i N, a UUID, a MIG instance) is not among those this process sees, or none is",
+      .fix = "compare the query with `nvidia-smi -L` in the same environment; check CUDA_VISIBLE_DEVICES, the "
+             "job's GPU allocation (--gres, --gpus) and the container's devices",
+      .check = "system.visibility" },
+    { .id = "hardware.smi_exit_gpu_fault", .layer = HW,
+      .match = { SMI_EXIT(8), SMI_EXIT(10), SMI_EXIT(14), SMI_EXIT(15) }, .also = { "nvidia-smi" },
+      .cause = "nvidia-smi's exit status names a GPU fault: 8, its external power cables are not attached "
+               "properly; 10, an interrupt issue with a GPU; 14, the infoROM is corrupted; 15, the GPU has "
+               "fallen off the bus",
+      .fix = "read `sudo dmesg | grep -iE 'nvrm|xid'` and `nvidia-smi -q` for the GPU; reseat its power "
+             "cables (8), reset or reboot (10, 15); a corrupted infoROM (14) is a warning the GPU often still "
+             "runs with, but scripts that check the exit status stop (the GPU operator's validator): the "
+             "board needs an infoROM reflash or an RMA",
+      .check = "hardware.pci_gpu" },
     /* a monitoring tool or a program's GPU picker parsing nvidia-smi's or NVML's values (GPUtil, gpustack) */
     { .id = "application.smi_value_parse", .layer = CP_LAYER_APPLICATION, .value = CP_VALUE_SMI_FIELD,
       .match = { "could not convert string to float:", "invalid literal for float():",
