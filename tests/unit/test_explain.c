@@ -995,19 +995,23 @@ static void test_smi_values(void)
  * of three parts; any other value it fails on is its own business. */
 static void test_smi_field_parse(void)
 {
-    static const struct { const char *after; int want; } cases[] = {
-        { " ' [N/A]'", 1 }, { " '[Not Supported]'", 1 }, { " [n/a]", 1 }, { " '545.29.06'", 1 },
-        { " 367.36.02", 1 }, { " \"535.104.05\"", 1 }, { " '545.29'", 0 }, { " '2.4.1'", 0 },
-        { " '1545.29.06'", 0 }, { " '545.2.06'", 0 }, { " '545.29.061'", 0 }, { " 'abc'", 0 }, { " 'N/A'", 0 },
-        { "", 0 }, { " '", 0 }, { " '545.", 0 }, { " '545.29.", 0 }, { " '545.29.0", 0 },
+    static const struct { const char *after; int strict, bare; } cases[] = {
+        { " ' [N/A]'", 1, 0 }, { " '[Not Supported]'", 1, 0 }, { " [n/a]", 1, 0 }, { " '545.29.06'", 1, 0 },
+        { " 367.36.02", 1, 0 }, { " \"535.104.05\"", 1, 0 }, { " '[Insufficient Permissions]'", 1, 0 },
+        { " 'N/A'", 0, 1 }, { " 'N/'", 0, 1 }, { " 'Insufficient'", 0, 1 }, { " Not Supported", 0, 1 },
+        { " 'N/Am'", 0, 0 }, { " 'Insufficiently'", 0, 0 }, { " '545.29'", 0, 0 }, { " '2.4.1'", 0, 0 },
+        { " '1545.29.06'", 0, 0 }, { " '545.2.06'", 0, 0 }, { " '545.29.061'", 0, 0 }, { " 'abc'", 0, 0 },
+        { "", 0, 0 }, { " '", 0, 0 }, { " '545.", 0, 0 }, { " '545.29.", 0, 0 }, { " '545.29.0", 0, 0 },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char low[64];
         size_t n = strlen(cases[k].after);
         for (size_t i = 0; i < n; i++)
             low[i] = (char)(cases[k].after[i] >= 'A' && cases[k].after[i] <= 'Z' ? cases[k].after[i] + 32 : cases[k].after[i]);
-        if (cp_explain_smi_field(low, n, 0) != cases[k].want) fprintf(stderr, "  case %zu: %s\n", k, cases[k].after);
-        CHECK_I64(cp_explain_smi_field(low, n, 0), cases[k].want);
+        if (cp_explain_smi_field(low, n, 0, 0) != cases[k].strict || cp_explain_smi_field(low, n, 0, 1) != cases[k].bare)
+            fprintf(stderr, "  case %zu: %s\n", k, cases[k].after);
+        CHECK_I64(cp_explain_smi_field(low, n, 0, 0), cases[k].strict);
+        CHECK_I64(cp_explain_smi_field(low, n, 0, 1), cases[k].bare);
     }
     const char *gputil = "  File \"GPUtil/__init__.py\", line 82, in getGPUs\n"
                          "ValueError: could not convert string to float: '[Not Supported]'\n";
@@ -1018,6 +1022,17 @@ static void test_smi_field_parse(void)
     const char *own = "ValueError: could not convert string to float: 'lr=0.1'\n";   /* the program's own value */
     r = explain(own, strlen(own));
     CHECK_I64(r.nsignals, 0);
+    cp_explain_free(&r);
+    /* a bare N/A speaks only in a text about the GPU */
+    const char *csv = "ValueError: invalid literal for int() with base 10: 'N/A'\n";
+    r = explain(csv, strlen(csv));
+    CHECK_I64(r.nsignals, 0);
+    cp_explain_free(&r);
+    const char *xml = "  total = int(gpu.find('fb_memory_usage').find('total').text)  # nvidia-smi -q -x\n"
+                      "ValueError: invalid literal for int() with base 10: 'N/A'\n";
+    r = explain(xml, strlen(xml));
+    CHECK_I64(r.nsignals, 1);
+    if (r.nsignals == 1) CHECK_STR(r.signals[0].code, "application.smi_xml_value_parse");
     cp_explain_free(&r);
 }
 

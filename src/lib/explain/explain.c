@@ -481,7 +481,8 @@ static int value_holds(const scanner *sc, const view *v, const hit *h)
     if (cond == CP_VALUE_ARCHS_MISS) return cp_explain_archs_miss(v->low, v->n, h->end, sc->lowest_cc);
     if (cond == CP_VALUE_OOM_OTHERS) return cp_explain_oom_others(v->low, v->n);
     if (cond == CP_VALUE_XID_ALSO) return cp_explain_xid_also(v->low, v->n, sc->ix->rows[h->row].layer);
-    if (cond == CP_VALUE_SMI_FIELD) return cp_explain_smi_field(v->low, v->n, h->end);
+    if (cond == CP_VALUE_SMI_FIELD || cond == CP_VALUE_SMI_FIELD_BARE)
+        return cp_explain_smi_field(v->low, v->n, h->end, cond == CP_VALUE_SMI_FIELD_BARE);
     return cp_explain_value_ok(cond, v->low, v->n, h->start, h->end);
 }
 

@@ -46,10 +46,13 @@ int cp_here_part(const cp_explain_signal *s);
 
 /* CP_VALUE_SMI_FIELD: is what follows offset `end` of this lowercased line,
  * past blanks and one quote, nvidia-smi's word for a field the GPU does not
- * report ("[n/a]", "[not supported]") or an NVIDIA driver
- * version of three parts (3 digits, 2 or 3, then 2: "545.29.06",
- * "535.104.05")?  Pure. */
-int cp_explain_smi_field(const char *low, size_t n, size_t end);
+ * report ("[n/a]", "[not supported]", "[insufficient permissions]") or an
+ * NVIDIA driver version of three parts (3 digits, 2 or 3, then 2:
+ * "545.29.06", "535.104.05")?  With `bare` (CP_VALUE_SMI_FIELD_BARE),
+ * instead: is it one of those words without brackets, as `nvidia-smi -q -x`
+ * writes them, or cut ("n/a", "n/", "not supported", "insufficient"),
+ * ending at a quote, a blank or the line's end?  Pure. */
+int cp_explain_smi_field(const char *low, size_t n, size_t end, int bare);
 
 /* CP_VALUE_XID_ALSO: does the XID table say that the XID of this lowercased
  * NVRM line ("nvrm: xid (pci:...): 31, ...") may also lie in `layer`

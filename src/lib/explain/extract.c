@@ -195,6 +195,7 @@ int cp_explain_value_ok(cp_value_cond cond, const char *low, size_t n, size_t st
     case CP_VALUE_OOM_OTHERS: return 0;       /* the whole line's sizes: cp_explain_oom_others */
     case CP_VALUE_XID_ALSO: return 0;         /* the XID table: cp_explain_xid_also */
     case CP_VALUE_SMI_FIELD: return 0;        /* no key: cp_explain_smi_field */
+    case CP_VALUE_SMI_FIELD_BARE: return 0;
     case CP_VALUE_ANY: break;
     }
     return 1;
@@ -209,13 +210,23 @@ static size_t digits_at(const char *low, size_t n, size_t i, size_t max)
 }
 
 /* See explain_int.h. */
-int cp_explain_smi_field(const char *low, size_t n, size_t end)
+int cp_explain_smi_field(const char *low, size_t n, size_t end, int bare)
 {
-    static const char *const unreported[] = { "[n/a]", "[not supported]" };
+    static const char *const unreported[] = { "[n/a]", "[not supported]", "[insufficient" };
+    static const char *const unbracketed[] = { "n/a", "n/", "not supported", "insufficient" };
     size_t i = end;
     while (i < n && low[i] == ' ') i++;
     if (i < n && (low[i] == '\'' || low[i] == '"')) i++;
     while (i < n && low[i] == ' ') i++;
+    if (bare) {
+        for (size_t w = 0; w < sizeof unbracketed / sizeof unbracketed[0]; w++) {
+            size_t l = strlen(unbracketed[w]);
+            if (n - i >= l && memcmp(low + i, unbracketed[w], l) == 0 &&
+                (i + l == n || low[i + l] == '\'' || low[i + l] == '"' || low[i + l] == ' '))
+                return 1;
+        }
+        return 0;
+    }
     for (size_t w = 0; w < sizeof unreported / sizeof unreported[0]; w++)
         if (n - i >= strlen(unreported[w]) && memcmp(low + i, unreported[w], strlen(unreported[w])) == 0) return 1;
     if (digits_at(low, n, i, 3) != 3 || i + 3 >= n || low[i + 3] != '.') return 0;

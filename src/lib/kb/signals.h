@@ -38,10 +38,15 @@ typedef enum {
                                  whole: the GPU's total less its free memory less what this process
                                  holds (its own use, or what PyTorch reserved) is over half the GPU
                                  and 1 GiB at least, so other processes hold most of it */
-    CP_VALUE_SMI_FIELD        /* not a "Key : Value" line: what follows the phrase, past blanks and a
+    CP_VALUE_SMI_FIELD,       /* not a "Key : Value" line: what follows the phrase, past blanks and a
                                  quote, is a value nvidia-smi or NVML gives for a field the GPU does
-                                 not report ("[N/A]", "[Not Supported]") or a driver version of three
-                                 parts ("545.29.06"): a program failed to read it as a number */
+                                 not report ("[N/A]", "[Not Supported]", "[Insufficient Permissions]")
+                                 or a driver version of three parts ("545.29.06"): a program failed to
+                                 read it as a number */
+    CP_VALUE_SMI_FIELD_BARE   /* the same, for such a value as `nvidia-smi -q -x` gives it, without
+                                 brackets ("N/A", "Not Supported", "Insufficient Permissions"), or
+                                 cut by the program ("N/", "Insufficient"): words other programs
+                                 print too, so its row asks for a text about the GPU */
 } cp_value_cond;
 
 /* What a text shows of where it ran, read from anywhere in it: a row that

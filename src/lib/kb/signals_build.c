@@ -303,6 +303,34 @@ const cp_signal cp_signals_build[] = {
              "(CUDA_HOME), a gcc that toolkit supports, TORCH_CUDA_ARCH_LIST for your GPUs and MAX_JOBS=2, or "
              "install a prebuilt wheel of the package for your torch and CUDA",
       .check = NULL },
+/* ptxas refusing a pre-Volta warp intrinsic, in its words */
+#define CP_PHRASES_SHFL_WITHOUT_SYNC "without '.sync' is not supported on .target sm_"
+/* what a compiler says of a name it does not know: g++, nvcc, clang, gcc's C */
+#define CP_ALSO_UNDECLARED "was not declared in this scope", "is undefined", "undeclared identifier", \
+    "undeclared (first use"
+    /* PyTorch removed AT_CHECK in 1.5 (TORCH_CHECK replaces it): an extension written before fails to compile */
+    { .id = "application.extension_at_check", .layer = CP_LAYER_APPLICATION, .match = { "AT_CHECK" },
+      .also = { CP_ALSO_UNDECLARED, "identifier not found" },
+      .cause = "the extension's source uses AT_CHECK, which PyTorch 1.5 removed (TORCH_CHECK replaced it): the "
+               "project's CUDA/C++ extension was written for an older torch",
+      .fix = "replace AT_CHECK with TORCH_CHECK in the extension's sources (or take the project's release that "
+             "did), or build against the torch < 1.5 it was written for",
+      .check = "framework.found" },
+    /* warp shuffles without .sync: PTX ISA 6.4 rejects them for Volta and newer */
+    { .id = "application.shfl_without_sync", .layer = CP_LAYER_APPLICATION, .match = { CP_PHRASES_SHFL_WITHOUT_SYNC },
+      .cause = "the code being built uses the warp shuffle or vote intrinsics of before CUDA 9 (__shfl, __any "
+               "without _sync), which PTX ISA 6.4 and later reject for sm_70 and newer: the project's own "
+               "kernels, or an old header library it brings (CUB 1.5, an old moderngpu)",
+      .fix = "move the code to the _sync intrinsics (__shfl_sync(0xffffffff, ...)), or update the header library "
+             "it bundles (CUB 1.8 or later, or the toolkit's own CUB); an older -arch than sm_70 only hides it",
+      .check = NULL },
+    { .id = "libraries.header_library_old_maybe", .layer = LI, .alternative = 1,
+      .match = { CP_PHRASES_SHFL_WITHOUT_SYNC },
+      .cause = "or the shuffles come from a header library the build picks up (an old CUB, cutlass or "
+               "moderngpu on the include path) rather than the project's own code",
+      .fix = "point the build at a current release of that library (CUB_HOME, the include path) or the toolkit's "
+             "own CUB",
+      .check = NULL },
     /* CCCL (Thrust, CUB, libcu++) moves with the toolkit: code written for one CUDA fails against another's */
 #define CP_PHRASES_CCCL_NAME_MISSING "namespace \"thrust\" has no member", "namespace \"cub\" has no member", \
     "namespace \"thrust::system\" has no member", "is not a member of 'thrust'", "is not a member of 'cub'"
@@ -334,9 +362,6 @@ const cp_signal cp_signals_build[] = {
      * a phrase could end on. */
 #define CP_PHRASES_LIBRARY_ENUM_QUOTED "'CUSPARSE_", "\"CUSPARSE_", "'CUBLAS_", "\"CUBLAS_", "'CUDNN_", \
     "\"CUDNN_", "'CUFFT_", "\"CUFFT_", "'CUSOLVER", "\"CUSOLVER", "'CURAND_", "\"CURAND_"
-/* ...that a compiler says it does not know: g++, nvcc, clang, gcc's C */
-#define CP_ALSO_UNDECLARED "was not declared in this scope", "is undefined", "undeclared identifier", \
-    "undeclared (first use"
     { .id = "application.library_name_undeclared", .layer = CP_LAYER_APPLICATION,
       .match = { CP_PHRASES_LIBRARY_ENUM_QUOTED },
       .also = { CP_ALSO_UNDECLARED },

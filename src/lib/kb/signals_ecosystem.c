@@ -244,6 +244,13 @@ const cp_signal cp_signals_ecosystem[] = {
       .fix = "delete the program's cached engine files so it builds them again here, and keep them out of what "
              "is copied between machines",
       .check = NULL },
+    { .id = "tensorrt.unsupported_sm", .layer = LI,
+      .match = { "Assertion Error in trtSmToCask", "Assertion failed: Unsupported SM" },
+      .cause = "this TensorRT release has no kernels for the GPU's architecture (SM): the GPU is newer than the "
+               "release (TensorRT 7.0 on an Ampere RTX A6000, 8.x before Hopper or Blackwell)",
+      .fix = "install a TensorRT release that supports this GPU (its support matrix lists the compute "
+             "capabilities), with the CUDA it needs, and rebuild the engines with it",
+      .check = "framework.arch" },
     { .id = "tensorrt.lib_mismatch", .layer = LI,
       .match = { "TensorRT was linked against", "but running against cuBLAS", "but running against cuDNN" },
       .cause = "TensorRT loaded another cuDNN or cuBLAS/cuBLASLt release than the one it was built with: a warning while the versions "

@@ -24,6 +24,18 @@
 #define F_RESET_MEM "drain the GPU and reset it (nvidia-smi -r -i N) or reboot so the remap takes effect, " \
                     "then check that `nvidia-smi -q -d ROW_REMAPPER,PAGE_RETIREMENT` shows Pending: No; if " \
                     "remaps keep coming or one fails, RMA the GPU"
+/* A program's failure to read a value as a number, as Python and bash word it. */
+#define SMI_VALUE_PARSE_SAYS "could not convert string to float:", "invalid literal for float():", \
+    "invalid literal for int() with base 10:", "syntax error: operand expected (error token is"
+#define C_SMI_VALUE_PARSE "a program reading nvidia-smi's or NVML's values took one for a number that is none: a " \
+    "field this GPU does not report ([N/A], [Not Supported], or [Insufficient Permissions] for a MIG " \
+    "instance's memory; common on vGPUs, MIG, laptops and boards without that sensor) or the driver " \
+    "version, which has three parts (545.29.06); the GPU and driver are fine"
+#define F_SMI_VALUE_PARSE "update the tool, or report it to its authors: N/A, Not Supported and Insufficient " \
+    "Permissions mean unknown, a MIG instance's memory comes from its own device, and a driver version " \
+    "compares part by part (or as NVML's numbers); meanwhile query only the fields this GPU reports " \
+    "(`nvidia-smi --query-gpu=FIELDS --format=csv` shows which are [N/A])"
+
 /* An exit status as Python (subprocess) and Go (exec) word it. */
 #define SMI_EXIT(n) "returned non-zero exit status " #n, "exit status " #n
 
@@ -217,17 +229,22 @@ const cp_signal cp_signals_health[] = {
              "runs with, but scripts that check the exit status stop (the GPU operator's validator): the "
              "board needs an infoROM reflash or an RMA",
       .check = "hardware.pci_gpu" },
-    /* a monitoring tool or a program's GPU picker parsing nvidia-smi's or NVML's values (GPUtil, gpustack) */
+    /* a monitoring tool or a program's GPU picker parsing nvidia-smi's or NVML's values (GPUtil, gpustack,
+     * sacred, ignite's GpuInfo); in a shell script, bash's arithmetic test on the value */
     { .id = "application.smi_value_parse", .layer = CP_LAYER_APPLICATION, .value = CP_VALUE_SMI_FIELD,
-      .match = { "could not convert string to float:", "invalid literal for float():",
-                 "invalid literal for int() with base 10:" },
-      .cause = "a program reading nvidia-smi's or NVML's values took one for a number that is none: a field this "
-               "GPU does not report ([N/A] or [Not Supported], common on vGPUs, MIG instances, laptops and boards "
-               "without that sensor) or the driver version, which has three parts (545.29.06); the GPU and driver "
-               "are fine",
-      .fix = "update the tool, or report it to its authors: [N/A] and [Not Supported] mean unknown, and a driver "
-             "version compares part by part (or as NVML's numbers); meanwhile query only the fields this GPU "
-             "reports (`nvidia-smi --query-gpu=FIELDS --format=csv` shows which are [N/A])",
+      .match = { SMI_VALUE_PARSE_SAYS }, .cause = C_SMI_VALUE_PARSE, .fix = F_SMI_VALUE_PARSE, .check = NULL },
+    { .id = "application.smi_xml_value_parse", .layer = CP_LAYER_APPLICATION, .value = CP_VALUE_SMI_FIELD_BARE,
+      .context = CP_CONTEXT_GPU, .match = { SMI_VALUE_PARSE_SAYS }, .cause = C_SMI_VALUE_PARSE,
+      .fix = F_SMI_VALUE_PARSE, .check = NULL },
+    /* the same NVML error, read from the package that called NVML (dask, dask-cuda, a monitoring library) */
+    { .id = "framework.nvml_caller_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { "NVMLError_NoPermission", "NVMLError_Unknown", "NVMLError_NotSupported",
+                 "NVMLError_FunctionNotFound", "NVMLError_NoData" },
+      .cause = "or the package that called NVML asked for what this GPU or platform does not answer: WSL, MIG "
+               "instances and vGPUs give fewer NVML queries (running processes, a parent GPU's memory, some "
+               "sensors), and the package must treat that as unknown",
+      .fix = "update the package (dask and dask-cuda handle WSL and MIG in later releases), or turn its NVML "
+             "monitoring off; `nvidia-smi -q` in the same place shows what NVML answers",
       .check = NULL },
     { .id = "driver.smi_field_unknown", .layer = CP_LAYER_DRIVER, .match = { "[Unknown Error]" },
       .cause = "nvidia-smi's query printed [Unknown Error] for a field: NVML answered that one query with an "

@@ -437,6 +437,14 @@ const cp_signal cp_signals_libs[] = {
                "algorithm are not supported together (NOT_SUPPORTED)",
       .fix = "use a supported combination (the routine's table in the cuSPARSE documentation: often fp32 values with int32 indices), or update CUDA",
       .check = "framework.arch" },
+    /* cuSPARSE's own check of a call's arguments, printed before it returns (CUSPARSE_LOG or not) */
+    { .id = "cusparse.argument_refused", .layer = LI, .match = { "On entry to " }, .also = { "cusparse" },
+      .cause = "cuSPARSE refused an argument of the call it names (a layout, order, type or algorithm): often "
+               "one this release does not take for that routine yet (row-major B for COO SpMM before cuSPARSE "
+               "11.7u1), or a descriptor the program set up wrong",
+      .fix = "check the argument against the routine's table in the installed cuSPARSE's documentation; update "
+             "CUDA (or the nvidia-cusparse wheel) where a later release accepts it, else pass what this one does",
+      .check = "libraries.found" },
 
     /* cuRAND (curandStatus) */
     { .id = "curand.version_mismatch", .layer = LI, .match = { "CURAND_STATUS_VERSION_MISMATCH" },

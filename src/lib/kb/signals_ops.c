@@ -163,6 +163,14 @@ const cp_signal cp_signals_ops[] = {
              "kbuild packages, kernel-devel-$(uname -r)) at the same version, update them if the distribution "
              "fixed the package, or boot a kernel whose headers are whole; then rebuild (`sudo dkms autoinstall`)",
       .check = "kernel.nvidia_module" },
+    { .id = "kernel.nixos_nvidia_open_unset", .layer = KE,
+      .match = { "hardware.nvidia.open' is used but not defined" },
+      .cause = "NixOS's nvidia module asks which kernel module to build, the open one or the proprietary one: "
+               "since driver 560 `hardware.nvidia.open` has no default, and a configuration (or a "
+               "nixos-hardware profile) that does not set it fails to evaluate",
+      .fix = "set `hardware.nvidia.open = true;` (Turing and newer; Blackwell needs it) or `false;` (older GPUs) "
+             "in the configuration, or update the nixos-hardware profile that should set it",
+      .check = "kernel.nvidia_module" },
     { .id = "system.ubuntu_drivers_quirks", .layer = SY, .match = { "No module named 'Quirks'" },
       .cause = "the nvidia-dkms package's post-install step runs ubuntu-drivers-common's quirks-handler, whose "
                "Python module the default python3 cannot import (python3 pointed at another Python, or a broken "

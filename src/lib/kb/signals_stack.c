@@ -430,12 +430,23 @@ const cp_signal cp_signals_stack[] = {
       .cause = "a CUDA library (cuBLAS, cuDNN, NCCL, ...) of this major version is not installed or not on the library path",
       .fix = "install that library for your CUDA major (system package or nvidia-*-cuXX pip wheel) or add its directory to LD_LIBRARY_PATH (Windows: PATH; cuDNN 8 there also needs zlibwapi.dll, the usual cause of error 126 for cudnn_*64_8.dll)",
       .check = "libraries.found", .extract = CP_EXTRACT_SONAME },
+    /* a toolkit DLL Windows cannot find: the toolkit's bin folder, not the library, is what is missing */
+    { .id = "runtime.toolkit_bin_off_path_maybe", .layer = RT, .alternative = 1,
+      .match = { "nvrtc64_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusolver64_", "cusparse64_",
+                 "nvJitLink_" },
+      .also = { ".dll" }, .unless = "Successfully opened",
+      .cause = "or the toolkit is installed but its bin folder, where Windows keeps these DLLs, is not on PATH: "
+               "the installer sets CUDA_PATH, and a shell or service started before it (or a conda environment "
+               "that resets PATH) does not see the folder",
+      .fix = "add %CUDA_PATH%\\bin to PATH (System Properties, Environment Variables) and open a new shell; "
+             "`where nvrtc64_*.dll` shows what Windows finds",
+      .check = "runtime.toolkits" },
     /* the same missing soname, read the other way: not a library to install, a package to swap */
     { .id = "framework.built_for_other_cuda_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
       .match = { "libcudart.so.", "cudart64_", "libcublas.so.", "libcublasLt.so.", "cublas64_", "cublasLt64_",
                  "libnvrtc.so.", "nvrtc64_", "libcufft.so.", "cufft64_", "libcurand.so.", "curand64_",
                  "libcusolver.so.", "cusolver64_", "libcusparse.so.", "cusparse64_", "libcudnn.so.", "libcudnn_",
-                 "cudnn64_", "libnvJitLink.so.",
+                 "cudnn64_", "libnvJitLink.so.", "libcufile.so.", "libnccl.so.", "libcusparseLt.so.", "libnvjpeg.so.",
                  "Failed to find dynamic library:", "that Paddle depends on is not configured" /* Paddle's loader */ },
       .also = { LOADER_SAYS, "failed to open", "Unable to load" }, .unless = "Successfully opened",
       .cause = "or the package asking for it was built for another CUDA (or cuDNN) than the one here: a wheel or "

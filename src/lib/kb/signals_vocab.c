@@ -79,7 +79,8 @@ const cp_signal cp_signals_vocab[] = {
      * only in a text about the GPU stack.  Markers match in any spelling (libcuda, CUDA_HOME). */
     { .id = "context.gpu", .layer = DR, .marks = CP_CONTEXT_GPU,
       .match = { "nvidia", "cuda", " gpu", "gpu ", "gpu:", "gpus", "gpu_", "gpu-", "gpu.", "gpu=", "nvml", "nvcc",
-                 "nouveau", "NVRM", "ptxas", "nvrtc", "nvswitch", "fabricmanager", "fabric manager" },
+                 "nouveau", "NVRM", "ptxas", "nvrtc", "nvswitch", "fabricmanager", "fabric manager",
+                 "fb_memory_usage" /* nvidia-smi -q -x's element */ },
       .cause = "marks the text as one about the GPU stack", .fix = "-" },
     { .id = "context.gpu_libraries", .layer = DR, .marks = CP_CONTEXT_GPU,
       .match = { "cublas", "cudnn", "nccl", "cufft", "cusolver", "cusparse", "curand", "cupti", "tensorrt",
