@@ -273,6 +273,39 @@ const cp_signal cp_signals_build[] = {
              "use the toolkit the framework was built with (CUDA_HOME), a supported host compiler (-ccbin), and "
              "a writable TMPDIR with room",
       .check = NULL },
+/* nvcc refusing a language standard, in its words */
+#define CP_PHRASES_NVCC_STD_VALUE "is not defined for option 'std'"
+    /* an empty -std: the build's own flags are broken */
+    { .id = "application.nvcc_std_empty", .layer = CP_LAYER_APPLICATION,
+      .match = { "Value '' is not defined for option 'std'" },
+      .cause = "the build gives nvcc an empty -std value: its flags are split wrong (a Makefile that put another "
+               "flag between -std= and c++NN)",
+      .fix = "fix the build's flags: one -std=c++NN, with nothing between = and the standard",
+      .check = NULL },
+    /* a standard this nvcc does not know: an older toolkit, or the host's flag handed to nvcc */
+    { .id = "runtime.nvcc_std_unknown", .layer = RT, .match = { CP_PHRASES_NVCC_STD_VALUE },
+      .unless = "Value ''",
+      .cause = "the nvcc building the code does not know this language standard: it is older than the standard "
+               "(c++14 needs CUDA 9, c++17 CUDA 11, c++20 CUDA 12), often another toolkit first on PATH or "
+               "CUDA_HOME than the one the framework was built with",
+      .fix = "`which nvcc; nvcc --version`: build with a toolkit that knows the standard (the framework's "
+             "torch.version.cuda, first on PATH or in CUDA_HOME)",
+      .check = "runtime.toolkits" },
+    { .id = "application.nvcc_std_flag_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
+      .match = { CP_PHRASES_NVCC_STD_VALUE }, .unless = "Value ''",
+      .cause = "or the project's build hands nvcc a standard meant for the host compiler, which this nvcc does "
+               "not take",
+      .fix = "pass the host's standard with -Xcompiler / --compiler-options, or give nvcc a -std it lists "
+             "(`nvcc --help | grep -A3 std`)",
+      .check = NULL },
+    /* PyTorch's CMake (before nvtx3) and others look for the NVTX 2 library, which CUDA 12.6 no longer ships */
+    { .id = "framework.nvtoolsext_gone", .layer = CP_LAYER_FRAMEWORK,
+      .match = { "Failed to find nvToolsExt", "Could not find nvToolsExt" },
+      .cause = "the package's build looks for libnvToolsExt (NVTX 2), which CUDA 12.6 and later no longer ship "
+               "(NVTX 3 is header-only): the package's CMake predates that toolkit",
+      .fix = "build a package release that uses nvtx3 (PyTorch 2.5 and later, or its main branch), or build "
+             "with a toolkit before 12.6; installing NVTX 2 from an older toolkit also satisfies it",
+      .check = "runtime.toolkits" },
     { .id = "build.nvcc_failed", .layer = RT, .fallback = 1,
       .match = { "nvcc' failed with exit", "nvcc\" failed with exit", "nvcc failed with exit" },
       .cause = "a CUDA extension's build failed in nvcc; the first error above this line says why: most often a "

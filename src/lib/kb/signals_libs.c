@@ -239,13 +239,15 @@ const cp_signal cp_signals_libs[] = {
       .fix = "use a cuBLAS/CUDA release that supports this GPU, or a dtype the GPU supports", .check = "framework.arch" },
     /* the same, read from the program's side: the call it makes needs a newer GPU than the one it runs on */
     { .id = "application.gpu_too_old_for_call_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
-      .match = { "CUBLAS_STATUS_ARCH_MISMATCH" },
-      .cause = "or the program asks cuBLAS for a call this GPU is too old for, whatever the release: "
+      .match = { "CUBLAS_STATUS_ARCH_MISMATCH", "CUDNN_STATUS_ARCH_MISMATCH",
+                 "cublasLt ran into an error" /* bitsandbytes' int8 matmul: Turing's int8 tensor cores */ },
+      .cause = "or the program asks the library for a call this GPU is too old for, whatever the release: "
                "cublasGemmEx and tensor-op math need compute capability 5.0 or more, bf16 and tf32 8.0 (a Tesla "
-               "K80 is 3.7)",
+               "K80 is 3.7), cuDNN at all 3.0 or more (a Fermi C2050 is 2.0), bitsandbytes' 8-bit matmul "
+               "int8 tensor cores (7.5)",
       .fix = "run on a newer GPU, or switch the feature off in the program (float32 instead of bf16/fp16 "
-             "GEMMs, the program's option for plain cublasSgemm); `nvidia-smi --query-gpu=compute_cap "
-             "--format=csv` gives the GPU's",
+             "GEMMs, cuDNN off as chainer's cuda.cudnn_enabled = False, 4-bit instead of 8-bit quantisation); "
+             "`nvidia-smi --query-gpu=compute_cap --format=csv` gives the GPU's",
       .check = "framework.arch" },
     { .id = "cublas.mapping_error", .layer = AP,
       .match = { "CUBLAS_STATUS_MAPPING_ERROR", "an access to GPU memory space failed" /* cublasGetStatusString */ },
@@ -559,6 +561,14 @@ const cp_signal cp_signals_libs[] = {
                "a value out of range, a buffer too small, an unexpected stream or CUDA graph, inconsistent shapes, duplicated entries or a wrong attribute type; "
                "behind a framework it is usually a cuDNN release other than the one the framework was built with, or an input the framework does not check",
       .fix = "turn on " F_CUDNN_LOG " to see which parameter is rejected and fix that argument; in a framework use the cuDNN release it was built with (one copy on the library path)",
+      .check = "libraries.shadow" },
+    /* the same, read from the library's side: the cuDNN release is not the program's */
+    { .id = "libraries.cudnn_release_not_programs_maybe", .layer = LI, .alternative = 1,
+      .match = { "CUDNN_STATUS_BAD_PARAM" },
+      .cause = "or the cuDNN release is not the one the program was written or built for: an old Caffe with "
+               "cuDNN 6 or later, a cuDNN 5 where the program needs 6, or a second copy first on the library path",
+      .fix = "install the cuDNN release the program or framework names (its README, or the framework's build) "
+             "and keep one copy on the library path",
       .check = "libraries.shadow" },
     { .id = "cudnn.not_supported", .layer = LI, .unless = "Plan failed with a cudnnException",
       .match = { "CUDNN_STATUS_NOT_SUPPORTED", "CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN", "CUDNN_STATUS_NOT_SUPPORTED_SHAPE",

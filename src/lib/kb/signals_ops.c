@@ -163,6 +163,16 @@ const cp_signal cp_signals_ops[] = {
              "kbuild packages, kernel-devel-$(uname -r)) at the same version, update them if the distribution "
              "fixed the package, or boot a kernel whose headers are whole; then rebuild (`sudo dkms autoinstall`)",
       .check = "kernel.nvidia_module" },
+    /* GCC 14 made incompatible pointer types an error, so the driver's conftest probes of the kernel's API
+     * misfire and the module is built for the wrong API */
+    { .id = "kernel.conftest_gcc14", .layer = KE, .match = { "[-Wincompatible-pointer-types]" },
+      .also = { "conftest" },
+      .cause = "the driver's conftest.sh, which probes the kernel's API before the module is built, fails under "
+               "GCC 14 (incompatible pointer types became an error), so the module is built for the wrong API: "
+               "driver releases before the fix (535, 545 and early 550) with GCC 14",
+      .fix = "install a driver release with the conftest fix (550.90 or later of its branch), or build the module "
+             "with an older GCC (CC=gcc-13 for DKMS, or the kernel's own compiler)",
+      .check = "kernel.nvidia_module" },
     { .id = "kernel.nixos_nvidia_open_unset", .layer = KE,
       .match = { "hardware.nvidia.open' is used but not defined" },
       .cause = "NixOS's nvidia module asks which kernel module to build, the open one or the proprietary one: "

@@ -334,6 +334,15 @@ const cp_signal cp_signals_stack[] = {
       .fix = "pin the image's release built for the CUDA the driver supports (nvidia-smi's \"CUDA Version\"; the "
              "project's release notes name each tag's CUDA)",
       .check = "runtime.driver_compat" },
+    /* the toolkit's link-time stub loaded at run time, by path: a loader path that puts stubs/ first */
+    { .id = "system.stub_libcuda_on_path", .layer = SY, .match = { "stubs/libcuda.so" },
+      .also = { "undefined symbol", "error", "failed", "cannot" },
+      .cause = "the program loaded the toolkit's stub libcuda.so (lib64/stubs, for linking only) instead of the "
+               "driver's: LD_LIBRARY_PATH (or an rpath, a module file) puts the stubs folder before the driver's "
+               "library",
+      .fix = "remove .../lib64/stubs from LD_LIBRARY_PATH (check the shell's startup files and module loads), "
+             "keep it on LIBRARY_PATH for linking only; `ldconfig -p | grep libcuda` shows the driver's copy",
+      .check = "runtime.stubs_on_path" },
     { .id = "loader.libcuda", .layer = DR, .match = { "libcuda.so", "nvcuda.dll" },
       .also = { LOADER_SAYS, "couldn't open", "Failed to load", "Failed to dlopen", "Did not find cuDriverGetVersion" },    /* TensorFlow 1: "Couldn't open CUDA library libcuda.so.1" */
       .cause = "the driver's libcuda.so.1 cannot be found: no NVIDIA driver, or a container started without the driver libraries",
