@@ -149,7 +149,9 @@ const cp_signal cp_signals_build[] = {
       .fix = "update the package's script (PKGBUILD, spec file) to the release's firmware list, or take the "
              "distribution's or NVIDIA's package of that release",
       .check = "kernel.nvidia_module" },
-    { .id = "driver.libcuda_link", .layer = DR, .match = { "cannot find -lcuda" },
+/* the linker, or CMake's FindCUDA at configure time, finding no libcuda.so */
+#define CP_PHRASES_LIBCUDA_LINK "cannot find -lcuda", "CUDA_CUDA_LIBRARY (ADVANCED)"
+    { .id = "driver.libcuda_link", .layer = DR, .match = { CP_PHRASES_LIBCUDA_LINK },
       .unless = "-lcudart",
       .cause = "the linker found no libcuda.so: the driver ships libcuda.so.1, and the unversioned link the "
                "linker needs comes with the driver's development package (Triton and torch.compile link their "
@@ -159,7 +161,7 @@ const cp_signal cp_signals_build[] = {
              "link against the toolkit's lib64/stubs for a build without a driver",
       .check = "driver.libcuda" },
     /* the same, read from the environment's side: the file is there and the build is not told where */
-    { .id = "system.linker_path_maybe", .layer = SY, .alternative = 1, .match = { "cannot find -lcuda" },
+    { .id = "system.linker_path_maybe", .layer = SY, .alternative = 1, .match = { CP_PHRASES_LIBCUDA_LINK },
       .unless = "-lcudart",
       .cause = "or libcuda.so is there and the linker is not told where: it sits in a folder outside the "
                "linker's search path (the toolkit's lib64/stubs, /usr/lib/wsl/lib, a conda environment's lib), "
@@ -341,6 +343,25 @@ const cp_signal cp_signals_build[] = {
 /* what a compiler says of a name it does not know: g++, nvcc, clang, gcc's C */
 #define CP_ALSO_UNDECLARED "was not declared in this scope", "is undefined", "undeclared identifier", \
     "undeclared (first use"
+/* THC's headers, which PyTorch 1.11 removed */
+#define CP_PHRASES_THC_HEADERS "THC/THC.h", "THC/THCAtomics.cuh", "THC/THCDeviceUtils.cuh", "THC/THCNumerics.cuh", \
+    "THC/THCGeneral.h"
+    /* PyTorch removed THC (its old CUDA helpers) in 1.11: an extension that still includes it fails to build */
+    { .id = "application.extension_thc", .layer = CP_LAYER_APPLICATION,
+      .match = { CP_PHRASES_THC_HEADERS }, .also = { "No such file", "cannot open" },
+      .cause = "the extension's source includes THC, the CUDA helper headers PyTorch 1.11 removed: the project's "
+               "CUDA extension was written for an older torch",
+      .fix = "take the project's release or patch without THC (ATen's at::cuda::getCurrentCUDAStream, "
+             "c10::cuda::CUDACachingAllocator, ATen/cuda/Atomic.cuh), or build against the torch < 1.11 it "
+             "was written for",
+      .check = "framework.found" },
+    /* the same, where the code is a package's (horovod, a pip-installed extension library), not the project's */
+    { .id = "framework.package_predates_torch_maybe", .layer = CP_LAYER_FRAMEWORK, .alternative = 1,
+      .match = { CP_PHRASES_THC_HEADERS }, .also = { "No such file", "cannot open" },
+      .cause = "or the code is a package built on torch (horovod before 0.24, an extension library installed by "
+               "pip) whose release predates this torch",
+      .fix = "install the package's release for this torch (pip install -U PACKAGE), or the torch it names",
+      .check = "framework.found" },
     /* PyTorch removed AT_CHECK in 1.5 (TORCH_CHECK replaces it): an extension written before fails to compile */
     { .id = "application.extension_at_check", .layer = CP_LAYER_APPLICATION, .match = { "AT_CHECK" },
       .also = { CP_ALSO_UNDECLARED, "identifier not found" },

@@ -990,6 +990,23 @@ const cp_signal cp_signals_ops[] = {
       .fix = "read the kernel log from the first XID or NVRM line before the hang; the GPU needs a reset and "
              "usually the node a reboot; report it with nvidia-bug-report.sh, and try the current driver of the branch",
       .check = "kernel.nvidia_module" },
+    { .id = "system.selinux_gpu_devices", .layer = SY, .context = CP_CONTEXT_GPU,
+      .match = { "xserver_misc_device_t", "container_use_devices" },
+      .cause = "SELinux denies the process the GPU's device nodes: Fedora's and RHEL's policy labels /dev/nvidia* "
+               "xserver_misc_device_t, which a container (container_t) may not open unless the policy allows it",
+      .fix = "allow it: `sudo setsebool -P container_use_devices=1` (and a policy release that grants it for "
+             "xserver_misc_device_t), install the NVIDIA container SELinux module, or run the container with "
+             "--security-opt label=disable; `ausearch -m avc -ts recent` shows the denials",
+      .check = "system.devnode_access" },
+    /* DCGM's client (dcgm-exporter's go-dcgm, dcgmi) and host engine of different releases */
+    { .id = "libraries.dcgm_api_mismatch", .layer = CP_LAYER_LIBRARIES, .context = CP_CONTEXT_GPU,
+      .match = { "API version mismatch" }, .also = { "hostengine", "busid", "dcgm", "device" },
+      .cause = "DCGM's client and the library or host engine it talks to are of different DCGM releases: "
+               "dcgm-exporter's bindings against the node's nv-hostengine or libdcgm (an exporter image "
+               "re-pushed or newer than the node's DCGM)",
+      .fix = "run the exporter image built for the node's DCGM (the GPU operator's matched versions, an image "
+             "pinned by digest), or update DCGM on the node to the exporter's release",
+      .check = NULL },
     { .id = "system.dcgm_module_not_loaded", .layer = SY,
       .match = { "serviced by a module of DCGM that is not currently loaded" },
       .cause = "dcgm-exporter (or a DCGM client) asked for fields of a DCGM module that is not loaded: most often "

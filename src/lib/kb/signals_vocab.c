@@ -71,7 +71,10 @@ const char *const cp_not_failure_phrases[] = {
     "(): not supported" /* an NVML getter a board lacks (hashcat's hwmon: nvmlDeviceGetFanSpeed(): Not Supported) */,
     "is not a supported wheel on this platform" /* pip: a wheel's Python or platform tag, not its CUDA */,
     " i tensorflow/" /* TensorFlow's INFO level: "2018-11-06 22:16:20.718059: I tensorflow/core/..." */,
-    "strconv.parse" /* a Go program failing to parse a value it read: its own bug */, NULL
+    "strconv.parse" /* a Go program failing to parse a value it read: its own bug */,
+    "there are no instances of module" /* DKMS asked to remove a module it does not have: a downgrade's noise */,
+    "if cuda is unavailable, run" /* Arch's nvidia-utils install hint: "run 'nvidia-modprobe'" */,
+    NULL
 };
 
 const cp_signal cp_signals_vocab[] = {
@@ -80,7 +83,7 @@ const cp_signal cp_signals_vocab[] = {
     { .id = "context.gpu", .layer = DR, .marks = CP_CONTEXT_GPU,
       .match = { "nvidia", "cuda", " gpu", "gpu ", "gpu:", "gpus", "gpu_", "gpu-", "gpu.", "gpu=", "nvml", "nvcc",
                  "nouveau", "NVRM", "ptxas", "nvrtc", "nvswitch", "fabricmanager", "fabric manager",
-                 "fb_memory_usage" /* nvidia-smi -q -x's element */ },
+                 "fb_memory_usage" /* nvidia-smi -q -x's element */, "dcgm" /* NVIDIA's GPU manager */ },
       .cause = "marks the text as one about the GPU stack", .fix = "-" },
     { .id = "context.gpu_libraries", .layer = DR, .marks = CP_CONTEXT_GPU,
       .match = { "cublas", "cudnn", "nccl", "cufft", "cusolver", "cusparse", "curand", "cupti", "tensorrt",
