@@ -79,7 +79,8 @@ typedef struct {
     int notice;               /* 1: the line only reports a recovery or another fault's outcome
                                  (XID 154, 63, 64; the module's load line); ranked after faults */
     int named;                /* 1: no known message matched; a component was named on a line that
-                                 says it failed (the last tier: the text has no other signal) */
+                                 says it failed (the last tier: the text has no other signal;
+                                 every layer named, the lowest first) */
     int alternative;          /* 1: the other common reading of a line another signal explains, in
                                  another layer, where the text does not settle which (a container it
                                  does not show); listed after every other signal */
@@ -99,7 +100,9 @@ typedef struct {
 typedef struct {
     cp_explain_signal *signals;   /* owned, ordered by first_line, notices after the faults
                                      (a notice must not outrank the fault it reports), the
-                                     alternative readings last; after cp_explain_confirm,
+                                     alternative readings last; named components (only where
+                                     nothing else was found) by layer, the lowest first, then
+                                     by first_line; after cp_explain_confirm,
                                      by what the machine says (see there);
                                      cp_explain_free releases */
     int nsignals;

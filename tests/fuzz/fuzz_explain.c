@@ -22,15 +22,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             if ((s->error_enum == NULL) != (s->error_number < 0))
                 abort();
-            /* a named component (the last tier) only where nothing else was found, one layer */
-            if (s->named != r.signals[0].named || (s->named && s->layer != r.signals[0].layer))
+            /* a named component (the last tier) only where nothing else was found */
+            if (s->named != r.signals[0].named)
                 abort();
-            /* by first line, the notices after the faults, the alternative readings last */
+            /* by first line (named components: by layer, the lowest first, then by first line), the
+             * notices after the faults, the alternative readings last */
             int rank = s->alternative ? 2 : s->notice ? 1 : 0;
             int prev = i > 0 ? (r.signals[i - 1].alternative ? 2 : r.signals[i - 1].notice ? 1 : 0) : 0;
             if (i > 0 && prev > rank)
                 abort();
-            if (i > 0 && prev == rank && s->first_line < r.signals[i - 1].first_line)
+            if (i > 0 && s->named && (s->layer < r.signals[i - 1].layer ||
+                                      (s->layer == r.signals[i - 1].layer && s->first_line < r.signals[i - 1].first_line)))
+                abort();
+            if (i > 0 && !s->named && prev == rank && s->first_line < r.signals[i - 1].first_line)
                 abort();
             /* an alternative reading only beside a signal of another layer on its line */
             if (s->alternative) {
