@@ -995,21 +995,20 @@ static void test_smi_values(void)
  * of three parts; any other value it fails on is its own business. */
 static void test_smi_field_parse(void)
 {
+    /* lowercased, as the scanner hands lines to it */
     static const struct { const char *after; int strict, bare; } cases[] = {
-        { " ' [N/A]'", 1, 0 }, { " '[Not Supported]'", 1, 0 }, { " [n/a]", 1, 0 }, { " '545.29.06'", 1, 0 },
-        { " 367.36.02", 1, 0 }, { " \"535.104.05\"", 1, 0 }, { " '[Insufficient Permissions]'", 1, 0 },
-        { " 'N/A'", 0, 1 }, { " 'N/'", 0, 1 }, { " 'Insufficient'", 0, 1 }, { " Not Supported", 0, 1 },
-        { " 'N/Am'", 0, 0 }, { " 'Insufficiently'", 0, 0 }, { " '545.29'", 0, 0 }, { " '2.4.1'", 0, 0 },
+        { " ' [n/a]'", 1, 0 }, { " '[not supported]'", 1, 0 }, { " [n/a]", 1, 0 }, { " '545.29.06'", 1, 0 },
+        { " 367.36.02", 1, 0 }, { " \"535.104.05\"", 1, 0 }, { " '[insufficient permissions]'", 1, 0 },
+        { " 'n/a'", 0, 1 }, { " 'n/'", 0, 1 }, { " 'insufficient'", 0, 1 }, { " not supported", 0, 1 },
+        { " 'n/am'", 0, 0 }, { " 'insufficiently'", 0, 0 }, { " '545.29'", 0, 0 }, { " '2.4.1'", 0, 0 },
         { " '1545.29.06'", 0, 0 }, { " '545.2.06'", 0, 0 }, { " '545.29.061'", 0, 0 }, { " 'abc'", 0, 0 },
         { "", 0, 0 }, { " '", 0, 0 }, { " '545.", 0, 0 }, { " '545.29.", 0, 0 }, { " '545.29.0", 0, 0 },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        char low[64];
-        size_t n = strlen(cases[k].after);
-        for (size_t i = 0; i < n; i++)
-            low[i] = (char)(cases[k].after[i] >= 'A' && cases[k].after[i] <= 'Z' ? cases[k].after[i] + 32 : cases[k].after[i]);
+        const char *low = cases[k].after;
+        size_t n = strlen(low);
         if (cp_explain_smi_field(low, n, 0, 0) != cases[k].strict || cp_explain_smi_field(low, n, 0, 1) != cases[k].bare)
-            fprintf(stderr, "  case %zu: %s\n", k, cases[k].after);
+            fprintf(stderr, "  case %zu: %s\n", k, low);
         CHECK_I64(cp_explain_smi_field(low, n, 0, 0), cases[k].strict);
         CHECK_I64(cp_explain_smi_field(low, n, 0, 1), cases[k].bare);
     }

@@ -156,11 +156,17 @@ static void extract_soname(const char *orig, const char *low, size_t n, size_t a
     if (so[3] == '.') snprintf(s->soname_version, sizeof s->soname_version, "%s", so + 4);
 }
 
-static int word_at(const char *low, size_t n, size_t i, const char *w)
+/* w's length where low[i..] starts with it, else 0. */
+static size_t prefix_at(const char *low, size_t n, size_t i, const char *w)
 {
     size_t l = strlen(w);
-    return n - i >= l && memcmp(low + i, w, l) == 0 &&
-           (i + l == n || !((low[i + l] >= 'a' && low[i + l] <= 'z') || digit(low[i + l])));
+    return i <= n && n - i >= l && memcmp(low + i, w, l) == 0 ? l : 0;
+}
+
+static int word_at(const char *low, size_t n, size_t i, const char *w)
+{
+    size_t l = prefix_at(low, n, i, w);
+    return l && (i + l == n || !((low[i + l] >= 'a' && low[i + l] <= 'z') || digit(low[i + l])));
 }
 
 /* See explain_int.h. */
@@ -220,21 +226,19 @@ int cp_explain_smi_field(const char *low, size_t n, size_t end, int bare)
     while (i < n && low[i] == ' ') i++;
     if (bare) {
         for (size_t w = 0; w < sizeof unbracketed / sizeof unbracketed[0]; w++) {
-            size_t l = strlen(unbracketed[w]);
-            if (n - i >= l && memcmp(low + i, unbracketed[w], l) == 0 &&
-                (i + l == n || low[i + l] == '\'' || low[i + l] == '"' || low[i + l] == ' '))
-                return 1;
+            size_t l = prefix_at(low, n, i, unbracketed[w]);
+            if (l && (i + l == n || low[i + l] == '\'' || low[i + l] == '"' || low[i + l] == ' ')) return 1;
         }
         return 0;
     }
     for (size_t w = 0; w < sizeof unreported / sizeof unreported[0]; w++)
-        if (n - i >= strlen(unreported[w]) && memcmp(low + i, unreported[w], strlen(unreported[w])) == 0) return 1;
+        if (prefix_at(low, n, i, unreported[w])) return 1;
     if (digits_at(low, n, i, 3) != 3 || i + 3 >= n || low[i + 3] != '.') return 0;
     i += 4;
     size_t minor = digits_at(low, n, i, 3);
     if (minor < 2 || minor > 3 || i + minor >= n || low[i + minor] != '.') return 0;
     i += minor + 1;
-    return digits_at(low, n, i, 2) == 2 && (i + 2 == n || !digit(low[i + 2]));
+    return digits_at(low, n, i, 2) == 2;        /* exactly two: a third digit counts as one more */
 }
 
 /* See explain_int.h. */

@@ -304,8 +304,12 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "make nvidia-smi work in the same environment first (install the driver; start containers with "
              "--gpus all); then pip install tensorflow[and-cuda] for the CUDA libraries",
       .check = "driver.libcuda" },
-    { .id = "cuda.ptx_too_new", .layer = CP_LAYER_DRIVER, .match = { "Unsupported .version" },
-      .also = { "current version is" }, .unless = "ptxas exited",   /* XLA's own ptxas: xla.ptxas_failed */
+/* a PTX assembler refusing a newer PTX ISA, in its words; not XLA's own ptxas (xla.ptxas_failed) */
+#define CP_PHRASES_PTX_TOO_NEW "Unsupported .version"
+#define CP_ALSO_PTX_TOO_NEW "current version is"
+#define CP_UNLESS_PTX_TOO_NEW "ptxas exited"
+    { .id = "cuda.ptx_too_new", .layer = CP_LAYER_DRIVER, .match = { CP_PHRASES_PTX_TOO_NEW },
+      .also = { CP_ALSO_PTX_TOO_NEW }, .unless = CP_UNLESS_PTX_TOO_NEW,
       .fallback = 1,                          /* a toolkit's ptxas on a file: build.ptxas_ptx_too_new */
       .cause = "the PTX declares a newer PTX ISA version than the assembler reading it supports: in a JIT (Numba, "
                "cuLinkAddData, a framework loading PTX) that is the driver's, older than the toolkit that wrote "
@@ -314,8 +318,8 @@ const cp_signal cp_signals_frameworks[] = {
              "it with an older toolkit / Numba's matching CUDA); for a toolkit's ptxas, use the newer toolkit",
       .check = "runtime.driver_compat" },
     /* the same, read from the toolkit's side: where the driver stays, the PTX must come from an older CUDA */
-    { .id = "runtime.ptx_toolkit_newer_maybe", .layer = RT, .alternative = 1, .match = { "Unsupported .version" },
-      .also = { "current version is" }, .unless = "ptxas exited",
+    { .id = "runtime.ptx_toolkit_newer_maybe", .layer = RT, .alternative = 1, .match = { CP_PHRASES_PTX_TOO_NEW },
+      .also = { CP_ALSO_PTX_TOO_NEW }, .unless = CP_UNLESS_PTX_TOO_NEW,
       .cause = "or the toolkit that wrote the PTX (conda's cudatoolkit under Numba or CuPy, CUDA_HOME's nvcc) is "
                "newer than this driver can take, where the driver cannot change (a cluster, an old GPU's last "
                "branch)",
@@ -380,8 +384,9 @@ const cp_signal cp_signals_frameworks[] = {
       .fix = "install a CUDA build of torch; when building without a GPU set TORCH_CUDA_ARCH_LIST to the GPUs' "
              "architectures (e.g. \"8.0;9.0\")",
       .check = "framework.cuda" },
-    { .id = "build.no_gpu_arch_list", .layer = FW,
-      .match = { "arch_list[-1] += '+PTX'" /* cpp_extension's _get_cuda_arch_flags, in the traceback */ },
+/* cpp_extension's _get_cuda_arch_flags on an empty list, in the traceback */
+#define CP_PHRASES_EMPTY_ARCH_LIST "arch_list[-1] += '+PTX'"
+    { .id = "build.no_gpu_arch_list", .layer = FW, .match = { CP_PHRASES_EMPTY_ARCH_LIST },
       .cause = "torch.utils.cpp_extension had no architecture to compile the extension for: torch sees no GPU "
                "(a CPU-only torch, or a machine or build step without one) and TORCH_CUDA_ARCH_LIST is not "
                "set, so its list is empty (IndexError: list index out of range)",
@@ -390,7 +395,7 @@ const cp_signal cp_signals_frameworks[] = {
       .check = "framework.cuda" },
     /* the same, read from the project's side: its own build step runs where no GPU is */
     { .id = "application.build_step_no_gpu_maybe", .layer = CP_LAYER_APPLICATION, .alternative = 1,
-      .match = { "arch_list[-1] += '+PTX'" },
+      .match = { CP_PHRASES_EMPTY_ARCH_LIST },
       .cause = "or it is the project's own build step that runs without a GPU (a Dockerfile's RUN, a CI job, a "
                "notebook's setup cell on a CPU runtime): `docker build` never sees the GPU, so the step must name "
                "the architectures itself",
